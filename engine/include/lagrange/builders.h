@@ -1,0 +1,33 @@
+// Standard scenes built in code: the one place for chains and cloth, used by scene-file generators, tests,
+// the benchmark and the app.
+#pragma once
+
+#include "lagrange/scene.h"
+
+namespace lagrange {
+
+struct ChainDef {
+  int links = 10;
+  double link_length = 1.0;
+  double particle_mass = 1.0;
+  Vec3 anchor{0.0};
+  Vec3 direction{1.0, 0.0, 0.0};  // links start along this (unit) direction: horizontal = released horizontally
+  bool fixed_anchor = true;       // particle 0 fixed (true) or pinned with a PinConstraint (false)
+};
+// Appends links + 1 particles and `links` rods (plus a pin when !fixed_anchor). Returns the first particle's index.
+int append_chain(Scene& scene, const ChainDef& def);
+
+struct ClothDef {
+  int nx = 16, ny = 16;      // particles per side
+  double spacing = 0.1;
+  double particle_mass = 0.01;
+  Vec3 origin{0.0};          // position of corner (0, 0)
+  Vec3 u{1.0, 0.0, 0.0};     // direction of the first index
+  Vec3 v{0.0, 0.0, 1.0};     // direction of the second index
+  bool shear = false;        // add diagonal rods
+  // corners pinned (fixed particles): top-left (0,0) and top-right (nx-1, 0)
+  bool pin_two_corners = true;
+};
+int append_cloth(Scene& scene, const ClothDef& def);
+
+}  // namespace lagrange

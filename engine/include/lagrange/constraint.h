@@ -1,0 +1,88 @@
+// Holonomic constraints C(q) = 0 behind one interface. A constraint is a small group of scalar rows; each row
+// touches at most kMaxRowParticles particles and exposes its value, its gradient and the J̇q̇ term. Solvers
+// consume only this interface and never ask for the concrete type.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "lagrange/types.h"
+
+namespace lagrange {
+
+inline constexpr int kMaxRowParticles = 2;
+
+class Constraint {
+ public:
+  virtual ~Constraint() = default;
+
+  // Number of scalar equations (rows).
+  virtual int rows() const = 0;
+  // Indices of the particles this constraint touches (at most kMaxRowParticles); every row uses all of them.
+  virtual std::span<const int> particles() const = 0;
+
+  // C_row(x); writes dC_row/dx_p into grad[k] for p = particles()[k]. x holds every particle's position.
+  virtual double evaluate(int row, std::span<const Vec3> x, Vec3* grad) const = 0;
+  // The velocity-product term of C̈ = J a + J̇ q̇, i.e. (d/dt ∇C_row) · v.
+  virtual double jdot_qdot(int row, std::span<const Vec3> x, std::span<const Vec3> v) const = 0;
+
+  // Solve this row alone: the λ with C_row(x + λ e) = 0, where e[k] is the displacement of particles()[k] per
+  // unit λ. Returns the root of smaller magnitude (the larger one flips the constraint: seed 000), or nothing
+  // when no real root exists. The default runs a scalar Newton iteration.
+  virtual std::optional<double> lone_root(int row, std::span<const Vec3> x, const Vec3* e) const;
+
+  // Length that makes |C_row| dimensionless for tolerances and reports (the rod length for a distance).
+  virtual double length_scale(int row) const = 0;
+
+  // Short type name used in files and messages ("distance", "pin").
+  virtual const char* type() const = 0;
+};
+
+// Rod of fixed length between two particles: C = |x_a − x_b| − length (length units, so λ is a force).
+// Seeds 000/002/003 write the same constraint as |x_a − x_b|² − length²; the multipliers differ by the factor
+// 2|x_a − x_b| and forces agree (docs/physics.md).
+class DistanceConstraint final : public Constraint {
+ public:
+  DistanceConstraint(int a, int b, double length);
+  int rows() const override { return 1; }
+  std::span<const int> particles() const override { return ids_; }
+  double evaluate(int row, std::span<const Vec3> x, Vec3* grad) const override;
+  double jdot_qdot(int row, std::span<const Vec3> x, std::span<const Vec3> v) const override;
+  std::optional<double> lone_root(int row, std::span<const Vec3> x, const Vec3* e) const override;
+  double length_scale(int) const override { return length_; }
+  const char* type() const override { return "distance"; }
+
+  double length() const { return length_; }
+  void set_length(double length) { length_ = length; }
+
+ private:
+  int ids_[2];
+  double length_;
+};
+
+// A particle held at a world point, one row per coordinate (x, y in 2D; x, y, z in 3D): C_k = x_p[k] − point[k],
+// exactly as the pivot in seeds 002/003. The point may move between steps (the app's hard mouse drag).
+class PinConstraint final : public Constraint {
+ public:
+  PinConstraint(int particle, Vec3 point, int dimension);
+  int rows() const override { return dimension_; }
+  std::span<const int> particles() const override { return std::span<const int>(&particle_, 1); }
+  double evaluate(int row, std::span<const Vec3> x, Vec3* grad) const override;
+  double jdot_qdot(int, std::span<const Vec3>, std::span<const Vec3>) const override { return 0.0; }
+  std::optional<double> lone_root(int row, std::span<const Vec3> x, const Vec3* e) const override;
+  double length_scale(int) const override { return 1.0; }
+  const char* type() const override { return "pin"; }
+
+  int particle() const { return particle_; }
+  Vec3 point() const { return point_; }
+  void set_point(Vec3 point) { point_ = point; }
+
+ private:
+  int particle_;
+  Vec3 point_;
+  int dimension_;
+};
+
+}  // namespace lagrange

@@ -1,0 +1,28 @@
+// What a world reports after every step.
+#pragma once
+
+#include <vector>
+
+namespace lagrange {
+
+struct Energy {
+  double kinetic = 0.0;
+  double potential = 0.0;  // gravity, plus the springs' energy under the penalty solver
+  double total() const { return kinetic + potential; }
+};
+
+struct StepStats {
+  Energy energy;
+  double max_violation = 0.0;           // max |C| over all rows, length units (after the step)
+  double max_relative_violation = 0.0;  // max |C| / length scale
+  double max_velocity_violation = 0.0;  // max |J v| (m/s)
+  int iterations = 0;                   // Newton iterations or sweeps, summed over the step's substeps
+  int substeps = 0;
+  double solve_seconds = 0.0;           // wall time of the step
+  int recoveries = 0;       // substeps whose linearization lost its real solution and were re-linearized or split
+  int failures = 0;         // substeps that ended above tolerance (reported, never hidden)
+  int dependent_rows = 0;   // redundant or contradictory rows dropped from the last linear solve
+  bool non_finite = false;  // a NaN or infinity appeared and the substep was rolled back
+};
+
+}  // namespace lagrange

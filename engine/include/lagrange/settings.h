@@ -1,0 +1,42 @@
+// Every tunable of a simulation in one plain struct. The app edits a copy and hands it to the world between steps.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "lagrange/types.h"
+
+namespace lagrange {
+
+struct Settings {
+  double dt = 1.0 / 60.0;        // seconds per step
+  int substeps = 1;              // each step is `substeps` solver substeps of dt / substeps
+  std::string solver = "projection";
+  double tolerance = 1e-10;      // on max |C| / length scale, for the iterative position solvers
+  int max_iterations = 100;      // Newton iterations (projection) or sweeps (shake, rattle) per substep
+  double baumgarte = 0.0;        // 1/s; acceleration solver adds 2β Ċ + β² C to C̈ = 0. 0 = off (the drift shows)
+  double stiffness = 1e4;        // N/m, penalty solver's spring constant
+  double spring_damping = 0.0;   // N·s/m, penalty solver's damper along each spring
+  Vec3 gravity{0.0, -9.81, 0.0}; // m/s²
+  double damping = 0.0;          // 1/s, linear drag force −damping · m · v on every particle
+};
+
+// One row of the settings table: the single list behind `--set KEY=VALUE`, `lagrange-lab run --help` and the docs.
+struct SettingInfo {
+  const char* key;
+  const char* unit;
+  const char* description;
+};
+
+std::span<const SettingInfo> setting_table();
+
+// Sets `key` from text. Returns an empty string on success, otherwise a message naming the key and the problem.
+// Values are checked (positive dt, substeps ≥ 1, finite numbers, a known solver id, ...).
+std::string set_setting(Settings& settings, std::string_view key, std::string_view value);
+// The current value of `key` as text (full precision), or an empty string for an unknown key.
+std::string get_setting(const Settings& settings, std::string_view key);
+// Checks a whole Settings struct; empty string when valid.
+std::string validate(const Settings& settings);
+
+}  // namespace lagrange

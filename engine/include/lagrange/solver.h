@@ -1,0 +1,37 @@
+// The solver interface and the one table that lists every solver. The CLI list, the app's combo box, its number
+// keys and the comparison colours are all generated from solver_table().
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include "lagrange/types.h"
+
+namespace lagrange {
+
+class World;
+struct StepStats;
+
+// Advances a world by one substep of length h: integrates and enforces the constraints. Solvers may cache work
+// between substeps (sparsity patterns) but keep no physical state, so a world can switch solver between any two
+// steps without a reset.
+class Solver {
+ public:
+  virtual ~Solver() = default;
+  virtual void substep(World& world, double h, StepStats& stats) = 0;
+};
+
+struct SolverInfo {
+  const char* id;           // used in files, --solver and --set solver=
+  const char* name;         // display name
+  const char* description;  // one line
+  Colour colour;
+  std::unique_ptr<Solver> (*create)();
+};
+
+std::span<const SolverInfo> solver_table();
+// The entry with this id, or nullptr.
+const SolverInfo* find_solver(std::string_view id);
+
+}  // namespace lagrange

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The single place that says what Lagrange Lab needs from Debian. Idempotent: installs only what is missing.
+set -euo pipefail
+packages=(
+  build-essential cmake ninja-build pkg-config python3
+  libsdl2-dev libimgui-dev python3-glad libglm-dev doctest-dev libstb-dev nlohmann-json3-dev libeigen3-dev
+  # Mesa's software OpenGL, so the window, screenshots and GUI tests work with no GPU and no display
+  libgl1-mesa-dri libegl1-mesa-dev xvfb
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} Debian packages already installed"
+  exit 0
+fi
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+echo "install-deps: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "install-deps: done"
