@@ -27,6 +27,7 @@ struct SolverInfo {
   const char* name;         // display name
   const char* description;  // one line
   Colour colour;
+  bool rods_are_springs;    // the solver treats constraints as springs: their ½ k C² counts as potential energy
   std::unique_ptr<Solver> (*create)();
 };
 

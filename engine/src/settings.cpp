@@ -1,0 +1,174 @@
+// The settings table: one entry per key, used by --set, scene files ("settings" object), the app and the docs.
+#include "lagrange/settings.h"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "lagrange/solver.h"
+
+namespace lagrange {
+namespace {
+
+std::string format_double(double value) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.17g", value);
+  return buffer;
+}
+
+// Parses a whole string as a finite double; false on trailing text, NaN or infinity.
+bool parse_double(std::string_view text, double& out) {
+  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  const auto result = std::from_chars(text.data(), text.data() + text.size(), out);
+  return result.ec == std::errc() && result.ptr == text.data() + text.size() && std::isfinite(out);
+}
+
+bool parse_int(std::string_view text, int& out) {
+  const auto result = std::from_chars(text.data(), text.data() + text.size(), out);
+  return result.ec == std::errc() && result.ptr == text.data() + text.size();
+}
+
+std::string known_solvers() {
+  std::string list;
+  for (const SolverInfo& info : solver_table()) list += (list.empty() ? "" : ", ") + std::string(info.id);
+  return list;
+}
+
+enum class Kind { Number, Count, Vector, SolverId };
+
+struct Entry {
+  SettingInfo info;
+  Kind kind;
+  double min;        // smallest allowed value (numbers and counts)
+  bool min_open;     // value must be > min rather than >= min
+  double Settings::*number;
+  int Settings::*count;
+};
+
+constexpr double kNone = 0.0;
+
+const std::array<Entry, 10> kEntries{{
+    {{"dt", "s", "time step: the length of one step"}, Kind::Number, 0.0, true, &Settings::dt, nullptr},
+    {{"substeps", "", "solver substeps per step, each of dt / substeps"}, Kind::Count, 1, false, nullptr,
+     &Settings::substeps},
+    {{"solver", "", "constraint solver id (lagrange-lab solvers lists them)"}, Kind::SolverId, kNone, false,
+     nullptr, nullptr},
+    {{"tolerance", "", "target max |C| / rod length for projection, shake and rattle"}, Kind::Number, 0.0, true,
+     &Settings::tolerance, nullptr},
+    {{"max_iterations", "", "cap on Newton iterations (projection) or sweeps (shake, rattle) per substep"},
+     Kind::Count, 1, false, nullptr, &Settings::max_iterations},
+    {{"baumgarte", "1/s", "acceleration solver: rate β of the C̈ + 2βĊ + β²C = 0 stabilization (0 = off)"},
+     Kind::Number, 0.0, false, &Settings::baumgarte, nullptr},
+    {{"stiffness", "N/m", "penalty solver: spring constant of every rod and pin"}, Kind::Number, 0.0, true,
+     &Settings::stiffness, nullptr},
+    {{"spring_damping", "N·s/m", "penalty solver: damper along every spring"}, Kind::Number, 0.0, false,
+     &Settings::spring_damping, nullptr},
+    {{"gravity", "m/s²", "gravitational acceleration as x,y,z"}, Kind::Vector, kNone, false, nullptr, nullptr},
+    {{"damping", "1/s", "linear drag: force −damping · m · v on every particle"}, Kind::Number, 0.0, false,
+     &Settings::damping, nullptr},
+}};
+
+const Entry* find_entry(std::string_view key) {
+  for (const Entry& e : kEntries)
+    if (key == e.info.key) return &e;
+  return nullptr;
+}
+
+std::string range_problem(const Entry& e, double value) {
+  if (e.min_open ? value > e.min : value >= e.min) return {};
+  return std::string(e.info.key) + ": must be " + (e.min_open ? "greater than " : "at least ") +
+         format_double(e.min) + ", got " + format_double(value);
+}
+
+}  // namespace
+
+std::span<const SettingInfo> setting_table() {
+  static const auto infos = [] {
+    std::array<SettingInfo, kEntries.size()> out{};
+    for (std::size_t i = 0; i < kEntries.size(); ++i) out[i] = kEntries[i].info;
+    return out;
+  }();
+  return infos;
+}
+
+std::string set_setting(Settings& settings, std::string_view key, std::string_view value) {
+  const Entry* e = find_entry(key);
+  if (!e) {
+    std::string keys;
+    for (const Entry& entry : kEntries) keys += (keys.empty() ? "" : ", ") + std::string(entry.info.key);
+    return "unknown setting '" + std::string(key) + "' (known: " + keys + ")";
+  }
+  const std::string k(key);
+  switch (e->kind) {
+    case Kind::Number: {
+      double v = 0.0;
+      if (!parse_double(value, v)) return k + ": must be a finite number, got '" + std::string(value) + "'";
+      if (std::string p = range_problem(*e, v); !p.empty()) return p;
+      settings.*(e->number) = v;
+      return {};
+    }
+    case Kind::Count: {
+      int v = 0;
+      if (!parse_int(value, v)) return k + ": must be a whole number, got '" + std::string(value) + "'";
+      if (std::string p = range_problem(*e, v); !p.empty()) return p;
+      settings.*(e->count) = v;
+      return {};
+    }
+    case Kind::Vector: {
+      Vec3 v{0.0};
+      std::string_view rest = value;
+      for (int i = 0; i < 3; ++i) {
+        const std::size_t comma = rest.find(',');
+        const std::string_view part = rest.substr(0, comma);
+        if (!parse_double(part, v[i]) || (i < 2) == (comma == std::string_view::npos))
+          return k + ": must be three finite numbers x,y,z, got '" + std::string(value) + "'";
+        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+      }
+      settings.gravity = v;
+      return {};
+    }
+    case Kind::SolverId:
+      if (!find_solver(value))
+        return k + ": unknown solver '" + std::string(value) + "' (known: " + known_solvers() + ")";
+      settings.solver = std::string(value);
+      return {};
+  }
+  return {};
+}
+
+std::string get_setting(const Settings& settings, std::string_view key) {
+  const Entry* e = find_entry(key);
+  if (!e) return {};
+  switch (e->kind) {
+    case Kind::Number: return format_double(settings.*(e->number));
+    case Kind::Count: return std::to_string(settings.*(e->count));
+    case Kind::Vector:
+      return format_double(settings.gravity.x) + "," + format_double(settings.gravity.y) + "," +
+             format_double(settings.gravity.z);
+    case Kind::SolverId: return settings.solver;
+  }
+  return {};
+}
+
+std::string validate(const Settings& settings) {
+  for (const Entry& e : kEntries) {
+    if (e.kind == Kind::Number) {
+      const double v = settings.*(e.number);
+      if (!std::isfinite(v)) return std::string(e.info.key) + ": must be a finite number";
+      if (std::string p = range_problem(e, v); !p.empty()) return p;
+    } else if (e.kind == Kind::Count) {
+      if (std::string p = range_problem(e, settings.*(e.count)); !p.empty()) return p;
+    }
+  }
+  const Vec3 g = settings.gravity;
+  if (!std::isfinite(g.x) || !std::isfinite(g.y) || !std::isfinite(g.z)) return "gravity: must be finite";
+  if (!find_solver(settings.solver))
+    return "solver: unknown solver '" + settings.solver + "' (known: " + known_solvers() + ")";
+  return {};
+}
+
+}  // namespace lagrange

@@ -1,0 +1,56 @@
+// Acceleration-level constraint forces (seeds 002 and 004).
+// Requiring C̈ = J a + J̇q̇ = 0 with M a = F + Jᵀλ gives one linear system per substep
+//     J M⁻¹ Jᵀ λ = −(J M⁻¹ F + J̇ q̇)                                          (seed 002; seed 004's 2×2 for a chain)
+// then semi-implicit Euler: v' = v + h a, q' = q + h v'. Only C̈ is held at zero, so C and Ċ drift with the
+// integration error: rods slowly stretch. That is the lesson; Baumgarte stabilization replaces C̈ = 0 by
+// C̈ + 2βĊ + β²C = 0 (critically damped for rate β), which pulls the drift back.
+// λ here is a force (newtons) because C = |x_a − x_b| − L; seed 002's squared form C = |x_a − x_b|² − L² gives
+// λ_squared = λ / (2 |x_a − x_b|).
+#include "solvers.h"
+
+namespace lagrange {
+namespace {
+
+class AccelerationSolver final : public Solver {
+ public:
+  void substep(World& world, double h, StepStats& stats) override {
+    system_.prepare(world);
+    Particles& particles = world.particles();
+    const std::size_t n = particles.size();
+    const auto rows = world.rows();
+    const double beta = world.settings().baumgarte;
+    world.external_forces(particles.position, particles.velocity, force_);
+    system_.evaluate(world, particles.position, c_, g_);
+    accel_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) accel_[i] = particles.inv_mass[i] * force_[i];
+    system_.velocity_rows(world, g_, accel_, rhs_);   // J M⁻¹ F
+    system_.velocity_rows(world, g_, particles.velocity, cdot_);  // Ċ = J v
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      const double jdot_qdot = rows[k].constraint->jdot_qdot(rows[k].row, particles.position, particles.velocity);
+      rhs_[k] = -(rhs_[k] + jdot_qdot + 2.0 * beta * cdot_[k] + beta * beta * c_[k]);
+    }
+    const int dependent = system_.factorize(world, g_, g_);
+    if (dependent > stats.dependent_rows) stats.dependent_rows = dependent;
+    system_.solve(rhs_);
+    system_.displace(world, g_, rhs_, accel_);  // a = M⁻¹ (F + Jᵀ λ)
+    for (std::size_t i = 0; i < n; ++i) {
+      if (particles.fixed(i)) continue;
+      particles.velocity[i] += h * accel_[i];
+      particles.position[i] += h * particles.velocity[i];
+    }
+    ++stats.iterations;
+    world.mutable_row_force().assign(rhs_.begin(), rhs_.end());
+  }
+
+ private:
+  RowSystem system_;
+  std::vector<Vec3> force_, accel_;
+  std::vector<RowGrad> g_;
+  std::vector<double> c_, cdot_, rhs_;
+};
+
+}  // namespace
+
+std::unique_ptr<Solver> make_acceleration_solver() { return std::make_unique<AccelerationSolver>(); }
+
+}  // namespace lagrange

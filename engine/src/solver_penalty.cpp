@@ -1,0 +1,46 @@
+// Stiff springs: the baseline seed 004 argues against ("I had implemented the connector as a stiff spring, which
+// is not good, so I put it in as a constraint"). Every row becomes a spring with energy ½ k C², force
+// −(k C + c Ċ) ∇C, integrated by semi-implicit Euler. Stable only while h < 2 / ω with ω = √(k / m_reduced): soft
+// springs wobble and stretch under load (C ≈ m g / k), stiff ones need tiny steps or explode.
+#include "solvers.h"
+
+namespace lagrange {
+namespace {
+
+class PenaltySolver final : public Solver {
+ public:
+  void substep(World& world, double h, StepStats& stats) override {
+    Particles& particles = world.particles();
+    const std::size_t n = particles.size();
+    const auto rows = world.rows();
+    const double k_spring = world.settings().stiffness;
+    const double c_damper = world.settings().spring_damping;
+    world.external_forces(particles.position, particles.velocity, force_);
+    system_.evaluate(world, particles.position, c_, g_);
+    system_.velocity_rows(world, g_, particles.velocity, cdot_);
+    auto& row_force = world.mutable_row_force();
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      const double f = -(k_spring * c_[k] + c_damper * cdot_[k]);
+      row_force[k] = f;
+      for (int s = 0; s < rows[k].count; ++s) force_[rows[k].particle[s]] += f * g_[k].g[s];
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      if (particles.fixed(i)) continue;
+      particles.velocity[i] += (h * particles.inv_mass[i]) * force_[i];
+      particles.position[i] += h * particles.velocity[i];
+    }
+    ++stats.iterations;
+  }
+
+ private:
+  RowSystem system_;  // only its row evaluation
+  std::vector<Vec3> force_;
+  std::vector<RowGrad> g_;
+  std::vector<double> c_, cdot_;
+};
+
+}  // namespace
+
+std::unique_ptr<Solver> make_penalty_solver() { return std::make_unique<PenaltySolver>(); }
+
+}  // namespace lagrange

@@ -1,0 +1,133 @@
+// Position-level Lagrange projection (seeds 003 and 000).
+//
+// Semi-implicit Euler predicts v* = v + h M⁻¹F, q* = q + h v*. The constraint forces act along the gradients at
+// the start of the step, so the corrected positions are q' = q* + M⁻¹ ∇C(q)ᵀ λ and λ solves the m equations
+//     F(λ) = C(q* + M⁻¹ ∇C(q)ᵀ λ) = 0                                                      (seed 003; seed 000 `mu`)
+// Newton's method on all multipliers at once: the Jacobian is ∂F/∂λ = ∇C(q_λ) M⁻¹ ∇C(q)ᵀ, sparse (rows sharing a
+// particle couple) and unsymmetric, solved by SparseLDU. The first guess is every row's own analytic root along its
+// fixed direction, the smaller-magnitude one (seed 000): the other root is the mirrored configuration (seed 003's
+// discarded solution), and Newton started near the small root stays there. Then v' = (q' − q) / h.
+//
+// When a link turns far within one substep, the line q* + s M⁻¹∇C(q)ᵀ can miss the constraint surface: F has no
+// real root and Newton stalls. That is detected (no convergence, stagnating residual) and recovered by splitting
+// the substep in halves (up to kMaxSplitDepth times), and as a last resort by re-linearizing at the best iterate.
+// Every recovery is counted in StepStats::recoveries; whatever stays above tolerance counts in StepStats::failures.
+#include <cmath>
+#include <vector>
+
+#include "solvers.h"
+
+namespace lagrange {
+namespace {
+
+constexpr int kMaxSplitDepth = 4;
+constexpr int kRelinearizations = 3;
+
+class ProjectionSolver final : public Solver {
+ public:
+  void substep(World& world, double h, StepStats& stats) override {
+    system_.prepare(world);
+    advance(world, h, stats, 0);
+  }
+
+ private:
+  struct NewtonResult {
+    bool converged = false;
+    double residual = INFINITY;
+  };
+
+  void advance(World& world, double h, StepStats& stats, int depth) {
+    Particles& particles = world.particles();
+    std::vector<Vec3> x0 = particles.position;
+    const std::vector<Vec3> v0 = particles.velocity;
+    predict_semi_implicit(world, h, x_star_, v_star_);
+    system_.evaluate(world, x0, c_, g0_);
+    NewtonResult result = newton(world, stats);
+    if (!result.converged && depth < kMaxSplitDepth) {
+      ++stats.recoveries;
+      advance(world, 0.5 * h, stats, depth + 1);
+      advance(world, 0.5 * h, stats, depth + 1);
+      return;
+    }
+    for (int attempt = 0; !result.converged && attempt < kRelinearizations; ++attempt) {
+      ++stats.recoveries;
+      x_star_ = best_x_;
+      system_.evaluate(world, x_star_, c_, g0_);
+      const std::vector<double> lambda_before = best_lambda_;
+      result = newton(world, stats);
+      for (std::size_t k = 0; k < lambda_.size(); ++k) best_lambda_[k] += lambda_before[k];
+    }
+    if (!result.converged) ++stats.failures;
+    commit_positions(world, best_x_, x0, h);
+    auto& force = world.mutable_row_force();
+    for (std::size_t k = 0; k < force.size(); ++k) force[k] = best_lambda_[k] / (h * h);
+  }
+
+  // Newton on F(λ) = C(x* + M⁻¹ G0ᵀ λ) from the lone-row roots. Leaves the best iterate in best_x_, best_lambda_.
+  NewtonResult newton(World& world, StepStats& stats) {
+    const auto rows = world.rows();
+    const auto& inv_mass = world.particles().inv_mass;
+    const std::size_t m = rows.size();
+    lambda_.assign(m, 0.0);
+    for (std::size_t k = 0; k < m; ++k) {
+      Vec3 e[kMaxRowParticles];
+      for (int s = 0; s < rows[k].count; ++s) e[s] = inv_mass[rows[k].particle[s]] * g0_[k].g[s];
+      const std::optional<double> root = rows[k].constraint->lone_root(rows[k].row, x_star_, e);
+      if (root && std::isfinite(*root)) lambda_[k] = *root;
+    }
+    NewtonResult result;
+    best_x_.clear();
+    const double tolerance = world.settings().tolerance;
+    int stalled = 0;
+    for (int it = 0; it < world.settings().max_iterations; ++it) {
+      x_ = x_star_;
+      system_.displace(world, g0_, lambda_, x_);
+      system_.evaluate(world, x_, c_, g_);
+      const double residual = max_relative(world, c_);
+      ++stats.iterations;
+      if (residual < result.residual) {
+        stalled = residual < 0.5 * result.residual ? 0 : stalled + 1;
+        result.residual = residual;
+        best_x_ = x_;
+        best_lambda_ = lambda_;
+      } else {
+        ++stalled;
+      }
+      if (residual <= tolerance) {
+        result.converged = true;
+        return result;
+      }
+      if (!std::isfinite(residual) || stalled >= 4) break;  // the real root is lost (or never existed)
+      const int dependent = system_.factorize(world, g_, g0_);
+      if (dependent > stats.dependent_rows) stats.dependent_rows = dependent;
+      for (double& c : c_) c = -c;
+      system_.solve(c_);
+      for (std::size_t k = 0; k < m; ++k) lambda_[k] += c_[k];
+    }
+    if (best_x_.size() != x_star_.size()) {  // not even the first iterate was finite
+      best_x_ = x_star_;
+      best_lambda_.assign(m, 0.0);
+    }
+    return result;
+  }
+
+  RowSystem system_;
+  std::vector<Vec3> x_star_, v_star_, x_, best_x_;
+  std::vector<RowGrad> g0_, g_;
+  std::vector<double> c_, lambda_, best_lambda_;
+};
+
+}  // namespace
+
+void commit_positions(World& world, const std::vector<Vec3>& x, const std::vector<Vec3>& x0, double h) {
+  Particles& particles = world.particles();
+  for (std::size_t i = 0; i < particles.size(); ++i) {
+    if (particles.fixed(i)) continue;
+    particles.velocity[i] = (x[i] - x0[i]) / h;
+    particles.position[i] = x[i];
+  }
+}
+
+std::unique_ptr<Solver> make_projection_solver() { return std::make_unique<ProjectionSolver>(); }
+
+}  // namespace lagrange

@@ -1,0 +1,62 @@
+// Sparse A = L D U factorization for square matrices whose sparsity pattern is symmetric but whose values need
+// not be: the Newton matrix of the projection solver, J(q_k) M⁻¹ J(q)ᵀ, has the pattern of J M⁻¹ Jᵀ (rows that
+// share a particle) with different values above and below the diagonal.
+//
+// An up-looking factorization after Davis's LDL (T. Davis, "Algorithm 849", ACM TOMS 31(4), 2005), extended to
+// two triangular solves per row: with A₁₁ = L₁₁ D₁ U₁₁ known, row/column k follow from
+//   L₁₁ z = A[0:k, k]    →  U[i, k] = z_i / D_i
+//   U₁₁ᵀ w = A[k, 0:k]ᵀ  →  L[k, i] = w_i / D_i
+//   D_k = A_kk − Σ_i w_i z_i / D_i.
+// L and Uᵀ share one sparsity pattern (computed once from the elimination tree), so the symbolic work is done once
+// per constraint topology and each Newton iteration only refactorizes. A fill-reducing ordering (AMD, from Eigen)
+// keeps cloth grids cheap; chains factor with no fill.
+//
+// No pivoting: the matrices here are close to the symmetric positive (semi)definite J M⁻¹ Jᵀ. A pivot that
+// vanishes relative to its diagonal entry marks a row that depends on earlier ones (a redundant constraint, or a
+// constraint on particles that cannot move); its multiplier is set to zero and the row is counted.
+#pragma once
+
+#include <utility>
+#include <vector>
+
+namespace lagrange {
+
+class SparseLDU {
+ public:
+  // n unknowns; `upper` lists the off-diagonal pairs (i, j), i < j, whose entries may be non-zero (both A_ij and
+  // A_ji). The order of `upper` is the order of the value arrays passed to factorize().
+  void analyze(int n, const std::vector<std::pair<int, int>>& upper);
+
+  // diag[i] = A_ii; upper_values[e] = A_ij and lower_values[e] = A_ji for the e-th pair (i, j) given to analyze().
+  // Pivots with |D_k| <= pivot_tolerance · |A_kk| (or A_kk = 0) mark dependent rows. Returns their count.
+  int factorize(const double* diag, const double* upper_values, const double* lower_values,
+                double pivot_tolerance = 1e-10);
+
+  // Solves A x = b in place (after factorize()). Dependent rows get x = 0 in the factored basis.
+  void solve(double* b) const;
+
+  int size() const { return n_; }
+  int factor_nonzeros() const { return static_cast<int>(factor_row_.size()); }
+  bool is_dependent(int original_row) const { return inv_d_[perm_new_[original_row]] == 0.0; }
+
+ private:
+  int n_ = 0;
+  std::vector<int> perm_old_;  // perm_old_[new] = original index
+  std::vector<int> perm_new_;  // perm_new_[original] = new index
+  // Permuted strictly-upper pattern by column: for column j, entries col_start_[j] .. col_start_[j+1].
+  std::vector<int> col_start_, col_row_;
+  // For each input pair e: its slot in the permuted column storage and whether it landed transposed.
+  std::vector<int> pair_slot_;
+  std::vector<char> pair_swapped_;
+  std::vector<double> a_up_, a_low_, a_diag_;  // permuted values: a_up_[slot] = A'(i, j), a_low_ = A'(j, i), i < j
+  // Elimination tree and factor pattern: column i of L (and row i of U) holds rows factor_row_[f], f in
+  // factor_start_[i] .. factor_start_[i] + count.
+  std::vector<int> parent_, factor_start_, factor_row_;
+  std::vector<double> l_, u_, inv_d_;
+  // Work arrays.
+  mutable std::vector<double> work_;
+  std::vector<double> y_up_, y_low_;
+  std::vector<int> flag_, pattern_, fill_count_;
+};
+
+}  // namespace lagrange

@@ -1,0 +1,198 @@
+#include "lagrange/world.h"
+
+#include <chrono>
+#include <cmath>
+#include <string>
+
+namespace lagrange {
+namespace {
+
+bool finite(const Vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+}  // namespace
+
+World::World(int dimension, Settings settings) : dimension_(dimension) {
+  if (dimension != 2 && dimension != 3) throw Error("dimension must be 2 or 3, got " + std::to_string(dimension));
+  set_settings(settings);
+}
+
+World::~World() = default;
+World::World(World&&) noexcept = default;
+World& World::operator=(World&&) noexcept = default;
+
+int World::add_particle(const ParticleDef& def) {
+  if (!finite(def.position)) throw Error("particle position must be finite");
+  if (!finite(def.velocity)) throw Error("particle velocity must be finite");
+  if (!def.fixed && !(def.mass > 0.0 && std::isfinite(def.mass)))
+    throw Error("particle mass must be a positive finite number, got " + std::to_string(def.mass));
+  if (!(def.radius >= 0.0 && std::isfinite(def.radius))) throw Error("particle radius must be >= 0");
+  const int index = particles_.add(def);
+  ++topology_version_;
+  return index;
+}
+
+int World::add_constraint(std::unique_ptr<Constraint> constraint) {
+  if (!constraint) throw Error("null constraint");
+  const auto ids = constraint->particles();
+  if (ids.empty() || ids.size() > static_cast<std::size_t>(kMaxRowParticles))
+    throw Error(std::string(constraint->type()) + " constraint must touch 1 or 2 particles");
+  for (std::size_t k = 0; k < ids.size(); ++k) {
+    if (ids[k] < 0 || static_cast<std::size_t>(ids[k]) >= particles_.size())
+      throw Error(std::string(constraint->type()) + " constraint names particle " + std::to_string(ids[k]) +
+                  ", but there are " + std::to_string(particles_.size()) + " particles");
+    for (std::size_t j = 0; j < k; ++j)
+      if (ids[j] == ids[k])
+        throw Error(std::string(constraint->type()) + " constraint names particle " + std::to_string(ids[k]) +
+                    " twice");
+  }
+  for (int r = 0; r < constraint->rows(); ++r)
+    if (!(constraint->length_scale(r) > 0.0 && std::isfinite(constraint->length_scale(r))))
+      throw Error(std::string(constraint->type()) + " constraint must have a positive finite length");
+  constraints_.push_back(std::move(constraint));
+  rebuild_rows();
+  return static_cast<int>(constraints_.size()) - 1;
+}
+
+void World::remove_constraint(int index) {
+  if (index < 0 || static_cast<std::size_t>(index) >= constraints_.size())
+    throw Error("no constraint " + std::to_string(index));
+  constraints_.erase(constraints_.begin() + index);
+  rebuild_rows();
+}
+
+int World::add_distance(int a, int b, double length) {
+  const auto n = particles_.size();
+  if (a >= 0 && b >= 0 && static_cast<std::size_t>(a) < n && static_cast<std::size_t>(b) < n && length < 0.0)
+    length = glm::length(particles_.position[a] - particles_.position[b]);
+  if (!(length > 0.0)) throw Error("distance constraint length must be positive");
+  return add_constraint(std::make_unique<DistanceConstraint>(a, b, length));
+}
+
+int World::add_pin(int particle, Vec3 point) {
+  if (!finite(point)) throw Error("pin point must be finite");
+  return add_constraint(std::make_unique<PinConstraint>(particle, point, dimension_));
+}
+
+void World::rebuild_rows() {
+  rows_.clear();
+  row_offset_.clear();
+  for (std::size_t c = 0; c < constraints_.size(); ++c) {
+    const Constraint& constraint = *constraints_[c];
+    row_offset_.push_back(static_cast<int>(rows_.size()));
+    const auto ids = constraint.particles();
+    for (int r = 0; r < constraint.rows(); ++r) {
+      RowRef ref{&constraint, static_cast<int>(c), r, static_cast<int>(ids.size()), {-1, -1},
+                 constraint.length_scale(r)};
+      for (std::size_t k = 0; k < ids.size(); ++k) ref.particle[k] = ids[k];
+      rows_.push_back(ref);
+    }
+  }
+  row_force_.assign(rows_.size(), 0.0);
+  ++topology_version_;
+}
+
+void World::set_settings(const Settings& settings) {
+  if (std::string problem = validate(settings); !problem.empty()) throw Error(problem);
+  const bool switch_solver = !solver_ || settings.solver != settings_.solver;
+  settings_ = settings;
+  if (switch_solver) {
+    solver_info_ = find_solver(settings.solver);
+    solver_ = solver_info_->create();
+  }
+}
+
+void World::external_forces(std::span<const Vec3> x, std::span<const Vec3> v, std::vector<Vec3>& force) const {
+  const std::size_t n = particles_.size();
+  force.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (particles_.fixed(i)) {
+      force[i] = Vec3(0.0);
+      continue;
+    }
+    const double m = particles_.mass[i];
+    force[i] = m * settings_.gravity - (settings_.damping * m) * v[i];
+  }
+  const int p = mouse_spring.particle;
+  if (p >= 0 && static_cast<std::size_t>(p) < n && !particles_.fixed(p)) {
+    const double m = particles_.mass[p];
+    force[p] += (mouse_spring.stiffness * m) * (mouse_spring.target - x[p]) - (mouse_spring.damping * m) * v[p];
+  }
+}
+
+void World::step() {
+  const double h = settings_.dt / settings_.substeps;
+  stats_ = StepStats{};
+  const auto start = std::chrono::steady_clock::now();
+  for (int s = 0; s < settings_.substeps; ++s) {
+    backup_x_ = particles_.position;
+    backup_v_ = particles_.velocity;
+    solver_->substep(*this, h, stats_);
+    ++stats_.substeps;
+    bool ok = true;
+    for (std::size_t i = 0; i < particles_.size() && ok; ++i)
+      ok = finite(particles_.position[i]) && finite(particles_.velocity[i]);
+    for (double& f : row_force_)
+      if (!std::isfinite(f)) f = 0.0;
+    if (!ok) {  // never leave NaN or infinity in the state: roll the substep back and report it
+      particles_.position = backup_x_;
+      particles_.velocity = backup_v_;
+      stats_.non_finite = true;
+      ++stats_.failures;
+      break;
+    }
+    time_ += h;
+  }
+  ++step_count_;
+  stats_.solve_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats_.energy = energy();
+  stats_.max_violation = max_violation(false);
+  stats_.max_relative_violation = max_violation(true);
+  stats_.max_velocity_violation = max_velocity_violation();
+}
+
+double World::spring_energy() const {
+  double sum = 0.0;
+  Vec3 grad[kMaxRowParticles];
+  for (const RowRef& row : rows_) {
+    const double c = row.constraint->evaluate(row.row, particles_.position, grad);
+    sum += c * c;
+  }
+  return 0.5 * settings_.stiffness * sum;
+}
+
+Energy World::energy() const {
+  Energy e;
+  for (std::size_t i = 0; i < particles_.size(); ++i) {
+    if (particles_.fixed(i)) continue;
+    const double m = particles_.mass[i];
+    e.kinetic += 0.5 * m * glm::dot(particles_.velocity[i], particles_.velocity[i]);
+    e.potential -= m * glm::dot(settings_.gravity, particles_.position[i]);
+  }
+  if (solver_info_->rods_are_springs) e.potential += spring_energy();
+  return e;
+}
+
+double World::max_violation(bool relative) const {
+  double worst = 0.0;
+  Vec3 grad[kMaxRowParticles];
+  for (const RowRef& row : rows_) {
+    double c = std::abs(row.constraint->evaluate(row.row, particles_.position, grad));
+    if (relative) c /= row.scale;
+    if (!(c <= worst)) worst = c;
+  }
+  return worst;
+}
+
+double World::max_velocity_violation() const {
+  double worst = 0.0;
+  Vec3 grad[kMaxRowParticles];
+  for (const RowRef& row : rows_) {
+    row.constraint->evaluate(row.row, particles_.position, grad);
+    double jv = 0.0;
+    for (int s = 0; s < row.count; ++s) jv += glm::dot(grad[s], particles_.velocity[row.particle[s]]);
+    if (!(std::abs(jv) <= worst)) worst = std::abs(jv);
+  }
+  return worst;
+}
+
+}  // namespace lagrange
