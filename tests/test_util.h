@@ -1,0 +1,40 @@
+// Small helpers for the engine tests: worlds built inline, as the seeds write them.
+#pragma once
+
+#include <cmath>
+#include <vector>
+
+#include "lagrange/world.h"
+
+namespace lagrange::test {
+
+inline Settings settings_for(const char* solver, double dt, Vec3 gravity = {0.0, -10.0, 0.0}) {
+  Settings s;
+  s.solver = solver;
+  s.dt = dt;
+  s.substeps = 1;
+  s.gravity = gravity;
+  return s;
+}
+
+// The pendulum of seeds 002/003: A pinned at the origin by x_A = 0, y_A = 0 (mass 1), B at (1, −1) (mass 1),
+// rod |AB| = √2, at rest.
+inline World seed_pendulum(const char* solver, double dt = 0.001, double g = 10.0) {
+  World world(2, settings_for(solver, dt, {0.0, -g, 0.0}));
+  world.add_particle({.position = {0.0, 0.0, 0.0}, .mass = 1.0});
+  world.add_particle({.position = {1.0, -1.0, 0.0}, .mass = 1.0});
+  world.add_pin(0, {0.0, 0.0, 0.0});
+  world.add_distance(0, 1, std::sqrt(2.0));
+  return world;
+}
+
+// A simple pendulum: fixed pivot at the origin, bob of mass m at angle theta from the downward vertical.
+inline World simple_pendulum(const char* solver, double theta, double length, double dt, double g = 9.81) {
+  World world(2, settings_for(solver, dt, {0.0, -g, 0.0}));
+  world.add_particle({.position = {0.0, 0.0, 0.0}, .fixed = true});
+  world.add_particle({.position = {length * std::sin(theta), -length * std::cos(theta), 0.0}, .mass = 1.0});
+  world.add_distance(0, 1, length);
+  return world;
+}
+
+}  // namespace lagrange::test
