@@ -1,4 +1,9 @@
 // Entry points of the interactive sandbox, called by app/main.cpp. Owned by the sandbox (issue 3).
+//
+// Both take only the arguments after the program name and after the subcommand word, if any: for
+// `lagrange-lab gui pendulum.json --solver shake` argv is {"pendulum.json", "--solver", "shake"}; for
+// `lagrange-lab pendulum.json` it is {"pendulum.json"}; for `lagrange-lab` argc is 0. argv[argc] need not be null.
+// Exit codes: 0 success, 1 a runtime failure (no window, unreadable scene for `shot`), 2 a usage error.
 #pragma once
 
 namespace lagrange::app {

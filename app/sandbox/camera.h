@@ -1,0 +1,57 @@
+// The view: an orthographic camera for 2D scenes (the z = 0 plane) and a perspective orbit camera for 3D scenes.
+// Pixel coordinates have their origin at the top-left of the viewport, in drawable pixels.
+#pragma once
+
+#include <glm/mat4x4.hpp>
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+
+#include <optional>
+
+namespace lagrange::app {
+
+struct Ray {
+  glm::dvec3 origin;
+  glm::dvec3 direction;  // unit
+};
+
+class Camera {
+ public:
+  bool perspective = false;
+  // Orthographic: the visible rectangle is centre ± (aspect · half_height, half_height).
+  glm::dvec2 centre{0.0};
+  double half_height = 2.0;
+  // Perspective orbit: the eye looks at target from yaw/pitch (radians) at distance.
+  glm::dvec3 target{0.0};
+  double yaw = 0.6, pitch = 0.35, distance = 6.0;
+  double fov_y = 0.7853981633974483;  // 45°
+
+  void set_viewport(int width, int height);
+  int width() const { return width_; }
+  int height() const { return height_; }
+
+  glm::dmat4 view() const;
+  glm::dmat4 projection() const;
+  glm::dvec3 eye() const;
+  glm::dvec3 forward() const;  // unit, from the eye into the scene
+
+  // The ray through a pixel (top-left origin).
+  Ray ray(glm::dvec2 pixel) const;
+  // Pixel position of a world point and its depth (distance along forward); nothing when behind the camera.
+  std::optional<glm::dvec3> project(glm::dvec3 world) const;
+  // Pixels per world unit at a world point (for picking radii and pixel-sized gizmos).
+  double pixels_per_unit(glm::dvec3 world) const;
+
+  // Fits the box [lo, hi] in view with a margin; keeps the orbit angles.
+  void frame(glm::dvec3 lo, glm::dvec3 hi);
+  // Mouse gestures, in pixels.
+  void orbit(double dx, double dy);
+  void pan(double dx, double dy);
+  // Zooms by wheel notches toward the point under the pixel (orthographic) or the target (perspective).
+  void zoom(double notches, glm::dvec2 pixel);
+
+ private:
+  int width_ = 1, height_ = 1;
+};
+
+}  // namespace lagrange::app

@@ -1,0 +1,30 @@
+// Parsing helpers shared by the window and `shot` command lines.
+#pragma once
+
+#include <charconv>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "lagrange/solver.h"
+
+namespace lagrange::app {
+
+// "1280x720" → width, height (each 16..8192).
+inline bool parse_size(std::string_view text, int& width, int& height) {
+  const auto x = text.find('x');
+  if (x == std::string_view::npos) return false;
+  const auto w = text.substr(0, x), h = text.substr(x + 1);
+  auto [pw, ew] = std::from_chars(w.data(), w.data() + w.size(), width);
+  auto [ph, eh] = std::from_chars(h.data(), h.data() + h.size(), height);
+  return ew == std::errc() && eh == std::errc() && pw == w.data() + w.size() && ph == h.data() + h.size() &&
+         width >= 16 && height >= 16 && width <= 8192 && height <= 8192;
+}
+
+inline std::string solver_ids() {
+  std::string ids;
+  for (const SolverInfo& info : solver_table()) ids += (ids.empty() ? "" : ", ") + std::string(info.id);
+  return ids;
+}
+
+}  // namespace lagrange::app

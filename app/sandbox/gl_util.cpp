@@ -1,0 +1,102 @@
+#include "sandbox/gl_util.h"
+
+#include <stdexcept>
+
+#include "sandbox/shader_sources.h"
+
+namespace lagrange::app {
+namespace {
+
+GLuint compile(GLenum kind, std::string_view name) {
+  const std::string_view text = shader_source(name);
+  if (text.empty()) throw std::runtime_error("missing embedded shader " + std::string(name));
+  const GLuint shader = glCreateShader(kind);
+  const char* source = text.data();
+  const GLint length = static_cast<GLint>(text.size());
+  glShaderSource(shader, 1, &source, &length);
+  glCompileShader(shader);
+  GLint ok = 0;
+  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+  if (!ok) {
+    char log[2048];
+    glGetShaderInfoLog(shader, sizeof log, nullptr, log);
+    glDeleteShader(shader);
+    throw std::runtime_error("shader " + std::string(name) + ": " + log);
+  }
+  return shader;
+}
+
+}  // namespace
+
+GLuint make_program(std::string_view vertex, std::string_view fragment) {
+  const GLuint vs = compile(GL_VERTEX_SHADER, vertex);
+  const GLuint fs = compile(GL_FRAGMENT_SHADER, fragment);
+  const GLuint program = glCreateProgram();
+  glAttachShader(program, vs);
+  glAttachShader(program, fs);
+  glLinkProgram(program);
+  glDeleteShader(vs);
+  glDeleteShader(fs);
+  GLint ok = 0;
+  glGetProgramiv(program, GL_LINK_STATUS, &ok);
+  if (!ok) {
+    char log[2048];
+    glGetProgramInfoLog(program, sizeof log, nullptr, log);
+    glDeleteProgram(program);
+    throw std::runtime_error("program " + std::string(vertex) + "+" + std::string(fragment) + ": " + log);
+  }
+  return program;
+}
+
+SceneTarget::~SceneTarget() { release(); }
+
+void SceneTarget::release() {
+  if (fbo_) glDeleteFramebuffers(1, &fbo_);
+  if (colour_) glDeleteRenderbuffers(1, &colour_);
+  if (depth_) glDeleteRenderbuffers(1, &depth_);
+  fbo_ = colour_ = depth_ = 0;
+}
+
+int SceneTarget::resize(int width, int height, int samples) {
+  if (fbo_ && width == width_ && height == height_ && samples == requested_) return samples_;
+  release();
+  width_ = width;
+  height_ = height;
+  requested_ = samples;
+  GLint max_samples = 0;
+  glGetIntegerv(GL_MAX_SAMPLES, &max_samples);
+  samples_ = samples > max_samples ? max_samples : samples;
+  for (;;) {
+    glGenFramebuffers(1, &fbo_);
+    glGenRenderbuffers(1, &colour_);
+    glGenRenderbuffers(1, &depth_);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
+    glBindRenderbuffer(GL_RENDERBUFFER, colour_);
+    glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples_, GL_RGBA8, width, height);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, colour_);
+    glBindRenderbuffer(GL_RENDERBUFFER, depth_);
+    glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples_, GL_DEPTH_COMPONENT24, width, height);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, depth_);
+    const bool complete = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    if (complete) break;
+    release();
+    if (samples_ == 0) throw std::runtime_error("cannot create the scene framebuffer");
+    samples_ = 0;
+  }
+  return samples_;
+}
+
+void SceneTarget::bind() const {
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
+  glViewport(0, 0, width_, height_);
+}
+
+void SceneTarget::resolve_to(GLuint target) const {
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target);
+  glBlitFramebuffer(0, 0, width_, height_, 0, 0, width_, height_, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  glBindFramebuffer(GL_FRAMEBUFFER, target);
+}
+
+}  // namespace lagrange::app

@@ -1,0 +1,36 @@
+// Small OpenGL helpers: shader programs from the embedded sources, and a multisampled scene framebuffer.
+#pragma once
+
+#include <glad/gl.h>
+
+#include <string>
+#include <string_view>
+
+namespace lagrange::app {
+
+// Compiles and links shaders/<vertex> and shaders/<fragment>. Throws std::runtime_error with the GL log.
+GLuint make_program(std::string_view vertex, std::string_view fragment);
+
+// Offscreen colour + depth target the scene is drawn into, then resolved (blitted) to the default framebuffer.
+// Multisampled when the driver allows it; falls back to a single sample.
+class SceneTarget {
+ public:
+  SceneTarget() = default;
+  ~SceneTarget();
+  SceneTarget(const SceneTarget&) = delete;
+  SceneTarget& operator=(const SceneTarget&) = delete;
+
+  // Re-creates the buffers when the size or sample count changed. Returns the samples actually in use.
+  int resize(int width, int height, int samples);
+  void bind() const;
+  // Copies (resolving multisamples) into framebuffer `target` (0: the window).
+  void resolve_to(GLuint target) const;
+  int samples() const { return samples_; }
+
+ private:
+  void release();
+  GLuint fbo_ = 0, colour_ = 0, depth_ = 0;
+  int width_ = 0, height_ = 0, samples_ = -1, requested_ = -1;
+};
+
+}  // namespace lagrange::app

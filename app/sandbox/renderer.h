@@ -1,0 +1,70 @@
+// Draws primitives with OpenGL 3.3: shaded sphere impostors and pixel-wide segments, both instanced. Knows nothing
+// of the engine: scene_draw.cpp turns a World into these lists.
+#pragma once
+
+#include <glad/gl.h>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+#include <vector>
+
+#include "sandbox/camera.h"
+#include "sandbox/gl_util.h"
+
+namespace lagrange::app {
+
+struct SphereInstance {
+  glm::vec3 centre;
+  float radius;
+  glm::vec4 colour;
+  glm::vec4 style;  // x: fixed (striped), y: highlight 0..1, z: outline 0..1
+};
+
+struct SegmentInstance {
+  glm::vec3 a;
+  float width;  // pixels
+  glm::vec3 b;
+  float depth_bias;  // view units toward the camera: draws on top of what lies at the same depth
+  glm::vec4 colour;
+};
+
+struct DrawList {
+  std::vector<SegmentInstance> under;  // grid: drawn first, without depth writes
+  std::vector<SegmentInstance> segments;
+  std::vector<SphereInstance> spheres;
+  std::vector<SegmentInstance> over;   // gizmos drawn on top of everything (drag line, arrows, selection)
+  void clear() {
+    under.clear();
+    segments.clear();
+    spheres.clear();
+    over.clear();
+  }
+};
+
+// Background gradient, shared with the pixel tests.
+inline constexpr glm::vec3 kBackgroundTop{0.125f, 0.137f, 0.165f};
+inline constexpr glm::vec3 kBackgroundBottom{0.066f, 0.071f, 0.086f};
+
+class Renderer {
+ public:
+  Renderer();
+  ~Renderer();
+  Renderer(const Renderer&) = delete;
+  Renderer& operator=(const Renderer&) = delete;
+
+  // Draws into the multisampled scene target and resolves it into the window's framebuffer.
+  void draw(const DrawList& list, const Camera& camera, int samples);
+  int samples_in_use() const { return target_.samples(); }
+
+ private:
+  void draw_segments(const std::vector<SegmentInstance>& segments, const Camera& camera);
+
+  SceneTarget target_;
+  GLuint sphere_program_ = 0, segment_program_ = 0, background_program_ = 0;
+  GLuint quad_vbo_ = 0, segment_quad_vbo_ = 0;
+  GLuint sphere_vao_ = 0, sphere_vbo_ = 0;
+  GLuint segment_vao_ = 0, segment_vbo_ = 0;
+  GLuint empty_vao_ = 0;
+};
+
+}  // namespace lagrange::app

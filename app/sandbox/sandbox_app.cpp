@@ -1,0 +1,598 @@
+#include "sandbox/sandbox_app.h"
+
+#include <backends/imgui_impl_opengl3.h>
+#include <backends/imgui_impl_sdl.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "sandbox/picking.h"
+#include "sandbox/scene_draw.h"
+#include "sandbox/ui.h"
+
+namespace lagrange::app {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void setup_imgui_style(float scale) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // same layout every start: a class sees what the docs show
+  const char* font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+  if (std::filesystem::exists(font)) {
+    // Latin, Greek (λ, Δ, β), arrows, geometric shapes (● ◎) and the superscript T of Jᵀ.
+    static ImVector<ImWchar> ranges;
+    if (ranges.empty()) {
+      ImFontGlyphRangesBuilder builder;
+      builder.AddRanges(io.Fonts->GetGlyphRangesDefault());
+      static const ImWchar extra[] = {0x0370, 0x03FF, 0x1D40, 0x1D40, 0x2190, 0x21FF, 0x2200, 0x22FF,
+                                      0x25A0, 0x25FF, 0};
+      builder.AddRanges(extra);
+      builder.BuildRanges(&ranges);
+    }
+    io.Fonts->AddFontFromFileTTF(font, 15.0f * scale, nullptr, ranges.Data);
+  } else {
+    io.FontGlobalScale = scale;
+  }
+  ImGui::StyleColorsDark();
+  ImGuiStyle& style = ImGui::GetStyle();
+  style.WindowRounding = 6.0f;
+  style.FrameRounding = 4.0f;
+  style.GrabRounding = 4.0f;
+  style.WindowBorderSize = 0.0f;
+  style.FramePadding = ImVec2(6, 4);
+  style.ItemSpacing = ImVec2(8, 5);
+  style.Colors[ImGuiCol_WindowBg] = ImVec4(0.09f, 0.10f, 0.12f, 0.94f);
+  style.Colors[ImGuiCol_Header] = ImVec4(0.20f, 0.25f, 0.33f, 1.0f);
+  style.Colors[ImGuiCol_HeaderHovered] = ImVec4(0.26f, 0.33f, 0.44f, 1.0f);
+  style.Colors[ImGuiCol_FrameBg] = ImVec4(0.16f, 0.17f, 0.20f, 1.0f);
+  style.ScaleAllSizes(scale);
+}
+
+void toggle_trail(SandboxState& state, int particle) {
+  const auto it = std::find_if(state.trails.begin(), state.trails.end(),
+                               [&](const Trail& t) { return t.particle == particle; });
+  if (it != state.trails.end()) state.trails.erase(it);
+  else state.trails.push_back({particle, {}});
+  state.view.trails = true;
+}
+
+void take_screenshot(SandboxState& state, const Image& image) {
+  const std::filesystem::path file = timestamped_path(state.screenshot_dir, state.scene.name);
+  const std::string error = write_png(image, file);
+  state.notice = error.empty() ? "Saved " + file.string() : "Screenshot failed: " + error;
+}
+
+}  // namespace
+
+std::filesystem::path find_assets_dir() {
+  std::error_code error;
+  const std::filesystem::path configured = LAGRANGE_ASSETS_DIR;
+  if (std::filesystem::is_directory(configured, error)) return configured;
+  if (char* base = SDL_GetBasePath()) {
+    const std::filesystem::path exe_dir = base;
+    SDL_free(base);
+    for (const char* relative : {"assets", "../assets", "../../assets", "../share/lagrange-lab/assets"})
+      if (std::filesystem::is_directory(exe_dir / relative, error)) return std::filesystem::weakly_canonical(exe_dir / relative);
+  }
+  return "assets";
+}
+
+Sandbox::Sandbox(const SandboxOptions& options) {
+  platform_ = std::make_unique<Platform>(WindowOptions{"Lagrange Lab", options.width, options.height, options.hidden,
+                                                       options.vsync});
+  renderer_ = std::make_unique<Renderer>();
+  state_.renderer_name = platform_->renderer_name();
+  state_.ui_scale = platform_->ui_scale();
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  setup_imgui_style(static_cast<float>(state_.ui_scale));
+  ImGui_ImplSDL2_InitForOpenGL(platform_->window(), platform_->context());
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+  imgui_ready_ = true;
+
+  state_.assets_dir = find_assets_dir();
+  refresh_scene_files(state_);
+  state_.screenshot_dir = std::filesystem::absolute("screenshots");
+  // A world exists before the first scene loads, so every accessor is valid.
+  Scene empty;
+  empty.name = "Empty";
+  start_scene(empty, {});
+}
+
+Sandbox::~Sandbox() {
+  if (imgui_ready_) {
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplSDL2_Shutdown();
+    ImGui::DestroyContext();
+  }
+  renderer_.reset();
+}
+
+std::string Sandbox::load_scene(const std::filesystem::path& path) {
+  try {
+    Scene scene = load_scene_file(path);
+    start_scene(std::move(scene), path);
+    state_.scene_error.clear();
+    state_.open_path = path.string();
+    return {};
+  } catch (const std::exception& error) {  // SceneError, or lagrange::Error from building the world
+    state_.scene_error = error.what();
+    return state_.scene_error;
+  }
+}
+
+std::string Sandbox::set_scene(const Scene& scene) {
+  try {
+    start_scene(scene, {});
+    state_.scene_error.clear();
+    return {};
+  } catch (const std::exception& error) {
+    state_.scene_error = error.what();
+    return state_.scene_error;
+  }
+}
+
+void Sandbox::start_scene(Scene scene, const std::filesystem::path& path) {
+  World world = make_world(scene);  // throws before anything changes
+  end_drag(false);
+  state_.world = std::move(world);
+  state_.scene = std::move(scene);
+  state_.scene_path = path;
+  state_.edit = state_.world.settings();
+  state_.settings_error.clear();
+  state_.camera.perspective = state_.world.dimension() == 3;
+  state_.length_scale = typical_length(state_.world);
+  state_.hover = {};
+  state_.trails.clear();
+  const Particles& p = state_.world.particles();
+  // Trail the last free particle of small scenes (the tip of a pendulum); larger scenes start without trails.
+  if (p.size() <= 64)
+    for (int i = static_cast<int>(p.size()) - 1; i >= 0; --i)
+      if (!p.fixed(i)) {
+        state_.trails.push_back({i, {}});
+        break;
+      }
+  glm::dvec3 lo, hi;
+  reach_bounds(state_.world, lo, hi);
+  state_.ground_y = lo.y - 0.05 * glm::length(hi - lo);
+  state_.force_scale = 1e-9;
+  state_.history.clear();
+  state_.initial_energy = state_.world.energy().total();
+  state_.accumulator = 0.0;
+  radii_ = display_radii(state_.world, state_.view.size_by_mass, state_.length_scale);
+  frame_scene();
+}
+
+void Sandbox::frame_scene() {
+  int w, h;
+  platform_->drawable_size(w, h);
+  state_.camera.set_viewport(w, h);
+  glm::dvec3 lo, hi;
+  reach_bounds(state_.world, lo, hi);
+  const double pad = state_.length_scale * 0.3;
+  if (state_.camera.perspective) {
+    state_.camera.yaw = 0.6;
+    state_.camera.pitch = 0.35;
+  }
+  state_.camera.frame(lo - glm::dvec3(pad), hi + glm::dvec3(pad));
+  // The panels cover the sides: widen the 2D view so the scene sits in the free middle.
+  if (!state_.camera.perspective && state_.view.panels) state_.camera.half_height *= 1.15;
+}
+
+glm::dvec2 Sandbox::to_pixels(int x, int y) const {
+  const double ratio = platform_->pixel_ratio();
+  return {x * ratio, y * ratio};
+}
+
+bool Sandbox::pump_events() {
+  SDL_Event event;
+  while (SDL_PollEvent(&event)) handle_event(event);
+  return !quit_;
+}
+
+void Sandbox::handle_event(const SDL_Event& event) {
+  ImGui_ImplSDL2_ProcessEvent(&event);
+  const ImGuiIO& io = ImGui::GetIO();
+  const bool ui_mouse = io.WantCaptureMouse && state_.view.panels && state_.drag.kind == Drag::Kind::None &&
+                        gesture_ == Gesture::None;
+  switch (event.type) {
+    case SDL_QUIT:
+      quit_ = true;
+      break;
+    case SDL_WINDOWEVENT:
+      if (event.window.event == SDL_WINDOWEVENT_CLOSE) quit_ = true;
+      break;
+    case SDL_DROPFILE:
+      state_.commands.push_back(Command::load(event.drop.file));
+      SDL_free(event.drop.file);
+      break;
+    case SDL_KEYDOWN:
+      if (!io.WantCaptureKeyboard || event.key.keysym.sym == SDLK_F12 || event.key.keysym.sym == SDLK_ESCAPE)
+        handle_key(event.key);
+      break;
+    case SDL_MOUSEMOTION: {
+      const glm::dvec2 pixel = to_pixels(event.motion.x, event.motion.y);
+      const glm::dvec2 delta = pixel - mouse_;
+      mouse_ = pixel;
+      if (state_.drag.kind != Drag::Kind::None) move_drag(pixel);
+      else if (gesture_ == Gesture::Orbit) state_.camera.orbit(delta.x, delta.y);
+      else if (gesture_ == Gesture::Pan) state_.camera.pan(delta.x, delta.y);
+      break;
+    }
+    case SDL_MOUSEBUTTONDOWN: {
+      const glm::dvec2 pixel = to_pixels(event.button.x, event.button.y);
+      mouse_ = pixel;
+      if (ui_mouse) break;
+      if (event.button.button == SDL_BUTTON_LEFT) {
+        const Hover hit = pick(state_.world, state_.camera, radii_, pixel);
+        if (hit.kind == Hover::Kind::Particle && (SDL_GetModState() & KMOD_SHIFT)) {
+          toggle_trail(state_, hit.index);
+        } else if (hit.kind == Hover::Kind::Particle) {
+          begin_drag(hit.index, pixel);
+        } else if (event.button.clicks >= 2) {
+          frame_scene();
+        } else {
+          gesture_ = state_.camera.perspective ? Gesture::Orbit : Gesture::Pan;
+        }
+      } else {
+        gesture_ = Gesture::Pan;
+      }
+      break;
+    }
+    case SDL_MOUSEBUTTONUP:
+      mouse_ = to_pixels(event.button.x, event.button.y);
+      if (event.button.button == SDL_BUTTON_LEFT && state_.drag.kind != Drag::Kind::None) end_drag(true);
+      gesture_ = Gesture::None;
+      break;
+    case SDL_MOUSEWHEEL:
+      if (!ui_mouse && event.wheel.y != 0)
+        state_.camera.zoom(event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED ? -event.wheel.y : event.wheel.y, mouse_);
+      break;
+    default:
+      break;
+  }
+}
+
+void Sandbox::handle_key(const SDL_KeyboardEvent& key) {
+  const SDL_Keycode sym = key.keysym.sym;
+  const bool ctrl = (key.keysym.mod & KMOD_CTRL) != 0;
+  const auto solvers = solver_table();
+  if (sym >= SDLK_1 && sym <= SDLK_9) {
+    const std::size_t k = static_cast<std::size_t>(sym - SDLK_1);
+    if (k < solvers.size()) {
+      Settings settings = state_.edit;
+      settings.solver = solvers[k].id;
+      state_.commands.push_back(Command::apply_settings(settings));
+    }
+    return;
+  }
+  switch (sym) {
+    case SDLK_SPACE: state_.push(Command::Kind::TogglePause); break;
+    case SDLK_s:
+    case SDLK_RIGHT: state_.push(Command::Kind::StepOnce); break;
+    case SDLK_r: state_.push(Command::Kind::Reset); break;
+    case SDLK_f: state_.push(Command::Kind::FrameScene); break;
+    case SDLK_h:
+    case SDLK_F1: state_.view.help = !state_.view.help; break;
+    case SDLK_TAB: state_.view.panels = !state_.view.panels; break;
+    case SDLK_F12:
+    case SDLK_p: state_.commands.push_back(Command::screenshot(state_.screenshot_without_panels)); break;
+    case SDLK_d:
+      state_.drag_model = state_.drag_model == DragModel::Hard ? DragModel::Spring : DragModel::Hard;
+      break;
+    case SDLK_t: state_.view.trails = !state_.view.trails; break;
+    case SDLK_g: state_.view.grid = !state_.view.grid; break;
+    case SDLK_a: state_.view.constraint_arrows = !state_.view.constraint_arrows; break;
+    case SDLK_c: state_.push(Command::Kind::ClearTrails); break;
+    case SDLK_LEFTBRACKET: state_.time_scale = std::max(state_.time_scale * 0.5, 1.0 / 64.0); break;
+    case SDLK_RIGHTBRACKET: state_.time_scale = std::min(state_.time_scale * 2.0, 4.0); break;
+    case SDLK_ESCAPE:
+      if (state_.view.help) state_.view.help = false;
+      else if (state_.drag.kind != Drag::Kind::None) end_drag(false);
+      break;
+    case SDLK_q:
+      if (ctrl) quit_ = true;
+      break;
+    default: break;
+  }
+}
+
+// --- dragging -------------------------------------------------------------------------------------------------------
+
+void Sandbox::begin_drag(int particle, glm::dvec2 pixel) {
+  World& world = state_.world;
+  Drag& drag = state_.drag;
+  const Vec3 position = world.particles().position[particle];
+  drag = {};
+  drag.particle = particle;
+  drag.plane_point = position;
+  drag.plane_normal = world.dimension() == 2 ? glm::dvec3(0.0, 0.0, 1.0) : -state_.camera.forward();
+  const auto hit = intersect_plane(state_.camera.ray(pixel), drag.plane_point, drag.plane_normal);
+  drag.offset = hit ? position - *hit : glm::dvec3(0.0);
+  drag.target = drag.applied = position;
+  if (world.particles().fixed(particle)) {
+    drag.kind = Drag::Kind::Kinematic;
+    return;
+  }
+  const auto constraints = world.constraints();
+  for (std::size_t c = 0; c < constraints.size(); ++c)
+    if (const PinConstraint* pin = as_pin(world, static_cast<int>(c)); pin && pin->particle() == particle) {
+      drag.kind = Drag::Kind::ScenePin;  // move the scene's own pin instead of adding a contradictory one
+      drag.constraint = static_cast<int>(c);
+      drag.target = drag.applied = pin->point();
+      return;
+    }
+  if (state_.drag_model == DragModel::Hard) {
+    drag.kind = Drag::Kind::Pin;
+    drag.constraint = world.add_pin(particle, position);
+  } else {
+    drag.kind = Drag::Kind::Spring;
+    world.mouse_spring.particle = particle;
+    world.mouse_spring.target = position;
+    world.mouse_spring.stiffness = state_.spring_stiffness;
+    world.mouse_spring.damping = 1.4 * std::sqrt(state_.spring_stiffness);
+  }
+  drag.track.push_back({world.time(), position});
+}
+
+void Sandbox::move_drag(glm::dvec2 pixel) {
+  Drag& drag = state_.drag;
+  const auto hit = intersect_plane(state_.camera.ray(pixel), drag.plane_point, drag.plane_normal);
+  if (!hit) return;
+  drag.target = *hit + drag.offset;
+  if (state_.world.dimension() == 2) drag.target.z = drag.plane_point.z;
+  if (drag.kind == Drag::Kind::Spring) state_.world.mouse_spring.target = drag.target;
+  // Paused: the grabbed point follows at once so the pin marker tracks the cursor; the physics waits.
+  if (state_.paused && drag.kind != Drag::Kind::Spring) place_drag(drag.target);
+}
+
+void Sandbox::place_drag(glm::dvec3 point) {
+  World& world = state_.world;
+  Drag& drag = state_.drag;
+  switch (drag.kind) {
+    case Drag::Kind::Pin:
+    case Drag::Kind::ScenePin:
+      static_cast<PinConstraint&>(world.constraint(drag.constraint)).set_point(point);
+      break;
+    case Drag::Kind::Kinematic:
+      world.particles().position[drag.particle] = point;
+      world.particles().velocity[drag.particle] = Vec3(0.0);
+      break;
+    default:
+      break;
+  }
+  drag.applied = point;
+}
+
+void Sandbox::end_drag(bool keep_velocity) {
+  World& world = state_.world;
+  Drag& drag = state_.drag;
+  if (drag.kind == Drag::Kind::Pin) {
+    world.remove_constraint(drag.constraint);
+    // Fling: the particle leaves with the velocity the cursor gave it over the last tenth of a second.
+    if (keep_velocity && drag.track.size() >= 2) {
+      const auto& [t0, p0] = drag.track.front();
+      const auto& [t1, p1] = drag.track.back();
+      if (t1 > t0) world.particles().velocity[drag.particle] = (p1 - p0) / (t1 - t0);
+    }
+  } else if (drag.kind == Drag::Kind::Spring) {
+    world.mouse_spring.particle = -1;
+  }
+  drag = {};
+}
+
+// --- stepping -------------------------------------------------------------------------------------------------------
+
+void Sandbox::apply_commands() {
+  std::vector<Command> commands;
+  commands.swap(state_.commands);
+  for (const Command& command : commands) apply(command);
+}
+
+void Sandbox::apply(const Command& command) {
+  switch (command.kind) {
+    case Command::Kind::ApplySettings:
+      try {
+        state_.world.set_settings(command.settings);
+        state_.settings_error.clear();
+      } catch (const std::exception& error) {
+        state_.settings_error = error.what();
+      }
+      state_.edit = state_.world.settings();
+      break;
+    case Command::Kind::Reset: {
+      Scene scene = state_.scene;
+      const Settings from_file = scene.settings;
+      scene.settings = state_.world.settings();  // a reset restarts the motion, not the user's choices
+      const std::filesystem::path path = state_.scene_path;
+      const std::vector<int> trailed = [&] {
+        std::vector<int> ids;
+        for (const Trail& t : state_.trails) ids.push_back(t.particle);
+        return ids;
+      }();
+      const Camera camera = state_.camera;
+      try {
+        start_scene(scene, path);
+        state_.scene.settings = from_file;
+      } catch (const std::exception& error) {
+        state_.scene_error = error.what();
+      }
+      state_.camera = camera;
+      state_.trails.clear();
+      for (int id : trailed) state_.trails.push_back({id, {}});
+      break;
+    }
+    case Command::Kind::RestoreSceneSettings:
+      apply(Command::apply_settings(state_.scene.settings));
+      break;
+    case Command::Kind::LoadScene:
+      load_scene(command.path);
+      break;
+    case Command::Kind::StepOnce:
+      state_.paused = true;
+      step_world();
+      break;
+    case Command::Kind::TogglePause:
+      state_.paused = !state_.paused;
+      state_.accumulator = 0.0;
+      break;
+    case Command::Kind::Screenshot:
+      screenshot_request_ = !command.flag;
+      break;
+    case Command::Kind::FrameScene:
+      frame_scene();
+      break;
+    case Command::Kind::ClearTrails:
+      for (Trail& trail : state_.trails) trail.points.clear();
+      break;
+  }
+}
+
+void Sandbox::step_world() {
+  World& world = state_.world;
+  Drag& drag = state_.drag;
+  if (drag.kind != Drag::Kind::None && drag.kind != Drag::Kind::Spring) place_drag(drag.target);
+  try {
+    world.step();
+  } catch (const std::exception& error) {
+    state_.settings_error = error.what();
+    state_.paused = true;
+    return;
+  }
+  if (drag.kind != Drag::Kind::None) {
+    drag.track.push_back({world.time(), drag.applied});
+    while (drag.track.size() > 2 && drag.track.front().first < world.time() - 0.1) drag.track.pop_front();
+  }
+  record_step();
+}
+
+void Sandbox::record_step() {
+  const World& world = state_.world;
+  const StepStats& stats = world.stats();
+  Sample sample;
+  sample.time = world.time();
+  sample.kinetic = stats.energy.kinetic;
+  sample.potential = stats.energy.potential;
+  sample.total = stats.energy.total();
+  sample.violation = stats.max_violation;
+  sample.velocity_violation = stats.max_velocity_violation;
+  sample.iterations = stats.iterations;
+  sample.solve_ms = stats.solve_seconds * 1e3;
+  state_.history.push(sample);
+  for (Trail& trail : state_.trails) {
+    trail.points.push_back(world.particles().position[trail.particle]);
+    while (static_cast<int>(trail.points.size()) > state_.view.trail_steps) trail.points.pop_front();
+  }
+}
+
+void Sandbox::advance_steps(int steps) {
+  apply_commands();
+  for (int i = 0; i < steps; ++i) step_world();
+}
+
+void Sandbox::frame(double wall_seconds) {
+  const auto start = Clock::now();
+  frame_start_ = start;
+  int w, h;
+  platform_->drawable_size(w, h);
+  state_.camera.set_viewport(w, h);
+
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplSDL2_NewFrame();
+  ImGui::NewFrame();
+  update_hover();
+  draw_ui(state_);
+  ImGui::Render();
+
+  apply_commands();
+  state_.timing.steps_last_frame = 0;
+  state_.timing.slowed = false;
+  if (!state_.paused) {
+    const double dt = state_.world.settings().dt;
+    state_.accumulator += std::min(wall_seconds, 0.25) * state_.time_scale;
+    int steps = 0;
+    while (state_.accumulator >= dt * (1.0 - 1e-9)) {
+      if (steps == state_.max_steps_per_frame ||
+          std::chrono::duration<double>(Clock::now() - start).count() > 0.1) {
+        // Too slow for real time: drop the backlog and run slower instead of freezing.
+        state_.timing.slowed = true;
+        state_.accumulator = 0.0;
+        break;
+      }
+      step_world();
+      state_.accumulator -= dt;
+      ++steps;
+    }
+    state_.accumulator = std::max(state_.accumulator, 0.0);
+    state_.timing.steps_last_frame = steps;
+  }
+  update_view_state(wall_seconds);
+}
+
+void Sandbox::update_hover() {
+  state_.hover = {};
+  if (state_.drag.kind != Drag::Kind::None || gesture_ != Gesture::None || mouse_.x < 0.0) return;
+  if (ImGui::GetIO().WantCaptureMouse && state_.view.panels) return;
+  state_.hover = pick(state_.world, state_.camera, radii_, mouse_);
+}
+
+void Sandbox::update_view_state(double wall_seconds) {
+  const World& world = state_.world;
+  radii_ = display_radii(world, state_.view.size_by_mass, state_.length_scale);
+  // Rod colour scale: jumps up to a new peak, eases down over a few seconds so colours stay readable.
+  double peak = 0.0;
+  const auto forces = world.row_force();
+  const auto constraints = world.constraints();
+  for (std::size_t c = 0; c < constraints.size(); ++c) {
+    const std::size_t r = static_cast<std::size_t>(world.row_offset(static_cast<int>(c)));
+    if (is_rod(*constraints[c]) && r < forces.size()) peak = std::max(peak, std::abs(forces[r]));
+  }
+  if (peak > state_.force_scale) state_.force_scale = peak;
+  else state_.force_scale += (peak - state_.force_scale) * (1.0 - std::exp(-wall_seconds / 2.0));
+  state_.force_scale = std::max(state_.force_scale, 1e-9);
+  for (const Vec3& p : world.particles().position)
+    state_.ground_y = std::min(state_.ground_y, p.y - 0.05 * state_.length_scale);
+}
+
+// --- drawing --------------------------------------------------------------------------------------------------------
+
+void Sandbox::render(bool with_panels) {
+  int w, h;
+  platform_->drawable_size(w, h);
+  state_.camera.set_viewport(w, h);
+  build_draw_list(state_, radii_, draw_list_);
+  renderer_->draw(draw_list_, state_.camera, state_.view.msaa);
+  if (screenshot_request_ && !*screenshot_request_) {
+    screenshot_request_.reset();
+    take_screenshot(state_, read_pixels());
+  }
+  if (with_panels) ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  if (screenshot_request_) {
+    screenshot_request_.reset();
+    take_screenshot(state_, read_pixels());
+  }
+  glFinish();
+  FrameTiming& timing = state_.timing;
+  timing.frame_ms = std::chrono::duration<double, std::milli>(Clock::now() - frame_start_).count();
+  timing.recent.push_back(timing.frame_ms);
+  if (timing.recent.size() > 120) timing.recent.pop_front();
+  std::vector<double> sorted(timing.recent.begin(), timing.recent.end());
+  std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
+  timing.median_ms = sorted[sorted.size() / 2];
+}
+
+void Sandbox::present() { platform_->swap(); }
+
+Image Sandbox::read_pixels() const {
+  int w, h;
+  platform_->drawable_size(w, h);
+  return read_framebuffer(w, h);
+}
+
+std::string Sandbox::save_screenshot(const std::filesystem::path& file) const { return write_png(read_pixels(), file); }
+
+}  // namespace lagrange::app

@@ -1,0 +1,97 @@
+// The sandbox: one window, one world, the panels around it. Built so tests and `shot` can drive it without an
+// event loop: push SDL events (or call handle_event), call frame(wall_seconds) and render(), read the pixels.
+// Order inside frame(): UI → queued commands → fixed physics steps (drag targets applied between steps).
+// render() only draws: it never changes the physics.
+#pragma once
+
+#include <SDL.h>
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sandbox/platform.h"
+#include "sandbox/renderer.h"
+#include "sandbox/sandbox_state.h"
+#include "sandbox/screenshot.h"
+
+namespace lagrange::app {
+
+struct SandboxOptions {
+  int width = 1280, height = 720;
+  bool hidden = false;  // tests and `shot`
+  bool vsync = true;
+};
+
+// assets/: LAGRANGE_ASSETS_DIR when it exists, else a folder found next to the executable.
+std::filesystem::path find_assets_dir();
+
+class Sandbox {
+ public:
+  explicit Sandbox(const SandboxOptions& options = {});
+  ~Sandbox();
+  Sandbox(const Sandbox&) = delete;
+  Sandbox& operator=(const Sandbox&) = delete;
+
+  // Loads a scene file and starts it. On failure returns SceneError::what() (also shown in the UI) and keeps the
+  // current scene running. Empty string on success.
+  std::string load_scene(const std::filesystem::path& path);
+  // Starts a scene built in code.
+  std::string set_scene(const Scene& scene);
+
+  void handle_event(const SDL_Event& event);
+  // Polls SDL's queue and hands every event to handle_event. Returns false once the window was asked to close.
+  bool pump_events();
+  void frame(double wall_seconds);
+  // Draws the scene, then the panels unless with_panels is false (the HUD line with the solver always shows).
+  void render(bool with_panels = true);
+  void present();
+  // The window's pixels after render(), rows top to bottom.
+  Image read_pixels() const;
+
+  // Steps the world `steps` times now, outside any frame, with pending commands applied first (`shot`).
+  void advance_steps(int steps);
+  // Writes what the last render() drew. Empty string on success.
+  std::string save_screenshot(const std::filesystem::path& file) const;
+
+  SandboxState& state() { return state_; }
+  const SandboxState& state() const { return state_; }
+  const World& world() const { return state_.world; }
+  const Camera& camera() const { return state_.camera; }
+  const std::vector<double>& radii() const { return radii_; }
+  Platform& platform() { return *platform_; }
+  bool quit_requested() const { return quit_; }
+  void frame_scene();
+
+ private:
+  void start_scene(Scene scene, const std::filesystem::path& path);
+  void apply_commands();
+  void apply(const Command& command);
+  void step_world();
+  void record_step();
+  void begin_drag(int particle, glm::dvec2 pixel);
+  void move_drag(glm::dvec2 pixel);
+  void end_drag(bool keep_velocity);
+  void place_drag(glm::dvec3 point);
+  void handle_key(const SDL_KeyboardEvent& key);
+  void update_hover();
+  void update_view_state(double wall_seconds);
+  glm::dvec2 to_pixels(int x, int y) const;
+
+  std::unique_ptr<Platform> platform_;
+  std::unique_ptr<Renderer> renderer_;
+  SandboxState state_;
+  std::vector<double> radii_;
+  DrawList draw_list_;
+  std::optional<bool> screenshot_request_;  // pending screenshot: with panels?
+  glm::dvec2 mouse_{-1.0, -1.0};
+  enum class Gesture { None, Orbit, Pan } gesture_ = Gesture::None;
+  std::chrono::steady_clock::time_point frame_start_{};
+  bool quit_ = false;
+  bool imgui_ready_ = false;
+};
+
+}  // namespace lagrange::app

@@ -1,0 +1,99 @@
+// `lagrange-lab [gui] [SCENE.json] [options]`: the window and its event loop.
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+#include "sandbox/cli_options.h"
+#include "sandbox/sandbox.h"
+#include "sandbox/sandbox_app.h"
+
+namespace lagrange::app {
+namespace {
+
+constexpr const char* kUsage =
+    "usage: lagrange-lab [gui] [SCENE.json] [options]\n"
+    "  Opens the interactive sandbox with SCENE.json (default: assets/double_pendulum.json).\n"
+    "options:\n"
+    "  --solver ID     start with this solver (%s)\n"
+    "  --size WxH      window size in screen units (default 1280x720)\n"
+    "  --paused        start paused\n"
+    "  --no-vsync      do not wait for the display refresh\n"
+    "  -h, --help      this text; press H in the window for the keys\n";
+
+int usage_error(const std::string& message) {
+  std::fprintf(stderr, "lagrange-lab: %s\n", message.c_str());
+  std::fprintf(stderr, kUsage, solver_ids().c_str());
+  return 2;
+}
+
+}  // namespace
+
+int sandbox_main(int argc, char** argv) {
+  std::string scene, solver;
+  SandboxOptions options;
+  bool paused = false;
+  for (int i = 0; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    auto value = [&](std::string& out) {
+      if (i + 1 >= argc) return false;
+      out = argv[++i];
+      return true;
+    };
+    std::string text;
+    if (arg == "-h" || arg == "--help") {
+      std::printf(kUsage, solver_ids().c_str());
+      return 0;
+    } else if (arg == "--solver") {
+      if (!value(solver)) return usage_error("--solver needs a solver id");
+      if (!find_solver(solver)) return usage_error("unknown solver '" + solver + "'");
+    } else if (arg == "--size") {
+      if (!value(text) || !parse_size(text, options.width, options.height))
+        return usage_error("--size needs WIDTHxHEIGHT, e.g. 1280x720");
+    } else if (arg == "--paused") {
+      paused = true;
+    } else if (arg == "--no-vsync") {
+      options.vsync = false;
+    } else if (arg.starts_with("-")) {
+      return usage_error("unknown option '" + std::string(arg) + "'");
+    } else if (scene.empty()) {
+      scene = arg;
+    } else {
+      return usage_error("one scene at a time (got '" + scene + "' and '" + std::string(arg) + "')");
+    }
+  }
+
+  try {
+    Sandbox sandbox(options);
+    const std::string fallback = (find_assets_dir() / "double_pendulum.json").string();
+    std::string error = sandbox.load_scene(scene.empty() ? fallback : scene);
+    if (!error.empty()) {
+      std::fprintf(stderr, "lagrange-lab: %s\n", error.c_str());
+      if (!scene.empty()) {  // keep the message on screen over the default scene
+        sandbox.load_scene(fallback);
+        sandbox.state().scene_error = error;
+      }
+    }
+    if (!solver.empty()) {
+      Settings settings = sandbox.world().settings();
+      settings.solver = solver;
+      sandbox.state().commands.push_back(Command::apply_settings(settings));
+    }
+    sandbox.state().paused = paused;
+    auto last = std::chrono::steady_clock::now();
+    while (sandbox.pump_events()) {
+      const auto now = std::chrono::steady_clock::now();
+      const double wall = std::chrono::duration<double>(now - last).count();
+      last = now;
+      sandbox.frame(wall);
+      sandbox.render();
+      sandbox.present();
+    }
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "lagrange-lab: %s\n", error.what());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace lagrange::app

@@ -1,0 +1,149 @@
+// Everything the sandbox knows between frames, as plain data: the static scene (from a file) apart from the world
+// that changes, the settings copy the UI edits, view options and the queue of UI actions. The panels read this and
+// push Commands; the Sandbox applies them between physics steps.
+#pragma once
+
+#include <deque>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "lagrange/scene.h"
+#include "lagrange/world.h"
+#include "sandbox/camera.h"
+#include "sandbox/plots.h"
+
+namespace lagrange::app {
+
+enum class DragModel { Hard, Spring };
+enum class RodColouring { Tension, LengthError, Plain };
+
+struct ViewOptions {
+  bool size_by_mass = false;  // ignore the file's radii and size every particle by its mass
+  RodColouring rod_colouring = RodColouring::Tension;
+  float rod_width = 0.0f;     // pixels; 0: automatic (thinner for many rods)
+  bool grid = true;
+  bool gravity_arrows = false;
+  bool constraint_arrows = false;
+  bool trails = true;
+  int trail_steps = 300;
+  int msaa = 4;
+  bool panels = true;
+  bool help = false;
+  bool legend = true;
+};
+
+// A UI action, applied between physics steps.
+struct Command {
+  enum class Kind {
+    ApplySettings,   // settings
+    Reset,           // rebuild the world from the scene, keep the edited settings
+    RestoreSceneSettings,
+    LoadScene,       // path
+    StepOnce,
+    TogglePause,
+    Screenshot,      // flag: without panels
+    FrameScene,
+    ClearTrails,
+  };
+  Kind kind = Kind::Reset;
+  Settings settings;
+  std::string path;
+  bool flag = false;
+
+  static Command apply_settings(const Settings& settings) {
+    Command c;
+    c.kind = Kind::ApplySettings;
+    c.settings = settings;
+    return c;
+  }
+  static Command load(const std::string& path) {
+    Command c;
+    c.kind = Kind::LoadScene;
+    c.path = path;
+    return c;
+  }
+  static Command screenshot(bool without_panels) {
+    Command c;
+    c.kind = Kind::Screenshot;
+    c.flag = without_panels;
+    return c;
+  }
+};
+
+struct Hover {
+  enum class Kind { None, Particle, Rod } kind = Kind::None;
+  int index = -1;  // particle index or constraint index
+};
+
+struct Drag {
+  enum class Kind { None, Pin, Spring, Kinematic, ScenePin } kind = Kind::None;
+  int particle = -1;
+  int constraint = -1;          // the pin added for a hard drag, or the scene's own pin being moved
+  glm::dvec3 plane_point{0.0};  // the drag plane: through the particle, facing the camera
+  glm::dvec3 plane_normal{0.0, 0.0, 1.0};
+  glm::dvec3 offset{0.0};       // particle − cursor hit at grab time, so the particle does not jump
+  glm::dvec3 target{0.0};       // where the cursor wants the particle
+  glm::dvec3 applied{0.0};      // where it was put at the last step
+  std::deque<std::pair<double, glm::dvec3>> track;  // (sim time, applied point), for the release velocity
+};
+
+struct Trail {
+  int particle;
+  std::deque<glm::dvec3> points;
+};
+
+struct FrameTiming {
+  double frame_ms = 0.0;    // wall time of the last frame() + render()
+  double median_ms = 0.0;   // over the last 120 frames
+  int steps_last_frame = 0;
+  bool slowed = false;      // the per-frame step cap was hit: the simulation runs slower than real time
+  std::deque<double> recent;
+};
+
+struct SandboxState {
+  Scene scene;                       // the static model, as loaded
+  std::filesystem::path scene_path;  // "" when built in code
+  World world{2};
+  Settings edit;                     // what the panels edit; handed to the world between steps
+
+  ViewOptions view;
+  Camera camera;
+  DragModel drag_model = DragModel::Hard;
+  double spring_stiffness = 200.0;   // N/m per kg
+  bool paused = false;
+  double time_scale = 1.0;
+  int max_steps_per_frame = 8;
+  double accumulator = 0.0;
+
+  History history;
+  double initial_energy = 0.0;
+  double ground_y = 0.0;
+  double force_scale = 1.0;          // rod colour scale, newtons, eased toward the current max |λ|
+  double length_scale = 1.0;         // typical rod length, for radii and arrows
+
+  std::string scene_error;           // last failed load (SceneError::what()), shown until the next load
+  std::string settings_error;
+  std::string notice;                // last screenshot result
+  std::filesystem::path screenshot_dir = "screenshots";
+  bool screenshot_without_panels = false;
+  std::filesystem::path assets_dir;
+  std::vector<std::filesystem::path> scene_files;
+  std::string open_path;
+
+  std::vector<Command> commands;
+  Hover hover;
+  Drag drag;
+  std::vector<Trail> trails;
+  FrameTiming timing;
+  std::string renderer_name;
+  double ui_scale = 1.0;
+
+  void push(Command::Kind kind) {
+    Command command;
+    command.kind = kind;
+    commands.push_back(std::move(command));
+  }
+};
+
+}  // namespace lagrange::app

@@ -1,0 +1,359 @@
+#include "sandbox/scene_draw.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <queue>
+
+namespace lagrange::app {
+namespace {
+
+constexpr glm::vec4 kPinColour{1.0f, 0.80f, 0.20f, 1.0f};
+constexpr glm::vec4 kGravityColour{0.45f, 0.85f, 0.45f, 1.0f};
+constexpr glm::vec4 kConstraintForceColour{0.95f, 0.45f, 0.95f, 1.0f};
+constexpr glm::vec4 kDragColour{0.55f, 0.90f, 1.0f, 1.0f};
+
+glm::vec3 to_f(const Vec3& v) { return glm::vec3(v); }
+
+double nice_step(double raw) {
+  const double decade = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * decade >= raw) return m * decade;
+  return 10.0 * decade;
+}
+
+void add_segment(std::vector<SegmentInstance>& out, Vec3 a, Vec3 b, float width, glm::vec4 colour, float bias = 0) {
+  out.push_back({to_f(a), width, to_f(b), bias, colour});
+}
+
+void add_arrow(std::vector<SegmentInstance>& out, Vec3 from, Vec3 vector, glm::dvec3 view_dir, glm::vec4 colour) {
+  const double length = glm::length(vector);
+  if (length < 1e-9) return;
+  const Vec3 dir = vector / length;
+  Vec3 side = glm::cross(dir, view_dir);
+  if (glm::length(side) < 1e-6) side = glm::cross(dir, Vec3(0.0, 0.0, 1.0));
+  side = glm::normalize(side);
+  const Vec3 tip = from + vector;
+  const double head = std::min(0.3 * length, 0.15 * length + 0.02);
+  add_segment(out, from, tip, 2.5f, colour);
+  add_segment(out, tip, tip - dir * head + side * head * 0.5, 2.5f, colour);
+  add_segment(out, tip, tip - dir * head - side * head * 0.5, 2.5f, colour);
+}
+
+void add_ring(std::vector<SegmentInstance>& out, Vec3 centre, double radius, glm::dvec3 view_dir, glm::vec4 colour,
+              float width) {
+  Vec3 u = glm::cross(view_dir, Vec3(0.0, 1.0, 0.0));
+  if (glm::length(u) < 1e-6) u = Vec3(1.0, 0.0, 0.0);
+  u = glm::normalize(u);
+  const Vec3 v = glm::normalize(glm::cross(u, view_dir));
+  constexpr int kSides = 20;
+  for (int k = 0; k < kSides; ++k) {
+    const double a0 = 2.0 * M_PI * k / kSides, a1 = 2.0 * M_PI * (k + 1) / kSides;
+    add_segment(out, centre + radius * (std::cos(a0) * u + std::sin(a0) * v),
+                centre + radius * (std::cos(a1) * u + std::sin(a1) * v), width, colour);
+  }
+}
+
+void add_grid(const SandboxState& state, DrawList& list) {
+  const Camera& camera = state.camera;
+  const glm::vec4 minor{1.0f, 1.0f, 1.0f, 0.055f}, major{1.0f, 1.0f, 1.0f, 0.12f}, axis{0.75f, 0.8f, 1.0f, 0.25f};
+  if (!camera.perspective) {
+    const double aspect = static_cast<double>(camera.width()) / camera.height();
+    const double hw = camera.half_height * aspect, hh = camera.half_height;
+    const double step = nice_step(hh / 5.0);
+    const double x0 = std::floor((camera.centre.x - hw) / step), x1 = std::ceil((camera.centre.x + hw) / step);
+    const double y0 = std::floor((camera.centre.y - hh) / step), y1 = std::ceil((camera.centre.y + hh) / step);
+    const double z = -1.0;
+    for (double i = x0; i <= x1; ++i) {
+      const long k = std::lround(i);
+      add_segment(list.under, {i * step, y0 * step, z}, {i * step, y1 * step, z}, 1.0f,
+                  k == 0 ? axis : (k % 5 == 0 ? major : minor));
+    }
+    for (double j = y0; j <= y1; ++j) {
+      const long k = std::lround(j);
+      add_segment(list.under, {x0 * step, j * step, z}, {x1 * step, j * step, z}, 1.0f,
+                  k == 0 ? axis : (k % 5 == 0 ? major : minor));
+    }
+    return;
+  }
+  glm::dvec3 lo, hi;
+  reach_bounds(state.world, lo, hi);
+  const glm::dvec3 middle = 0.5 * (lo + hi);
+  const double half = std::max(hi.x - lo.x, hi.z - lo.z) * 1.5 + 1.0;
+  const double step = nice_step(half / 8.0);
+  const double x0 = std::floor((middle.x - half) / step), x1 = std::ceil((middle.x + half) / step);
+  const double z0 = std::floor((middle.z - half) / step), z1 = std::ceil((middle.z + half) / step);
+  const double y = state.ground_y;
+  for (double i = x0; i <= x1; ++i)
+    add_segment(list.under, {i * step, y, z0 * step}, {i * step, y, z1 * step}, 1.0f,
+                std::lround(i) % 5 == 0 ? major : minor);
+  for (double j = z0; j <= z1; ++j)
+    add_segment(list.under, {x0 * step, y, j * step}, {x1 * step, y, j * step}, 1.0f,
+                std::lround(j) % 5 == 0 ? major : minor);
+}
+
+}  // namespace
+
+bool is_rod(const Constraint& constraint) {
+  return constraint.particles().size() == 2 && std::strcmp(constraint.type(), "distance") == 0;
+}
+
+const PinConstraint* as_pin(const World& world, int index) {
+  return dynamic_cast<const PinConstraint*>(world.constraints()[index].get());
+}
+
+double typical_length(const World& world) {
+  std::vector<double> lengths;
+  for (const auto& c : world.constraints())
+    if (is_rod(*c)) lengths.push_back(c->length_scale(0));
+  if (!lengths.empty()) {
+    std::nth_element(lengths.begin(), lengths.begin() + lengths.size() / 2, lengths.end());
+    return lengths[lengths.size() / 2];
+  }
+  glm::dvec3 lo(std::numeric_limits<double>::infinity()), hi(-std::numeric_limits<double>::infinity());
+  for (const Vec3& p : world.particles().position) {
+    lo = glm::min(lo, p);
+    hi = glm::max(hi, p);
+  }
+  const double size = world.particles().size() > 1 ? glm::length(hi - lo) : 1.0;
+  return std::max(size / 10.0, 0.05);
+}
+
+std::vector<double> display_radii(const World& world, bool size_by_mass, double length_scale) {
+  const Particles& p = world.particles();
+  std::vector<double> masses;
+  for (std::size_t i = 0; i < p.size(); ++i)
+    if (!p.fixed(i)) masses.push_back(p.mass[i]);
+  double reference = 1.0;
+  if (!masses.empty()) {
+    std::nth_element(masses.begin(), masses.begin() + masses.size() / 2, masses.end());
+    reference = masses[masses.size() / 2];
+  }
+  // Dense scenes (cloth) get smaller beads so the rods stay visible.
+  const double base = length_scale * (p.size() > 100 ? 0.22 : 0.16);
+  std::vector<double> radii(p.size());
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (!size_by_mass && p.radius[i] > 0.0) {
+      radii[i] = p.radius[i];
+    } else if (p.fixed(i)) {
+      radii[i] = base * 0.8;
+    } else {
+      radii[i] = base * std::clamp(std::cbrt(p.mass[i] / reference), 0.4, 3.0);
+    }
+  }
+  return radii;
+}
+
+glm::vec3 particle_colour(const World& world, int index) {
+  const Particles& p = world.particles();
+  if (p.has_colour[index]) return {p.colour[index].r, p.colour[index].g, p.colour[index].b};
+  static constexpr glm::vec3 kPalette[] = {
+      {0.30f, 0.62f, 0.98f}, {0.98f, 0.55f, 0.25f}, {0.45f, 0.82f, 0.45f}, {0.92f, 0.38f, 0.50f},
+      {0.70f, 0.52f, 0.95f}, {0.95f, 0.82f, 0.30f}, {0.35f, 0.82f, 0.82f}, {0.85f, 0.85f, 0.88f}};
+  if (p.size() > 64) return kPalette[0];  // cloth and long chains read better in one colour
+  return kPalette[index % 8];
+}
+
+glm::vec4 tension_colour(double force, double scale) {
+  const float t = static_cast<float>(std::clamp(std::abs(force) / std::max(scale, 1e-12), 0.0, 1.0));
+  const glm::vec3 neutral{0.80f, 0.81f, 0.84f};
+  if (force < 0.0) {  // tension: warm
+    const glm::vec3 mid{1.0f, 0.62f, 0.20f}, full{0.95f, 0.18f, 0.15f};
+    return glm::vec4(t < 0.5f ? glm::mix(neutral, mid, t * 2.0f) : glm::mix(mid, full, t * 2.0f - 1.0f), 1.0f);
+  }
+  const glm::vec3 mid{0.35f, 0.80f, 1.0f}, full{0.20f, 0.35f, 1.0f};  // compression: cool
+  return glm::vec4(t < 0.5f ? glm::mix(neutral, mid, t * 2.0f) : glm::mix(mid, full, t * 2.0f - 1.0f), 1.0f);
+}
+
+glm::vec4 error_colour(double relative_error) {
+  // log10 |C|/L from 1e-12 (green) to 1e-2 (red).
+  const double e = std::log10(std::max(relative_error, 1e-16));
+  const float t = static_cast<float>(std::clamp((e + 12.0) / 10.0, 0.0, 1.0));
+  const glm::vec3 good{0.35f, 0.85f, 0.45f}, mid{0.95f, 0.85f, 0.25f}, bad{0.95f, 0.20f, 0.15f};
+  return glm::vec4(t < 0.5f ? glm::mix(good, mid, t * 2.0f) : glm::mix(mid, bad, t * 2.0f - 1.0f), 1.0f);
+}
+
+void reach_bounds(const World& world, glm::dvec3& lo, glm::dvec3& hi) {
+  const Particles& p = world.particles();
+  lo = glm::dvec3(std::numeric_limits<double>::infinity());
+  hi = -lo;
+  if (p.size() == 0) {
+    lo = glm::dvec3(-1.0);
+    hi = glm::dvec3(1.0);
+    return;
+  }
+  // Dijkstra from every anchor (fixed or pinned particle) along the rods.
+  const std::size_t n = p.size();
+  std::vector<std::vector<std::pair<int, double>>> edges(n);
+  std::vector<double> reach(n, std::numeric_limits<double>::infinity());
+  std::vector<int> anchor(n, -1);
+  using Item = std::pair<double, int>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> queue;
+  for (std::size_t i = 0; i < n; ++i)
+    if (p.fixed(i)) {
+      reach[i] = 0.0;
+      anchor[i] = static_cast<int>(i);
+      queue.push({0.0, static_cast<int>(i)});
+    }
+  const auto constraints = world.constraints();
+  for (std::size_t c = 0; c < constraints.size(); ++c) {
+    const auto ids = constraints[c]->particles();
+    if (is_rod(*constraints[c])) {
+      const double length = constraints[c]->length_scale(0);
+      edges[ids[0]].push_back({ids[1], length});
+      edges[ids[1]].push_back({ids[0], length});
+    } else if (ids.size() == 1 && reach[ids[0]] > 0.0) {
+      reach[ids[0]] = 0.0;
+      anchor[ids[0]] = ids[0];
+      queue.push({0.0, ids[0]});
+    }
+  }
+  while (!queue.empty()) {
+    const auto [d, i] = queue.top();
+    queue.pop();
+    if (d > reach[i]) continue;
+    for (const auto& [j, length] : edges[i])
+      if (d + length < reach[j]) {
+        reach[j] = d + length;
+        anchor[j] = anchor[i];
+        queue.push({reach[j], j});
+      }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    lo = glm::min(lo, p.position[i]);
+    hi = glm::max(hi, p.position[i]);
+    if (anchor[i] >= 0 && reach[i] > 0.0) {
+      const Vec3 a = p.position[anchor[i]];
+      // Cap the swing by the straight distance doubled: graph distances overestimate in a mesh.
+      const double r = std::min(reach[i], 2.0 * glm::length(p.position[i] - a) + 1e-9);
+      glm::dvec3 box(r);
+      if (world.dimension() == 2) box.z = 0.0;
+      lo = glm::min(lo, a - box);
+      hi = glm::max(hi, glm::dvec3(a.x + r, std::max(a.y + (world.dimension() == 2 ? r : 0.0), p.position[i].y),
+                                   a.z + box.z));
+    }
+  }
+}
+
+Vec3 constraint_force(const World& world, int particle) {
+  Vec3 total(0.0);
+  const auto forces = world.row_force();
+  const auto constraints = world.constraints();
+  Vec3 grad[kMaxRowParticles];
+  for (std::size_t c = 0; c < constraints.size(); ++c) {
+    const auto ids = constraints[c]->particles();
+    const auto k = std::find(ids.begin(), ids.end(), particle);
+    if (k == ids.end()) continue;
+    for (int row = 0; row < constraints[c]->rows(); ++row) {
+      const std::size_t r = static_cast<std::size_t>(world.row_offset(static_cast<int>(c)) + row);
+      if (r >= forces.size()) continue;
+      constraints[c]->evaluate(row, world.particles().position, grad);
+      total += forces[r] * grad[k - ids.begin()];
+    }
+  }
+  return total;
+}
+
+void build_draw_list(const SandboxState& state, std::span<const double> radii, DrawList& list) {
+  list.clear();
+  const World& world = state.world;
+  const Particles& p = world.particles();
+  const Camera& camera = state.camera;
+  const glm::dvec3 view_dir = camera.forward();
+  if (state.view.grid) add_grid(state, list);
+
+  // Trails, oldest faint.
+  if (state.view.trails)
+    for (const Trail& trail : state.trails) {
+      const glm::vec3 c = particle_colour(world, trail.particle);
+      const std::size_t n = trail.points.size();
+      for (std::size_t k = 1; k < n; ++k) {
+        const float age = static_cast<float>(k) / static_cast<float>(n);
+        add_segment(list.under, trail.points[k - 1], trail.points[k], 2.0f, glm::vec4(glm::mix(c, glm::vec3(1.0f), 0.3f), 0.85f * age));
+      }
+    }
+
+  // Rods.
+  const auto constraints = world.constraints();
+  const auto forces = world.row_force();
+  std::size_t rod_count = 0;
+  for (const auto& c : constraints) rod_count += is_rod(*c) ? 1 : 0;
+  float width = state.view.rod_width;
+  if (width <= 0.0f) width = camera.perspective ? (rod_count > 200 ? 1.5f : 3.5f) : (rod_count > 200 ? 2.0f : 5.0f);
+  width *= static_cast<float>(state.ui_scale);
+  for (std::size_t c = 0; c < constraints.size(); ++c) {
+    const Constraint& constraint = *constraints[c];
+    const int index = static_cast<int>(c);
+    if (is_rod(constraint)) {
+      const auto ids = constraint.particles();
+      glm::vec4 colour{0.80f, 0.81f, 0.84f, 1.0f};
+      if (state.view.rod_colouring == RodColouring::Tension) {
+        const std::size_t r = static_cast<std::size_t>(world.row_offset(index));
+        colour = tension_colour(r < forces.size() ? forces[r] : 0.0, state.force_scale);
+      } else if (state.view.rod_colouring == RodColouring::LengthError) {
+        colour = error_colour(std::abs(constraint.evaluate(0, p.position, nullptr)) / constraint.length_scale(0));
+      }
+      const bool hovered = state.hover.kind == Hover::Kind::Rod && state.hover.index == index;
+      add_segment(list.segments, p.position[ids[0]], p.position[ids[1]], hovered ? width + 3.0f : width,
+                  hovered ? glm::mix(colour, glm::vec4(1.0f, 0.95f, 0.55f, 1.0f), 0.5f) : colour);
+    } else if (const PinConstraint* pin = as_pin(world, index)) {
+      const bool dragging = state.drag.kind == Drag::Kind::Pin && state.drag.constraint == index;
+      const double r = radii[pin->particle()];
+      if (dragging) {
+        add_segment(list.over, p.position[pin->particle()], pin->point(), 2.0f, kDragColour);
+        add_ring(list.over, pin->point(), r * 0.5, view_dir, kDragColour, 2.0f);
+      } else {  // a scene pin: a yellow ring and cross-hair around the point
+        add_ring(list.over, pin->point(), r * 1.45, view_dir, kPinColour, 2.5f);
+        const Vec3 u = glm::normalize(glm::cross(view_dir, glm::length(glm::cross(view_dir, Vec3(0, 1, 0))) > 1e-6 ? Vec3(0, 1, 0) : Vec3(1, 0, 0)));
+        const Vec3 v = glm::normalize(glm::cross(u, view_dir));
+        add_segment(list.over, pin->point() - u * r * 1.9, pin->point() - u * r * 1.1, 2.5f, kPinColour);
+        add_segment(list.over, pin->point() + u * r * 1.1, pin->point() + u * r * 1.9, 2.5f, kPinColour);
+        add_segment(list.over, pin->point() - v * r * 1.9, pin->point() - v * r * 1.1, 2.5f, kPinColour);
+        add_segment(list.over, pin->point() + v * r * 1.1, pin->point() + v * r * 1.9, 2.5f, kPinColour);
+      }
+    }
+  }
+
+  // Particles.
+  list.spheres.reserve(p.size());
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const int index = static_cast<int>(i);
+    float highlight = 0.0f;
+    if (state.hover.kind == Hover::Kind::Particle && state.hover.index == index) highlight = 0.7f;
+    if (state.drag.particle == index) highlight = 1.0f;
+    list.spheres.push_back({to_f(p.position[i]), static_cast<float>(radii[i]),
+                            glm::vec4(particle_colour(world, index), 1.0f),
+                            glm::vec4(p.fixed(i) ? 1.0f : 0.0f, highlight, p.size() > 400 ? 0.0f : 1.0f, 0.0f)});
+  }
+
+  // Soft drag: a line from the particle to the cursor.
+  if (state.drag.kind == Drag::Kind::Spring && state.drag.particle >= 0) {
+    add_segment(list.over, p.position[state.drag.particle], world.mouse_spring.target, 2.0f, kDragColour);
+    add_ring(list.over, world.mouse_spring.target, radii[state.drag.particle] * 0.5, view_dir, kDragColour, 2.0f);
+  }
+
+  // Force arrows: one scale for both kinds so they compare; the median weight spans half a rod.
+  if (state.view.gravity_arrows || state.view.constraint_arrows) {
+    const double g = glm::length(world.settings().gravity);
+    double weight = 0.0;
+    std::size_t moving = 0;
+    for (std::size_t i = 0; i < p.size(); ++i)
+      if (!p.fixed(i)) {
+        weight += p.mass[i] * g;
+        ++moving;
+      }
+    weight = moving ? weight / moving : 0.0;
+    const double scale = 0.6 * state.length_scale / std::max(weight, 1e-9);
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      if (p.fixed(i)) continue;
+      if (state.view.gravity_arrows)
+        add_arrow(list.over, p.position[i], world.settings().gravity * p.mass[i] * scale, view_dir, kGravityColour);
+      if (state.view.constraint_arrows)
+        add_arrow(list.over, p.position[i], constraint_force(world, static_cast<int>(i)) * scale, view_dir,
+                  kConstraintForceColour);
+    }
+  }
+}
+
+}  // namespace lagrange::app

@@ -1,0 +1,42 @@
+// Turns a world into draw lists: particle spheres, rods coloured by tension or length error, pins, the ground grid,
+// force arrows, trails and the drag gizmo. Also the colour maps the legend shows.
+#pragma once
+
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+#include <span>
+#include <vector>
+
+#include "lagrange/world.h"
+#include "sandbox/renderer.h"
+#include "sandbox/sandbox_state.h"
+
+namespace lagrange::app {
+
+// Median rest length of the rods, or a tenth of the scene's size when it has none.
+double typical_length(const World& world);
+// Radius each particle is drawn with: the file's radius, or one from its mass (always from the mass when
+// size_by_mass).
+std::vector<double> display_radii(const World& world, bool size_by_mass, double length_scale);
+// The file's colour, or one from a palette.
+glm::vec3 particle_colour(const World& world, int index);
+
+// Rod colour for a constraint force (negative: tension) relative to `scale` newtons.
+glm::vec4 tension_colour(double force, double scale);
+// Rod colour for a relative length error |C| / L.
+glm::vec4 error_colour(double relative_error);
+
+// Box the scene can reach: each particle's position, widened by how far it can swing from its nearest anchor
+// (graph distance along the rods from fixed or pinned particles).
+void reach_bounds(const World& world, glm::dvec3& lo, glm::dvec3& hi);
+
+// Constraint force on a particle from the last step: Σ_rows λ_r ∂C_r/∂x_p.
+Vec3 constraint_force(const World& world, int particle);
+// The pin's point when constraint `index` is a PinConstraint.
+const PinConstraint* as_pin(const World& world, int index);
+bool is_rod(const Constraint& constraint);
+
+void build_draw_list(const SandboxState& state, std::span<const double> radii, DrawList& list);
+
+}  // namespace lagrange::app

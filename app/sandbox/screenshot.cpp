@@ -1,0 +1,69 @@
+#include "sandbox/screenshot.h"
+
+#include <glad/gl.h>
+#include <stb_image_write.h>
+
+#include <algorithm>
+#include <cctype>
+#include <ctime>
+#include <system_error>
+
+namespace lagrange::app {
+
+Image read_framebuffer(int width, int height) {
+  Image image;
+  image.width = width;
+  image.height = height;
+  image.rgba.resize(static_cast<std::size_t>(width) * height * 4);
+  std::vector<std::uint8_t> bottom_up(image.rgba.size());
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, bottom_up.data());
+  const std::size_t row = static_cast<std::size_t>(width) * 4;
+  for (int y = 0; y < height; ++y)
+    std::copy_n(bottom_up.data() + (height - 1 - y) * row, row, image.rgba.data() + y * row);
+  for (std::size_t i = 3; i < image.rgba.size(); i += 4) image.rgba[i] = 255;  // the window is opaque
+  return image;
+}
+
+std::string write_png(const Image& image, const std::filesystem::path& file) {
+  std::error_code error;
+  if (file.has_parent_path()) {
+    std::filesystem::create_directories(file.parent_path(), error);
+    if (error) return "cannot create folder " + file.parent_path().string() + ": " + error.message();
+  }
+  std::filesystem::path temp = file;
+  temp += ".part";
+  if (!stbi_write_png(temp.string().c_str(), image.width, image.height, 4, image.rgba.data(), image.width * 4)) {
+    std::filesystem::remove(temp, error);
+    return "cannot write " + temp.string();
+  }
+  std::filesystem::rename(temp, file, error);
+  if (error) {
+    std::filesystem::remove(temp, error);
+    return "cannot rename the PNG to " + file.string() + ": " + error.message();
+  }
+  return {};
+}
+
+std::filesystem::path timestamped_path(const std::filesystem::path& folder, const std::string& scene_name) {
+  std::string slug;
+  for (char c : scene_name) {
+    if (std::isalnum(static_cast<unsigned char>(c)))
+      slug += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    else if (!slug.empty() && slug.back() != '-')
+      slug += '-';
+  }
+  while (!slug.empty() && slug.back() == '-') slug.pop_back();
+  if (slug.empty()) slug = "scene";
+  const std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
+  const std::string base = "lagrange-" + slug + "-" + stamp;
+  std::filesystem::path path = folder / (base + ".png");
+  for (int n = 2; std::filesystem::exists(path); ++n) path = folder / (base + "-" + std::to_string(n) + ".png");
+  return path;
+}
+
+}  // namespace lagrange::app

@@ -1,0 +1,34 @@
+// Reading the framebuffer back and writing PNGs safely: a temp file in the same folder, then a rename, so a PNG is
+// either complete or absent.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace lagrange::app {
+
+struct Image {
+  int width = 0, height = 0;
+  std::vector<std::uint8_t> rgba;  // rows top to bottom
+
+  struct Pixel {
+    std::uint8_t r, g, b, a;
+  };
+  Pixel at(int x, int y) const {
+    const std::size_t i = (static_cast<std::size_t>(y) * width + x) * 4;
+    return {rgba[i], rgba[i + 1], rgba[i + 2], rgba[i + 3]};
+  }
+};
+
+// Reads the bound framebuffer's colour (the window's back buffer after drawing), flipped to top-to-bottom rows.
+Image read_framebuffer(int width, int height);
+
+// Writes `image` to `file` atomically. Returns an empty string on success, else a message.
+std::string write_png(const Image& image, const std::filesystem::path& file);
+
+// folder/lagrange-<scene>-YYYYmmdd-HHMMSS[-n].png, not yet existing.
+std::filesystem::path timestamped_path(const std::filesystem::path& folder, const std::string& scene_name);
+
+}  // namespace lagrange::app
