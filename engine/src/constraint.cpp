@@ -38,7 +38,7 @@ double DistanceConstraint::evaluate(int, std::span<const Vec3> x, Vec3* grad) co
   const Vec3 r = x[ids_[0]] - x[ids_[1]];
   const double len = glm::length(r);
   // Coincident particles have no direction; any unit vector keeps the gradient finite.
-  const Vec3 n = len > 0.0 ? r / len : Vec3(1.0, 0.0, 0.0);
+  const Vec3 n = len > 0.0 ? r * (1.0 / len) : Vec3(1.0, 0.0, 0.0);
   grad[0] = n;
   grad[1] = -n;
   return len - length_;

@@ -13,27 +13,18 @@ void RowSystem::prepare(const World& world) {
   particle_count_ = particles.size();
   const auto rows = world.rows();
   const int m = static_cast<int>(rows.size());
+  rows_ = m;
+  row_count_.resize(m);
+  for (int k = 0; k < m; ++k) row_count_[k] = rows[k].count;
 
-  // Which rows touch each movable particle, and through which slot.
+  // Which rows touch each movable particle, and through which slot. Fixed particles couple nothing.
   std::vector<std::vector<std::pair<int, int>>> touching(particles.size());
   for (int k = 0; k < m; ++k)
     for (int s = 0; s < rows[k].count; ++s)
       if (!particles.fixed(rows[k].particle[s])) touching[rows[k].particle[s]].push_back({k, s});
 
-  diag_start_.assign(m + 1, 0);
-  diag_terms_flat_.clear();
-  for (int k = 0; k < m; ++k) {
-    for (int s = 0; s < rows[k].count; ++s) {
-      const int p = rows[k].particle[s];
-      if (!particles.fixed(p))
-        diag_terms_flat_.push_back({p, static_cast<unsigned char>(s), static_cast<unsigned char>(s)});
-    }
-    diag_start_[k + 1] = static_cast<int>(diag_terms_flat_.size());
-  }
-
   std::unordered_map<long long, std::vector<Term>> coupling;
-  for (std::size_t p = 0; p < touching.size(); ++p) {
-    const auto& list = touching[p];
+  for (const auto& list : touching) {
     for (std::size_t a = 0; a < list.size(); ++a)
       for (std::size_t b = a + 1; b < list.size(); ++b) {
         auto [k, sk] = list[a];
@@ -44,7 +35,7 @@ void RowSystem::prepare(const World& world) {
           std::swap(sk, sl);
         }
         coupling[static_cast<long long>(k) * m + l].push_back(
-            {static_cast<int>(p), static_cast<unsigned char>(sk), static_cast<unsigned char>(sl)});
+            {static_cast<unsigned char>(sk), static_cast<unsigned char>(sl)});
       }
   }
   std::vector<long long> keys;
@@ -60,30 +51,45 @@ void RowSystem::prepare(const World& world) {
     pair_terms_.insert(pair_terms_.end(), terms.begin(), terms.end());
     pair_start_.push_back(static_cast<int>(pair_terms_.size()));
   }
-  diag_.assign(m, 0.0);
-  upper_.assign(pairs_.size(), 0.0);
-  lower_.assign(pairs_.size(), 0.0);
   ldu_.analyze(m, pairs_);
+  diag_entry_.resize(m);
+  for (int k = 0; k < m; ++k) diag_entry_[k] = ldu_.diagonal_entry(k);
+  up_entry_.resize(pairs_.size());
+  low_entry_.resize(pairs_.size());
+  for (std::size_t e = 0; e < pairs_.size(); ++e) {
+    up_entry_[e] = ldu_.pair_entry(e, true);
+    low_entry_[e] = ldu_.pair_entry(e, false);
+  }
 }
 
-void RowSystem::evaluate(const World& world, std::span<const Vec3> x, std::vector<double>& c,
-                         std::vector<RowGrad>& grad) const {
+double RowSystem::evaluate(const World& world, std::span<const Vec3> x, std::vector<double>& c,
+                           std::vector<RowGrad>& grad) const {
   const auto rows = world.rows();
   c.resize(rows.size());
   grad.resize(rows.size());
-  for (std::size_t k = 0; k < rows.size(); ++k) c[k] = rows[k].constraint->evaluate(rows[k].row, x, grad[k].g);
+  double worst = 0.0;
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    c[k] = rows[k].constraint->evaluate(rows[k].row, x, grad[k].g);
+    const double r = std::abs(c[k]) / rows[k].scale;
+    if (!(r <= worst)) worst = r;  // NaN wins, so a non-finite residual is never taken for convergence
+  }
+  return worst;
 }
 
-void RowSystem::displace(const World& world, const std::vector<RowGrad>& grad, const std::vector<double>& lambda,
-                         std::vector<Vec3>& x) const {
+void RowSystem::weight(const World& world, const std::vector<RowGrad>& grad, std::vector<RowGrad>& weighted) const {
   const auto rows = world.rows();
   const auto& inv_mass = world.particles().inv_mass;
+  weighted.resize(rows.size());
+  for (std::size_t k = 0; k < rows.size(); ++k)
+    for (int s = 0; s < rows[k].count; ++s) weighted[k].g[s] = inv_mass[rows[k].particle[s]] * grad[k].g[s];
+}
+
+void RowSystem::displace(const World& world, const std::vector<RowGrad>& weighted, const std::vector<double>& lambda,
+                         std::vector<Vec3>& x) const {
+  const auto rows = world.rows();
   for (std::size_t k = 0; k < rows.size(); ++k) {
     const double l = lambda[k];
-    for (int s = 0; s < rows[k].count; ++s) {
-      const int p = rows[k].particle[s];
-      x[p] += (l * inv_mass[p]) * grad[k].g[s];
-    }
+    for (int s = 0; s < rows[k].count; ++s) x[rows[k].particle[s]] += l * weighted[k].g[s];
   }
 }
 
@@ -98,30 +104,29 @@ void RowSystem::velocity_rows(const World& world, const std::vector<RowGrad>& gr
   }
 }
 
-int RowSystem::factorize(const World& world, const std::vector<RowGrad>& left, const std::vector<RowGrad>& right) {
-  const auto& inv_mass = world.particles().inv_mass;
-  const int m = rows();
-  for (int k = 0; k < m; ++k) {
-    double sum = 0.0;
-    for (int t = diag_start_[k]; t < diag_start_[k + 1]; ++t) {
-      const Term& term = diag_terms_flat_[t];
-      sum += inv_mass[term.particle] * glm::dot(left[k].g[term.slot_k], right[k].g[term.slot_k]);
-    }
-    diag_[k] = sum;
+int RowSystem::factorize(const std::vector<RowGrad>& left, const std::vector<RowGrad>& right_weighted) {
+  for (int k = 0; k < rows_; ++k) {
+    // A fixed particle's weighted gradient is zero, so every slot can be summed.
+    double sum = glm::dot(left[k].g[0], right_weighted[k].g[0]);
+    if (row_count_[k] > 1) sum += glm::dot(left[k].g[1], right_weighted[k].g[1]);
+    *diag_entry_[k] = sum;
   }
-  for (std::size_t e = 0; e < pairs_.size(); ++e) {
-    const auto [k, l] = pairs_[e];
+  const std::size_t pairs = pairs_.size();
+  for (std::size_t e = 0; e < pairs; ++e) {
+    const RowGrad& left_k = left[pairs_[e].first];
+    const RowGrad& left_l = left[pairs_[e].second];
+    const RowGrad& right_k = right_weighted[pairs_[e].first];
+    const RowGrad& right_l = right_weighted[pairs_[e].second];
     double up = 0.0, low = 0.0;
     for (int t = pair_start_[e]; t < pair_start_[e + 1]; ++t) {
-      const Term& term = pair_terms_[t];
-      const double w = inv_mass[term.particle];
-      up += w * glm::dot(left[k].g[term.slot_k], right[l].g[term.slot_l]);
-      low += w * glm::dot(left[l].g[term.slot_l], right[k].g[term.slot_k]);
+      const Term term = pair_terms_[t];
+      up += glm::dot(left_k.g[term.slot_k], right_l.g[term.slot_l]);
+      low += glm::dot(left_l.g[term.slot_l], right_k.g[term.slot_k]);
     }
-    upper_[e] = up;
-    lower_[e] = low;
+    *up_entry_[e] = up;
+    *low_entry_[e] = low;
   }
-  return ldu_.factorize(diag_.data(), upper_.data(), lower_.data());
+  return ldu_.factorize_assembled();
 }
 
 void predict_semi_implicit(const World& world, double h, std::vector<Vec3>& x_star, std::vector<Vec3>& v_star) {
@@ -136,16 +141,6 @@ void predict_semi_implicit(const World& world, double h, std::vector<Vec3>& x_st
     v_star[i] = particles.velocity[i] + (h * w) * force[i];
     x_star[i] = particles.position[i] + h * v_star[i];
   }
-}
-
-double max_relative(const World& world, const std::vector<double>& c) {
-  const auto rows = world.rows();
-  double worst = 0.0;
-  for (std::size_t k = 0; k < rows.size(); ++k) {
-    const double r = std::abs(c[k]) / rows[k].scale;
-    if (!(r <= worst)) worst = r;  // NaN wins, so a non-finite residual is never taken for convergence
-  }
-  return worst;
 }
 
 }  // namespace lagrange

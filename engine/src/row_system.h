@@ -21,44 +21,43 @@ class RowSystem {
  public:
   // Rebuilds the coupling pattern and the symbolic factorization when the world's rows or particles changed.
   void prepare(const World& world);
-  int rows() const { return diag_start_.empty() ? 0 : static_cast<int>(diag_start_.size()) - 1; }
+  int rows() const { return rows_; }
 
-  // C_k(x) and ∇C_k(x) for every row.
-  void evaluate(const World& world, std::span<const Vec3> x, std::vector<double>& c,
-                std::vector<RowGrad>& grad) const;
-  // x[p] += Σ_k λ_k M⁻¹ ∇_p C_k for the gradients `grad`.
-  void displace(const World& world, const std::vector<RowGrad>& grad, const std::vector<double>& lambda,
+  // C_k(x) and ∇C_k(x) for every row; returns max_k |C_k| / length scale (NaN if any C_k is NaN).
+  double evaluate(const World& world, std::span<const Vec3> x, std::vector<double>& c,
+                  std::vector<RowGrad>& grad) const;
+  // weighted[k].g[s] = (1/m_p) grad[k].g[s]: each row's displacement per unit multiplier (0 for fixed particles).
+  void weight(const World& world, const std::vector<RowGrad>& grad, std::vector<RowGrad>& weighted) const;
+  // x[p] += Σ_k λ_k weighted_k[p], i.e. x += M⁻¹ ∇Cᵀ λ.
+  void displace(const World& world, const std::vector<RowGrad>& weighted, const std::vector<double>& lambda,
                 std::vector<Vec3>& x) const;
   // J v for every row.
   void velocity_rows(const World& world, const std::vector<RowGrad>& grad, std::span<const Vec3> v,
                      std::vector<double>& jv) const;
 
-  // Assembles A = left M⁻¹ rightᵀ and factorizes it; returns the number of dependent (redundant) rows.
-  int factorize(const World& world, const std::vector<RowGrad>& left, const std::vector<RowGrad>& right);
+  // Assembles A = left M⁻¹ rightᵀ from `left` and the weighted right gradients (weight()) and factorizes it;
+  // returns the number of dependent (redundant) rows.
+  int factorize(const std::vector<RowGrad>& left, const std::vector<RowGrad>& right_weighted);
   // Solves A x = b in place with the last factorization.
   void solve(std::vector<double>& b) const { ldu_.solve(b.data()); }
 
  private:
   struct Term {
-    int particle;
-    unsigned char slot_k, slot_l;
+    unsigned char slot_k, slot_l;  // the shared particle's slot in row k and in row l
   };
   unsigned version_ = ~0u;
   std::size_t particle_count_ = 0;
-  std::vector<int> diag_start_;                 // terms of A_kk: diag_terms_[diag_start_[k] .. diag_start_[k+1]]
-  std::vector<Term> diag_terms_flat_;
-  std::vector<std::pair<int, int>> pairs_;      // (k, l), k < l
-  std::vector<int> pair_start_;
+  int rows_ = 0;
+  std::vector<int> row_count_;               // particles per row
+  std::vector<std::pair<int, int>> pairs_;   // (k, l), k < l, coupled through movable particles
+  std::vector<int> pair_start_;              // terms of pair e: pair_terms_[pair_start_[e] .. pair_start_[e+1]]
   std::vector<Term> pair_terms_;
-  std::vector<double> diag_, upper_, lower_;
+  std::vector<double*> diag_entry_, up_entry_, low_entry_;  // where the values go in the factor's storage
   SparseLDU ldu_;
 };
 
 // Semi-implicit Euler prediction shared by projection, shake and acceleration-free steps:
 // v* = v + h M⁻¹ F(x, v), x* = x + h v*. Fixed particles stay where they are.
 void predict_semi_implicit(const World& world, double h, std::vector<Vec3>& x_star, std::vector<Vec3>& v_star);
-
-// Records max |C| (absolute and relative) for a set of row values.
-double max_relative(const World& world, const std::vector<double>& c);
 
 }  // namespace lagrange

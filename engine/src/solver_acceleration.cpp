@@ -29,10 +29,11 @@ class AccelerationSolver final : public Solver {
       const double jdot_qdot = rows[k].constraint->jdot_qdot(rows[k].row, particles.position, particles.velocity);
       rhs_[k] = -(rhs_[k] + jdot_qdot + 2.0 * beta * cdot_[k] + beta * beta * c_[k]);
     }
-    const int dependent = system_.factorize(world, g_, g_);
+    system_.weight(world, g_, weighted_);
+    const int dependent = system_.factorize(g_, weighted_);
     if (dependent > stats.dependent_rows) stats.dependent_rows = dependent;
     system_.solve(rhs_);
-    system_.displace(world, g_, rhs_, accel_);  // a = M⁻¹ (F + Jᵀ λ)
+    system_.displace(world, weighted_, rhs_, accel_);  // a = M⁻¹ (F + Jᵀ λ)
     for (std::size_t i = 0; i < n; ++i) {
       if (particles.fixed(i)) continue;
       particles.velocity[i] += h * accel_[i];
@@ -45,7 +46,7 @@ class AccelerationSolver final : public Solver {
  private:
   RowSystem system_;
   std::vector<Vec3> force_, accel_;
-  std::vector<RowGrad> g_;
+  std::vector<RowGrad> g_, weighted_;
   std::vector<double> c_, cdot_, rhs_;
 };
 

@@ -9,8 +9,9 @@
 // discarded solution), and Newton started near the small root stays there. Then v' = (q' − q) / h.
 //
 // When a link turns far within one substep, the line q* + s M⁻¹∇C(q)ᵀ can miss the constraint surface: F has no
-// real root and Newton stalls. That is detected (no convergence, stagnating residual) and recovered by splitting
-// the substep in halves (up to kMaxSplitDepth times), and as a last resort by re-linearizing at the best iterate.
+// real root and Newton stalls. That is detected (no convergence, stagnating residual) and recovered by
+// re-linearizing at the best iterate (project again from there along the gradients there), and if that fails too,
+// by splitting the substep in halves (up to kMaxSplitDepth times).
 // Every recovery is counted in StepStats::recoveries; whatever stays above tolerance counts in StepStats::failures.
 #include <cmath>
 #include <vector>
@@ -22,6 +23,7 @@ namespace {
 
 constexpr int kMaxSplitDepth = 4;
 constexpr int kRelinearizations = 3;
+constexpr double kReuseBelow = 1e-3;  // max |C|/L at which a factorization may serve the following iterations
 
 class ProjectionSolver final : public Solver {
  public:
@@ -38,24 +40,24 @@ class ProjectionSolver final : public Solver {
 
   void advance(World& world, double h, StepStats& stats, int depth) {
     Particles& particles = world.particles();
-    std::vector<Vec3> x0 = particles.position;
-    const std::vector<Vec3> v0 = particles.velocity;
+    const std::vector<Vec3> x0 = particles.position;
     predict_semi_implicit(world, h, x_star_, v_star_);
     system_.evaluate(world, x0, c_, g0_);
     NewtonResult result = newton(world, stats);
-    if (!result.converged && depth < kMaxSplitDepth) {
-      ++stats.recoveries;
-      advance(world, 0.5 * h, stats, depth + 1);
-      advance(world, 0.5 * h, stats, depth + 1);
-      return;
-    }
     for (int attempt = 0; !result.converged && attempt < kRelinearizations; ++attempt) {
+      // Re-linearize: project again from the best iterate, along the gradients there.
       ++stats.recoveries;
       x_star_ = best_x_;
       system_.evaluate(world, x_star_, c_, g0_);
       const std::vector<double> lambda_before = best_lambda_;
       result = newton(world, stats);
-      for (std::size_t k = 0; k < lambda_.size(); ++k) best_lambda_[k] += lambda_before[k];
+      for (std::size_t k = 0; k < best_lambda_.size(); ++k) best_lambda_[k] += lambda_before[k];
+    }
+    if (!result.converged && depth < kMaxSplitDepth) {  // still lost: take two half steps instead
+      ++stats.recoveries;
+      advance(world, 0.5 * h, stats, depth + 1);
+      advance(world, 0.5 * h, stats, depth + 1);
+      return;
     }
     if (!result.converged) ++stats.failures;
     commit_positions(world, best_x_, x0, h);
@@ -66,54 +68,60 @@ class ProjectionSolver final : public Solver {
   // Newton on F(λ) = C(x* + M⁻¹ G0ᵀ λ) from the lone-row roots. Leaves the best iterate in best_x_, best_lambda_.
   NewtonResult newton(World& world, StepStats& stats) {
     const auto rows = world.rows();
-    const auto& inv_mass = world.particles().inv_mass;
     const std::size_t m = rows.size();
+    system_.weight(world, g0_, r0_);  // r0_[k]: how row k's particles move per unit λ_k
     lambda_.assign(m, 0.0);
     for (std::size_t k = 0; k < m; ++k) {
-      Vec3 e[kMaxRowParticles];
-      for (int s = 0; s < rows[k].count; ++s) e[s] = inv_mass[rows[k].particle[s]] * g0_[k].g[s];
-      const std::optional<double> root = rows[k].constraint->lone_root(rows[k].row, x_star_, e);
+      const std::optional<double> root = rows[k].constraint->lone_root(rows[k].row, x_star_, r0_[k].g);
       if (root && std::isfinite(*root)) lambda_[k] = *root;
     }
+    x_ = x_star_;
+    system_.displace(world, r0_, lambda_, x_);
     NewtonResult result;
-    best_x_.clear();
     const double tolerance = world.settings().tolerance;
     int stalled = 0;
+    double factored_at = INFINITY;  // residual where the current factorization was made (∞: none yet)
+    double previous = INFINITY;
     for (int it = 0; it < world.settings().max_iterations; ++it) {
-      x_ = x_star_;
-      system_.displace(world, g0_, lambda_, x_);
-      system_.evaluate(world, x_, c_, g_);
-      const double residual = max_relative(world, c_);
+      const double residual = system_.evaluate(world, x_, c_, g_);
       ++stats.iterations;
       if (residual < result.residual) {
         stalled = residual < 0.5 * result.residual ? 0 : stalled + 1;
         result.residual = residual;
-        best_x_ = x_;
         best_lambda_ = lambda_;
       } else {
         ++stalled;
       }
       if (residual <= tolerance) {
         result.converged = true;
+        best_x_.swap(x_);
         return result;
       }
       if (!std::isfinite(residual) || stalled >= 4) break;  // the real root is lost (or never existed)
-      const int dependent = system_.factorize(world, g_, g0_);
-      if (dependent > stats.dependent_rows) stats.dependent_rows = dependent;
+      // Refactorize unless the last factorization was made close to the solution: there the Newton matrix changes
+      // by about the residual, so reusing it (a chord step) still gains many digits for the price of a solve.
+      // A chord step that gains fewer than two digits forces a fresh factorization.
+      const bool reuse = factored_at <= kReuseBelow && residual <= 1e-2 * previous;
+      if (!reuse) {
+        const int dependent = system_.factorize(g_, r0_);
+        if (dependent > stats.dependent_rows) stats.dependent_rows = dependent;
+        factored_at = residual;
+      }
+      previous = residual;
       for (double& c : c_) c = -c;
-      system_.solve(c_);
+      system_.solve(c_);  // c_ now holds the Newton step δλ
       for (std::size_t k = 0; k < m; ++k) lambda_[k] += c_[k];
+      system_.displace(world, r0_, c_, x_);  // x = x* + M⁻¹G0ᵀλ, updated by the step
     }
-    if (best_x_.size() != x_star_.size()) {  // not even the first iterate was finite
-      best_x_ = x_star_;
-      best_lambda_.assign(m, 0.0);
-    }
+    if (!std::isfinite(result.residual)) best_lambda_.assign(m, 0.0);  // not even the first iterate was finite
+    best_x_ = x_star_;
+    system_.displace(world, r0_, best_lambda_, best_x_);
     return result;
   }
 
   RowSystem system_;
   std::vector<Vec3> x_star_, v_star_, x_, best_x_;
-  std::vector<RowGrad> g0_, g_;
+  std::vector<RowGrad> g0_, r0_, g_;
   std::vector<double> c_, lambda_, best_lambda_;
 };
 

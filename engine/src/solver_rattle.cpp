@@ -34,11 +34,12 @@ class RattleSolver final : public Solver {
     for (std::size_t i = 0; i < n; ++i) v_[i] += (0.5 * h * particles.inv_mass[i]) * force_[i];
     system_.evaluate(world, x_, c_, g_);
     system_.velocity_rows(world, g_, v_, mu_);
-    const int dependent = system_.factorize(world, g_, g_);
+    system_.weight(world, g_, weighted_);
+    const int dependent = system_.factorize(g_, weighted_);
     if (dependent > stats.dependent_rows) stats.dependent_rows = dependent;
     for (double& value : mu_) value = -value;
     system_.solve(mu_);
-    system_.displace(world, g_, mu_, v_);
+    system_.displace(world, weighted_, mu_, v_);
 
     for (std::size_t i = 0; i < n; ++i) {
       if (particles.fixed(i)) continue;
@@ -53,7 +54,7 @@ class RattleSolver final : public Solver {
  private:
   RowSystem system_;
   std::vector<Vec3> x_, x_star_, v_, force_;
-  std::vector<RowGrad> g_;
+  std::vector<RowGrad> g_, weighted_;
   std::vector<double> c_, lambda_, mu_;
 };
 

@@ -5,13 +5,43 @@
 #include <cmath>
 
 namespace lagrange {
+namespace {
+
+// Number of entries the factor of the permuted pattern has beyond the matrix's own (its fill-in), from the
+// elimination tree (Davis's ldl_symbolic). order[new] = original index.
+long symbolic_fill(int n, const std::vector<std::pair<int, int>>& upper, const std::vector<int>& order) {
+  std::vector<int> position(n);
+  for (int k = 0; k < n; ++k) position[order[k]] = k;
+  std::vector<std::vector<int>> above(n);  // column j: rows i < j
+  for (const auto& [a, b] : upper) {
+    const int i = position[a], j = position[b];
+    above[std::max(i, j)].push_back(std::min(i, j));
+  }
+  std::vector<int> parent(n, -1), flag(n, -1);
+  long entries = 0;
+  for (int k = 0; k < n; ++k) {
+    flag[k] = k;
+    for (int i : above[k]) {
+      for (; flag[i] != k; i = parent[i]) {
+        if (parent[i] == -1) parent[i] = k;
+        ++entries;
+        flag[i] = k;
+      }
+    }
+  }
+  return entries - static_cast<long>(upper.size());
+}
+
+}  // namespace
 
 void SparseLDU::analyze(int n, const std::vector<std::pair<int, int>>& upper) {
   n_ = n;
   perm_old_.resize(n);
   perm_new_.resize(n);
-  // Fill-reducing ordering on the symmetric pattern.
-  if (n > 2 && !upper.empty()) {
+  // Fill-reducing ordering on the symmetric pattern (AMD), unless the given order fills no more: chains and other
+  // banded systems keep their natural order, which keeps the factor's memory accesses sequential.
+  for (int k = 0; k < n; ++k) perm_old_[k] = k;
+  if (n > 2 && !upper.empty() && symbolic_fill(n, upper, perm_old_) > 0) {
     std::vector<Eigen::Triplet<double, int>> triplets;
     triplets.reserve(2 * upper.size() + n);
     for (int i = 0; i < n; ++i) triplets.emplace_back(i, i, 1.0);
@@ -24,11 +54,14 @@ void SparseLDU::analyze(int n, const std::vector<std::pair<int, int>>& upper) {
     Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> perm;
     Eigen::AMDOrdering<int> amd;
     amd(pattern, perm);
-    for (int k = 0; k < n; ++k) perm_old_[k] = perm.indices()[k];
-  } else {
-    for (int k = 0; k < n; ++k) perm_old_[k] = k;
+    std::vector<int> amd_order(perm.indices().data(), perm.indices().data() + n);
+    if (symbolic_fill(n, upper, amd_order) < symbolic_fill(n, upper, perm_old_)) perm_old_ = amd_order;
   }
-  for (int k = 0; k < n; ++k) perm_new_[perm_old_[k]] = k;
+  identity_order_ = true;
+  for (int k = 0; k < n; ++k) {
+    perm_new_[perm_old_[k]] = k;
+    identity_order_ = identity_order_ && perm_old_[k] == k;
+  }
 
   // Permuted strictly-upper pattern, column by column.
   std::vector<int> count(n + 1, 0);
@@ -71,65 +104,78 @@ void SparseLDU::analyze(int n, const std::vector<std::pair<int, int>>& upper) {
   factor_start_.assign(n + 1, 0);
   for (int k = 0; k < n; ++k) factor_start_[k + 1] = factor_start_[k] + fill_count_[k];
   factor_row_.assign(factor_start_[n], 0);
+
+  // The pattern of every row of L in topological order, and the slot each entry lands in, found once here by the
+  // same elimination-tree walk ldl_numeric does; the numeric phase then only does arithmetic.
+  row_start_.assign(n + 1, 0);
+  row_col_.clear();
+  row_slot_.clear();
+  std::vector<int> filled(n, 0);
+  pattern_.assign(n, 0);
+  std::fill(flag_.begin(), flag_.end(), -1);
+  for (int k = 0; k < n; ++k) {
+    int top = n;
+    flag_[k] = k;
+    for (int p = col_start_[k]; p < col_start_[k + 1]; ++p) {
+      int len = 0;
+      for (int i = col_row_[p]; flag_[i] != k; i = parent_[i]) {
+        pattern_[len++] = i;
+        flag_[i] = k;
+      }
+      while (len > 0) pattern_[--top] = pattern_[--len];
+    }
+    for (; top < n; ++top) {
+      const int i = pattern_[top];
+      const int slot = factor_start_[i] + filled[i]++;
+      factor_row_[slot] = k;
+      row_col_.push_back(i);
+      row_slot_.push_back(slot);
+    }
+    row_start_[k + 1] = static_cast<int>(row_col_.size());
+  }
   l_.assign(factor_start_[n], 0.0);
   u_.assign(factor_start_[n], 0.0);
   inv_d_.assign(n, 0.0);
   work_.assign(n, 0.0);
   y_up_.assign(n, 0.0);
   y_low_.assign(n, 0.0);
-  pattern_.assign(n, 0);
 }
 
 int SparseLDU::factorize(const double* diag, const double* upper_values, const double* lower_values,
                          double pivot_tolerance) {
-  const int n = n_;
-  for (int i = 0; i < n; ++i) a_diag_[perm_new_[i]] = diag[i];
+  for (int i = 0; i < n_; ++i) *diagonal_entry(i) = diag[i];
   for (std::size_t e = 0; e < pair_slot_.size(); ++e) {
-    const int slot = pair_slot_[e];
-    if (pair_swapped_[e]) {
-      a_up_[slot] = lower_values[e];
-      a_low_[slot] = upper_values[e];
-    } else {
-      a_up_[slot] = upper_values[e];
-      a_low_[slot] = lower_values[e];
-    }
+    *pair_entry(e, true) = upper_values[e];
+    *pair_entry(e, false) = lower_values[e];
   }
+  return factorize_assembled(pivot_tolerance);
+}
+
+int SparseLDU::factorize_assembled(double pivot_tolerance) {
+  const int n = n_;
   int dependent = 0;
+  double* y_up = y_up_.data();
+  double* y_low = y_low_.data();
   for (int k = 0; k < n; ++k) {
-    // Scatter column k (above the diagonal) and row k (left of it); find the pattern of row k of L by walking the
-    // elimination tree from each entry.
-    int top = n;
-    flag_[k] = k + n;  // distinct from the symbolic pass's marks
-    fill_count_[k] = 0;
+    // Scatter column k above the diagonal and row k left of it, then eliminate along row k's pattern.
     for (int p = col_start_[k]; p < col_start_[k + 1]; ++p) {
-      int i = col_row_[p];
-      y_up_[i] += a_up_[p];
-      y_low_[i] += a_low_[p];
-      int len = 0;
-      for (; flag_[i] != k + n; i = parent_[i]) {
-        pattern_[len++] = i;
-        flag_[i] = k + n;
-      }
-      while (len > 0) pattern_[--top] = pattern_[--len];
+      y_up[col_row_[p]] = a_up_[p];
+      y_low[col_row_[p]] = a_low_[p];
     }
     double d = a_diag_[k];
-    for (; top < n; ++top) {
-      const int i = pattern_[top];
-      const double z = y_up_[i], w = y_low_[i];
-      y_up_[i] = 0.0;
-      y_low_[i] = 0.0;
-      const int end = factor_start_[i] + fill_count_[i];
-      for (int f = factor_start_[i]; f < end; ++f) {
-        y_up_[factor_row_[f]] -= l_[f] * z;
-        y_low_[factor_row_[f]] -= u_[f] * w;
+    for (int t = row_start_[k]; t < row_start_[k + 1]; ++t) {
+      const int i = row_col_[t], slot = row_slot_[t];
+      const double z = y_up[i], w = y_low[i];
+      y_up[i] = 0.0;
+      y_low[i] = 0.0;
+      for (int f = factor_start_[i]; f < slot; ++f) {  // the entries of column i above row k
+        y_up[factor_row_[f]] -= l_[f] * z;
+        y_low[factor_row_[f]] -= u_[f] * w;
       }
       const double lki = w * inv_d_[i];
-      const double uik = z * inv_d_[i];
+      l_[slot] = lki;
+      u_[slot] = z * inv_d_[i];
       d -= lki * z;
-      factor_row_[end] = k;
-      l_[end] = lki;
-      u_[end] = uik;
-      ++fill_count_[i];
     }
     const double scale = std::abs(a_diag_[k]);
     if (!(std::abs(d) > pivot_tolerance * scale) || scale == 0.0) {
@@ -139,15 +185,14 @@ int SparseLDU::factorize(const double* diag, const double* upper_values, const d
       inv_d_[k] = 1.0 / d;
     }
   }
-  // Reset the marks so the next factorization's k + n marks cannot collide with stale ones.
-  for (int k = 0; k < n; ++k) flag_[k] = -1;
   return dependent;
 }
 
 void SparseLDU::solve(double* b) const {
   const int n = n_;
-  double* y = work_.data();
-  for (int k = 0; k < n; ++k) y[k] = b[perm_old_[k]];
+  double* y = identity_order_ ? b : work_.data();
+  if (!identity_order_)
+    for (int k = 0; k < n; ++k) y[k] = b[perm_old_[k]];
   for (int i = 0; i < n; ++i) {  // L y = b
     const double yi = y[i];
     for (int f = factor_start_[i]; f < factor_start_[i + 1]; ++f) y[factor_row_[f]] -= l_[f] * yi;
@@ -158,7 +203,8 @@ void SparseLDU::solve(double* b) const {
     for (int f = factor_start_[i]; f < factor_start_[i + 1]; ++f) yi -= u_[f] * y[factor_row_[f]];
     y[i] = yi;
   }
-  for (int k = 0; k < n; ++k) b[perm_old_[k]] = y[k];
+  if (!identity_order_)
+    for (int k = 0; k < n; ++k) b[perm_old_[k]] = y[k];
 }
 
 }  // namespace lagrange

@@ -32,6 +32,16 @@ class SparseLDU {
   int factorize(const double* diag, const double* upper_values, const double* lower_values,
                 double pivot_tolerance = 1e-10);
 
+  // Assembly straight into the factor's own storage, for callers that refactorize often: write A_ii to
+  // *diagonal_entry(i), A_ij and A_ji of pair e to *pair_entry(e, true) and *pair_entry(e, false), then call
+  // factorize_assembled(). Pointers stay valid until the next analyze().
+  double* diagonal_entry(int i) { return &a_diag_[perm_new_[i]]; }
+  double* pair_entry(std::size_t pair, bool upper_value) {
+    const bool up = upper_value != static_cast<bool>(pair_swapped_[pair]);
+    return up ? &a_up_[pair_slot_[pair]] : &a_low_[pair_slot_[pair]];
+  }
+  int factorize_assembled(double pivot_tolerance = 1e-10);
+
   // Solves A x = b in place (after factorize()). Dependent rows get x = 0 in the factored basis.
   void solve(double* b) const;
 
@@ -43,6 +53,7 @@ class SparseLDU {
   int n_ = 0;
   std::vector<int> perm_old_;  // perm_old_[new] = original index
   std::vector<int> perm_new_;  // perm_new_[original] = new index
+  bool identity_order_ = true;
   // Permuted strictly-upper pattern by column: for column j, entries col_start_[j] .. col_start_[j+1].
   std::vector<int> col_start_, col_row_;
   // For each input pair e: its slot in the permuted column storage and whether it landed transposed.
@@ -53,6 +64,8 @@ class SparseLDU {
   // factor_start_[i] .. factor_start_[i] + count.
   std::vector<int> parent_, factor_start_, factor_row_;
   std::vector<double> l_, u_, inv_d_;
+  // Row k of L: columns row_col_[t] in topological order, stored at row_slot_[t], t in row_start_[k] .. [k+1].
+  std::vector<int> row_start_, row_col_, row_slot_;
   // Work arrays.
   mutable std::vector<double> work_;
   std::vector<double> y_up_, y_low_;

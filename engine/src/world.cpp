@@ -49,7 +49,7 @@ int World::add_constraint(std::unique_ptr<Constraint> constraint) {
     if (!(constraint->length_scale(r) > 0.0 && std::isfinite(constraint->length_scale(r))))
       throw Error(std::string(constraint->type()) + " constraint must have a positive finite length");
   constraints_.push_back(std::move(constraint));
-  rebuild_rows();
+  append_rows(static_cast<int>(constraints_.size()) - 1);
   return static_cast<int>(constraints_.size()) - 1;
 }
 
@@ -73,21 +73,24 @@ int World::add_pin(int particle, Vec3 point) {
   return add_constraint(std::make_unique<PinConstraint>(particle, point, dimension_));
 }
 
+void World::append_rows(int index) {
+  const Constraint& constraint = *constraints_[index];
+  row_offset_.push_back(static_cast<int>(rows_.size()));
+  const auto ids = constraint.particles();
+  for (int r = 0; r < constraint.rows(); ++r) {
+    RowRef ref{&constraint, index, r, static_cast<int>(ids.size()), {-1, -1}, constraint.length_scale(r)};
+    for (std::size_t k = 0; k < ids.size(); ++k) ref.particle[k] = ids[k];
+    rows_.push_back(ref);
+    row_force_.push_back(0.0);
+  }
+  ++topology_version_;
+}
+
 void World::rebuild_rows() {
   rows_.clear();
   row_offset_.clear();
-  for (std::size_t c = 0; c < constraints_.size(); ++c) {
-    const Constraint& constraint = *constraints_[c];
-    row_offset_.push_back(static_cast<int>(rows_.size()));
-    const auto ids = constraint.particles();
-    for (int r = 0; r < constraint.rows(); ++r) {
-      RowRef ref{&constraint, static_cast<int>(c), r, static_cast<int>(ids.size()), {-1, -1},
-                 constraint.length_scale(r)};
-      for (std::size_t k = 0; k < ids.size(); ++k) ref.particle[k] = ids[k];
-      rows_.push_back(ref);
-    }
-  }
-  row_force_.assign(rows_.size(), 0.0);
+  row_force_.clear();
+  for (std::size_t c = 0; c < constraints_.size(); ++c) append_rows(static_cast<int>(c));
   ++topology_version_;
 }
 
@@ -123,31 +126,52 @@ void World::step() {
   const double h = settings_.dt / settings_.substeps;
   stats_ = StepStats{};
   const auto start = std::chrono::steady_clock::now();
+  backup_x_ = particles_.position;
+  backup_v_ = particles_.velocity;
+  const double time_before = time_;
   for (int s = 0; s < settings_.substeps; ++s) {
-    backup_x_ = particles_.position;
-    backup_v_ = particles_.velocity;
     solver_->substep(*this, h, stats_);
     ++stats_.substeps;
-    bool ok = true;
-    for (std::size_t i = 0; i < particles_.size() && ok; ++i)
-      ok = finite(particles_.position[i]) && finite(particles_.velocity[i]);
-    for (double& f : row_force_)
-      if (!std::isfinite(f)) f = 0.0;
-    if (!ok) {  // never leave NaN or infinity in the state: roll the substep back and report it
-      particles_.position = backup_x_;
-      particles_.velocity = backup_v_;
-      stats_.non_finite = true;
-      ++stats_.failures;
-      break;
-    }
     time_ += h;
+  }
+  bool ok = true;
+  for (std::size_t i = 0; i < particles_.size() && ok; ++i)
+    ok = finite(particles_.position[i]) && finite(particles_.velocity[i]);
+  for (double& f : row_force_)
+    if (!std::isfinite(f)) f = 0.0;
+  if (!ok) {  // never leave NaN or infinity in the state: roll the step back and report it
+    particles_.position = backup_x_;
+    particles_.velocity = backup_v_;
+    time_ = time_before;
+    stats_.non_finite = true;
+    ++stats_.failures;
   }
   ++step_count_;
   stats_.solve_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  stats_.energy = energy();
-  stats_.max_violation = max_violation(false);
-  stats_.max_relative_violation = max_violation(true);
-  stats_.max_velocity_violation = max_velocity_violation();
+  stats_measured_ = false;
+}
+
+const StepStats& World::stats() const {
+  if (!stats_measured_) {
+    stats_.energy = energy();
+    measure_violation(stats_.max_violation, stats_.max_relative_violation, stats_.max_velocity_violation);
+    stats_measured_ = true;
+  }
+  return stats_;
+}
+
+void World::measure_violation(double& absolute, double& relative, double& velocity) const {
+  absolute = relative = velocity = 0.0;
+  Vec3 grad[kMaxRowParticles];
+  for (const RowRef& row : rows_) {
+    const double c = std::abs(row.constraint->evaluate(row.row, particles_.position, grad));
+    double jv = 0.0;
+    for (int s = 0; s < row.count; ++s) jv += glm::dot(grad[s], particles_.velocity[row.particle[s]]);
+    // Written so that a NaN always wins.
+    if (!(c <= absolute)) absolute = c;
+    if (!(c / row.scale <= relative)) relative = c / row.scale;
+    if (!(std::abs(jv) <= velocity)) velocity = std::abs(jv);
+  }
 }
 
 double World::spring_energy() const {
@@ -173,26 +197,15 @@ Energy World::energy() const {
 }
 
 double World::max_violation(bool relative) const {
-  double worst = 0.0;
-  Vec3 grad[kMaxRowParticles];
-  for (const RowRef& row : rows_) {
-    double c = std::abs(row.constraint->evaluate(row.row, particles_.position, grad));
-    if (relative) c /= row.scale;
-    if (!(c <= worst)) worst = c;
-  }
-  return worst;
+  double absolute_c, relative_c, velocity;
+  measure_violation(absolute_c, relative_c, velocity);
+  return relative ? relative_c : absolute_c;
 }
 
 double World::max_velocity_violation() const {
-  double worst = 0.0;
-  Vec3 grad[kMaxRowParticles];
-  for (const RowRef& row : rows_) {
-    row.constraint->evaluate(row.row, particles_.position, grad);
-    double jv = 0.0;
-    for (int s = 0; s < row.count; ++s) jv += glm::dot(grad[s], particles_.velocity[row.particle[s]]);
-    if (!(std::abs(jv) <= worst)) worst = std::abs(jv);
-  }
-  return worst;
+  double absolute_c, relative_c, velocity;
+  measure_violation(absolute_c, relative_c, velocity);
+  return velocity;
 }
 
 }  // namespace lagrange
