@@ -26,7 +26,7 @@ void main() {
   vec3 base = v_colour.rgb;
   if (v_style.x > 0.5) {  // fixed: dark steel with diagonal stripes, reads as "anchored"
     float stripe = step(0.5, fract((n.x + n.y) * 3.0));
-    base = mix(vec3(0.20, 0.22, 0.25), vec3(0.55, 0.57, 0.60), stripe);
+    base = mix(vec3(0.32, 0.34, 0.38), vec3(0.78, 0.80, 0.84), stripe);
   }
   vec3 light = normalize(vec3(-0.4, 0.7, 0.6));
   vec3 half_vec = normalize(light + vec3(0.0, 0.0, 1.0));

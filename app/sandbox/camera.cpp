@@ -78,7 +78,7 @@ void Camera::frame(glm::dvec3 lo, glm::dvec3 hi) {
   target = middle;
   const double radius = 0.5 * glm::length(size);
   const double half_fov = std::min(fov_y * 0.5, std::atan(std::tan(fov_y * 0.5) * aspect));
-  distance = std::max(radius / std::sin(half_fov) * 1.05, 0.5);
+  distance = std::max(radius / std::sin(half_fov) * 0.85, 0.5);
 }
 
 void Camera::orbit(double dx, double dy) {

@@ -163,7 +163,8 @@ void Sandbox::start_scene(Scene scene, const std::filesystem::path& path) {
   state_.history.clear();
   state_.initial_energy = state_.world.energy().total();
   state_.accumulator = 0.0;
-  radii_ = display_radii(state_.world, state_.view.size_by_mass, state_.length_scale);
+  state_.bead_radius = bead_radius(state_.world);
+  radii_ = display_radii(state_.world, state_.view.size_by_mass, state_.bead_radius);
   frame_scene();
 }
 
@@ -542,7 +543,7 @@ void Sandbox::update_hover() {
 
 void Sandbox::update_view_state(double wall_seconds) {
   const World& world = state_.world;
-  radii_ = display_radii(world, state_.view.size_by_mass, state_.length_scale);
+  radii_ = display_radii(world, state_.view.size_by_mass, state_.bead_radius);
   // Rod colour scale: jumps up to a new peak, eases down over a few seconds so colours stay readable.
   double peak = 0.0;
   const auto forces = world.row_force();
@@ -553,7 +554,12 @@ void Sandbox::update_view_state(double wall_seconds) {
   }
   if (peak > state_.force_scale) state_.force_scale = peak;
   else state_.force_scale += (peak - state_.force_scale) * (1.0 - std::exp(-wall_seconds / 2.0));
-  state_.force_scale = std::max(state_.force_scale, 1e-9);
+  // Floor: a tenth of a typical weight, so round-off forces of a resting scene do not look loaded.
+  const Particles& particles = world.particles();
+  double weight = 0.0;
+  for (std::size_t i = 0; i < particles.size(); ++i)
+    if (!particles.fixed(i)) weight = std::max(weight, particles.mass[i] * glm::length(world.settings().gravity));
+  state_.force_scale = std::max(state_.force_scale, std::max(0.1 * weight, 1e-6));
   for (const Vec3& p : world.particles().position)
     state_.ground_y = std::min(state_.ground_y, p.y - 0.05 * state_.length_scale);
 }

@@ -120,7 +120,8 @@ struct SandboxState {
   double initial_energy = 0.0;
   double ground_y = 0.0;
   double force_scale = 1.0;          // rod colour scale, newtons, eased toward the current max |λ|
-  double length_scale = 1.0;         // typical rod length, for radii and arrows
+  double length_scale = 1.0;         // typical rod length, for arrows
+  double bead_radius = 0.1;          // drawn radius of a particle of median mass
 
   std::string scene_error;           // last failed load (SceneError::what()), shown until the next load
   std::string settings_error;

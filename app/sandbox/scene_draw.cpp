@@ -120,7 +120,15 @@ double typical_length(const World& world) {
   return std::max(size / 10.0, 0.05);
 }
 
-std::vector<double> display_radii(const World& world, bool size_by_mass, double length_scale) {
+double bead_radius(const World& world) {
+  glm::dvec3 lo, hi;
+  reach_bounds(world, lo, hi);
+  const double median = typical_length(world);
+  // Big enough to see and grab in a large scene, small enough that beads on a typical rod stay apart.
+  return std::max(std::min(std::max(0.16 * median, 0.012 * glm::length(hi - lo)), 0.45 * median), 1e-4);
+}
+
+std::vector<double> display_radii(const World& world, bool size_by_mass, double base) {
   const Particles& p = world.particles();
   std::vector<double> masses;
   for (std::size_t i = 0; i < p.size(); ++i)
@@ -130,14 +138,12 @@ std::vector<double> display_radii(const World& world, bool size_by_mass, double 
     std::nth_element(masses.begin(), masses.begin() + masses.size() / 2, masses.end());
     reference = masses[masses.size() / 2];
   }
-  // Dense scenes (cloth) get smaller beads so the rods stay visible.
-  const double base = length_scale * (p.size() > 100 ? 0.22 : 0.16);
   std::vector<double> radii(p.size());
   for (std::size_t i = 0; i < p.size(); ++i) {
     if (!size_by_mass && p.radius[i] > 0.0) {
       radii[i] = p.radius[i];
     } else if (p.fixed(i)) {
-      radii[i] = base * 0.8;
+      radii[i] = base;
     } else {
       radii[i] = base * std::clamp(std::cbrt(p.mass[i] / reference), 0.4, 3.0);
     }
@@ -227,10 +233,11 @@ void reach_bounds(const World& world, glm::dvec3& lo, glm::dvec3& hi) {
       const Vec3 a = p.position[anchor[i]];
       // Cap the swing by the straight distance doubled: graph distances overestimate in a mesh.
       const double r = std::min(reach[i], 2.0 * glm::length(p.position[i] - a) + 1e-9);
-      glm::dvec3 box(r);
-      if (world.dimension() == 2) box.z = 0.0;
+      // 2D: the whole circle. 3D: mostly hanging below the anchor, so a narrower box frames it better.
+      const double side = world.dimension() == 2 ? r : 0.6 * r;
+      const glm::dvec3 box(side, r, world.dimension() == 2 ? 0.0 : side);
       lo = glm::min(lo, a - box);
-      hi = glm::max(hi, glm::dvec3(a.x + r, std::max(a.y + (world.dimension() == 2 ? r : 0.0), p.position[i].y),
+      hi = glm::max(hi, glm::dvec3(a.x + side, std::max(a.y + (world.dimension() == 2 ? r : 0.0), p.position[i].y),
                                    a.z + box.z));
     }
   }

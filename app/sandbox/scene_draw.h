@@ -16,9 +16,11 @@ namespace lagrange::app {
 
 // Median rest length of the rods, or a tenth of the scene's size when it has none.
 double typical_length(const World& world);
-// Radius each particle is drawn with: the file's radius, or one from its mass (always from the mass when
-// size_by_mass).
-std::vector<double> display_radii(const World& world, bool size_by_mass, double length_scale);
+// Radius of a particle of median mass: from the rod lengths and the scene's size. Computed once per scene.
+double bead_radius(const World& world);
+// Radius each particle is drawn with: the file's radius, or `base` scaled by the cube root of its mass (always
+// from the mass when size_by_mass).
+std::vector<double> display_radii(const World& world, bool size_by_mass, double base);
 // The file's colour, or one from a palette.
 glm::vec3 particle_colour(const World& world, int index);
 

@@ -1,0 +1,98 @@
+// Helpers shared by the sandbox tests: a hidden sandbox, SDL event injection, pixel checks.
+#pragma once
+
+#include <SDL.h>
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "sandbox/renderer.h"
+#include "sandbox/sandbox_app.h"
+#include "sandbox/scene_draw.h"
+
+namespace lagrange::app::test {
+
+inline std::filesystem::path asset(const std::string& name) { return std::filesystem::path(LAGRANGE_ASSETS_DIR) / name; }
+
+inline std::vector<std::filesystem::path> shipped_scenes() {
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(LAGRANGE_ASSETS_DIR))
+    if (entry.path().extension() == ".json") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// A hidden 640x360 sandbox on the offscreen driver, no vsync.
+inline SandboxOptions test_options(int width = 640, int height = 360) {
+  SandboxOptions options;
+  options.width = width;
+  options.height = height;
+  options.hidden = true;
+  options.vsync = false;
+  return options;
+}
+
+inline void push_mouse_button(Uint32 type, glm::dvec2 pixel, Uint8 button = SDL_BUTTON_LEFT) {
+  SDL_Event event{};
+  event.type = type;
+  event.button.button = button;
+  event.button.state = type == SDL_MOUSEBUTTONDOWN ? SDL_PRESSED : SDL_RELEASED;
+  event.button.clicks = 1;
+  event.button.x = static_cast<int>(std::lround(pixel.x));
+  event.button.y = static_cast<int>(std::lround(pixel.y));
+  REQUIRE(SDL_PushEvent(&event) == 1);
+}
+
+inline void push_mouse_motion(glm::dvec2 pixel, glm::dvec2 previous, bool left_down) {
+  SDL_Event event{};
+  event.type = SDL_MOUSEMOTION;
+  event.motion.state = left_down ? SDL_BUTTON_LMASK : 0;
+  event.motion.x = static_cast<int>(std::lround(pixel.x));
+  event.motion.y = static_cast<int>(std::lround(pixel.y));
+  event.motion.xrel = event.motion.x - static_cast<int>(std::lround(previous.x));
+  event.motion.yrel = event.motion.y - static_cast<int>(std::lround(previous.y));
+  REQUIRE(SDL_PushEvent(&event) == 1);
+}
+
+inline void push_key(SDL_Keycode key) {
+  for (Uint32 type : {SDL_KEYDOWN, SDL_KEYUP}) {
+    SDL_Event event{};
+    event.type = type;
+    event.key.state = type == SDL_KEYDOWN ? SDL_PRESSED : SDL_RELEASED;
+    event.key.keysym.sym = key;
+    event.key.keysym.scancode = SDL_GetScancodeFromKey(key);
+    REQUIRE(SDL_PushEvent(&event) == 1);
+  }
+}
+
+// Window coordinates of a world point (the offscreen window has one pixel per unit).
+inline glm::dvec2 screen_of(const Sandbox& sandbox, Vec3 world) {
+  const auto p = sandbox.camera().project(world);
+  REQUIRE(p.has_value());
+  return glm::dvec2(p->x, p->y);
+}
+
+inline double colour_distance(Image::Pixel pixel, glm::vec3 colour) {
+  const double dr = pixel.r - colour.r * 255.0, dg = pixel.g - colour.g * 255.0, db = pixel.b - colour.b * 255.0;
+  return std::sqrt(dr * dr + dg * dg + db * db);
+}
+
+// The background gradient's colour at row y of an image `height` rows tall (renderer.h).
+inline glm::vec3 background_at(int y, int height) {
+  const float v = 1.0f - (static_cast<float>(y) + 0.5f) / static_cast<float>(height);
+  return glm::mix(kBackgroundBottom, kBackgroundTop, v);
+}
+
+inline void run_frames(Sandbox& sandbox, int frames, double dt) {
+  for (int i = 0; i < frames; ++i) {
+    sandbox.pump_events();
+    sandbox.frame(dt);
+    sandbox.render();
+  }
+}
+
+}  // namespace lagrange::app::test

@@ -1,0 +1,129 @@
+// Opening scene files (path, drag and drop, bad files), screenshots and the headless `shot` command.
+#include <stb_image.h>
+
+#include <fstream>
+
+#include "app_fixture.h"
+#include "lagrange/scene.h"
+#include "sandbox/sandbox.h"
+
+namespace lagrange::app::test {
+namespace {
+
+std::filesystem::path temp_dir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("lagrange-app-tests-" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+void push_drop(const std::filesystem::path& file) {
+  SDL_Event event{};
+  event.type = SDL_DROPFILE;
+  event.drop.file = SDL_strdup(file.string().c_str());  // freed by the sandbox, as SDL's own drops are
+  REQUIRE(SDL_PushEvent(&event) == 1);
+}
+
+int run_shot(std::vector<std::string> args) {
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  return shot_main(static_cast<int>(argv.size()), argv.data());
+}
+
+}  // namespace
+
+TEST_CASE("a bad scene file shows its error and the current scene keeps running") {
+  const auto dir = temp_dir("bad");
+  const auto bad = dir / "broken.json";
+  std::ofstream(bad) << R"({"name": "Broken", "dimension": 2, "particles": [{"position": [0, 0], "mass": -1}]})";
+  std::string expected;
+  try {
+    load_scene_file(bad);
+  } catch (const SceneError& error) {
+    expected = error.what();
+  }
+  REQUIRE(!expected.empty());
+
+  Sandbox sandbox(test_options());
+  REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
+  run_frames(sandbox, 5, 1.0 / 60.0);
+  const std::string name = sandbox.state().scene.name;
+
+  push_drop(bad);  // the drag-and-drop path
+  run_frames(sandbox, 1, 1.0 / 60.0);
+  CHECK(sandbox.state().scene_error == expected);
+  CHECK(sandbox.state().scene.name == name);
+  const long steps = sandbox.world().step_count();
+  run_frames(sandbox, 5, 1.0 / 60.0);
+  CHECK(sandbox.world().step_count() == steps + 5);  // still running
+
+  // The direct path reports the same message; a missing file is an error too.
+  CHECK(sandbox.load_scene(bad) == expected);
+  CHECK(!sandbox.load_scene(dir / "missing.json").empty());
+  CHECK(sandbox.state().scene.name == name);
+
+  // A good drop replaces the scene and clears the message.
+  push_drop(asset("triple_pendulum.json"));
+  run_frames(sandbox, 1, 1.0 / 60.0);
+  CHECK(sandbox.state().scene_error.empty());
+  CHECK(sandbox.state().scene.name != name);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("F12 writes a complete timestamped PNG into the folder the UI names") {
+  const auto dir = temp_dir("screenshots");
+  Sandbox sandbox(test_options());
+  REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
+  sandbox.state().screenshot_dir = dir;
+  for (bool without_panels : {false, true}) {
+    sandbox.state().screenshot_without_panels = without_panels;
+    push_key(SDLK_F12);
+    run_frames(sandbox, 1, 1.0 / 60.0);
+    if (!without_panels) SDL_Delay(1100);  // a new second, so a new name
+  }
+  std::vector<std::filesystem::path> pngs;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    CHECK(entry.path().extension() == ".png");  // no temp file left behind
+    pngs.push_back(entry.path());
+  }
+  REQUIRE(pngs.size() == 2);
+  CHECK(sandbox.state().notice.find(dir.string()) != std::string::npos);
+  for (const auto& png : pngs) {
+    int w = 0, h = 0, channels = 0;
+    unsigned char* data = stbi_load(png.string().c_str(), &w, &h, &channels, 4);
+    REQUIRE(data != nullptr);
+    CHECK(w == 640);
+    CHECK(h == 360);
+    stbi_image_free(data);
+    CHECK(png.filename().string().starts_with("lagrange-double-pendulum-"));
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("shot renders a scene after N steps into a PNG; bad flags exit with 2") {
+  const auto dir = temp_dir("shot");
+  const std::string out = (dir / "pendulum.png").string();
+  CHECK(run_shot({asset("double_pendulum.json").string(), "--steps", "30", "--size", "320x200", "--out", out}) == 0);
+  int w = 0, h = 0, channels = 0;
+  unsigned char* data = stbi_load(out.c_str(), &w, &h, &channels, 4);
+  REQUIRE(data != nullptr);
+  CHECK(w == 320);
+  CHECK(h == 200);
+  stbi_image_free(data);
+  CHECK(!std::filesystem::exists(out + ".part"));
+
+  const std::string scene = asset("double_pendulum.json").string();
+  CHECK(run_shot({scene, "--time", "0.5", "--solver", solver_table()[0].id, "--out", out, "--bare"}) == 0);
+  CHECK(run_shot({scene, "--frobnicate"}) == 2);
+  CHECK(run_shot({scene, "--steps", "-3"}) == 2);
+  CHECK(run_shot({scene, "--steps", "ten"}) == 2);
+  CHECK(run_shot({scene, "--size", "big"}) == 2);
+  CHECK(run_shot({scene, "--solver", "no-such-solver"}) == 2);
+  CHECK(run_shot({scene, "--steps", "3", "--time", "1"}) == 2);
+  CHECK(run_shot({scene, "--out"}) == 2);
+  CHECK(run_shot({}) == 2);
+  CHECK(run_shot({(dir / "missing.json").string(), "--out", out}) == 1);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace lagrange::app::test

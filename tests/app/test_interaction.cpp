@@ -1,0 +1,172 @@
+// Real SDL events pushed into the queue drive the sandbox: dragging particles (hard pin and spring), camera
+// gestures, and switching the solver with the number keys.
+#include "app_fixture.h"
+
+namespace lagrange::app::test {
+namespace {
+
+constexpr double kDt = 1.0 / 60.0;
+
+}  // namespace
+
+TEST_CASE("hard drag: the grabbed particle follows the cursor, rods hold, and it is flung on release") {
+  Sandbox sandbox(test_options());
+  REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
+  SandboxState& state = sandbox.state();
+  REQUIRE(state.drag_model == DragModel::Hard);
+  state.paused = true;  // the bob waits at its start until grabbed
+  run_frames(sandbox, 1, kDt);
+  const World& world = sandbox.world();
+  const int bob = 2;
+  const std::size_t constraints = world.constraints().size();
+  const Vec3 start = world.particles().position[bob];
+
+  const glm::dvec2 start_pixel = screen_of(sandbox, start);
+  push_mouse_button(SDL_MOUSEBUTTONDOWN, start_pixel);
+  sandbox.pump_events();
+  REQUIRE(state.drag.particle == bob);
+  CHECK(world.constraints().size() == constraints + 1);  // the moving pin
+
+  state.paused = false;
+  // Move toward a point the two rods can reach: 1.5 m from the pivot, down and left.
+  const Vec3 goal(-0.9, -1.2, 0.0);
+  const glm::dvec2 goal_pixel = screen_of(sandbox, goal);
+  glm::dvec2 previous = start_pixel;
+  for (int k = 1; k <= 30; ++k) {
+    const glm::dvec2 pixel = start_pixel + (goal_pixel - start_pixel) * (k / 30.0);
+    push_mouse_motion(pixel, previous, true);
+    previous = pixel;
+    run_frames(sandbox, 1, kDt);
+  }
+  run_frames(sandbox, 10, kDt);  // hold still at the goal
+  const Vec3 held = world.particles().position[bob];
+  const double pixel_size = 1.0 / sandbox.camera().pixels_per_unit(goal);
+  CHECK(glm::length(held - goal) < 3.0 * pixel_size + 1e-3);
+  CHECK(world.max_violation(true) < 1e-6);  // rods held while dragged
+
+  // Fling: move fast, release mid-motion.
+  const glm::dvec2 fling = goal_pixel + glm::dvec2(80.0, 0.0);
+  for (int k = 1; k <= 4; ++k) {
+    const glm::dvec2 pixel = goal_pixel + (fling - goal_pixel) * (k / 4.0);
+    push_mouse_motion(pixel, previous, true);
+    previous = pixel;
+    run_frames(sandbox, 1, kDt);
+  }
+  push_mouse_button(SDL_MOUSEBUTTONUP, fling);
+  sandbox.pump_events();
+  CHECK(state.drag.kind == Drag::Kind::None);
+  CHECK(world.constraints().size() == constraints);  // the pin is gone
+  const Vec3 v = world.particles().velocity[bob];
+  CHECK(v.x > 0.5);  // it keeps the drag velocity (to the right)
+  run_frames(sandbox, 30, kDt);
+  CHECK(world.max_violation(true) < 1e-6);
+  CHECK(std::isfinite(world.energy().total()));
+}
+
+TEST_CASE("spring drag: the mouse spring pulls the particle toward the cursor") {
+  Sandbox sandbox(test_options());
+  REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
+  SandboxState& state = sandbox.state();
+  push_key(SDLK_d);  // drag model: spring
+  state.paused = true;
+  run_frames(sandbox, 1, kDt);
+  REQUIRE(state.drag_model == DragModel::Spring);
+  const World& world = sandbox.world();
+  const std::size_t constraints = world.constraints().size();
+  const int bob = 1;
+  const Vec3 start = world.particles().position[bob];
+  const glm::dvec2 start_pixel = screen_of(sandbox, start);
+  push_mouse_button(SDL_MOUSEBUTTONDOWN, start_pixel);
+  sandbox.pump_events();
+  REQUIRE(world.mouse_spring.particle == bob);
+  CHECK(world.constraints().size() == constraints);  // no pin in spring mode
+  const Vec3 goal(1.0, 0.0, 0.0);  // on the first rod's circle
+  const glm::dvec2 goal_pixel = screen_of(sandbox, goal);
+  push_mouse_motion(goal_pixel, start_pixel, true);
+  state.paused = false;
+  run_frames(sandbox, 90, kDt);
+  CHECK(glm::length(world.mouse_spring.target - goal) < 0.05);
+  CHECK(glm::length(world.particles().position[bob] - goal) < glm::length(start - goal));
+  push_mouse_button(SDL_MOUSEBUTTONUP, goal_pixel);
+  sandbox.pump_events();
+  CHECK(world.mouse_spring.particle == -1);
+}
+
+TEST_CASE("dragging empty space pans (2D) or orbits (3D); the wheel zooms") {
+  Sandbox sandbox(test_options());
+  REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
+  run_frames(sandbox, 1, kDt);
+  const glm::dvec2 centre = sandbox.camera().centre;
+  push_mouse_button(SDL_MOUSEBUTTONDOWN, {630, 20});
+  push_mouse_motion({600, 40}, {630, 20}, true);
+  push_mouse_button(SDL_MOUSEBUTTONUP, {600, 40});
+  run_frames(sandbox, 1, kDt);
+  CHECK(sandbox.camera().centre.x > centre.x);
+
+  REQUIRE(sandbox.load_scene(asset("spherical_pendulum.json")) == "");
+  run_frames(sandbox, 1, kDt);
+  REQUIRE(sandbox.camera().perspective);
+  const double yaw = sandbox.camera().yaw, distance = sandbox.camera().distance;
+  push_mouse_button(SDL_MOUSEBUTTONDOWN, {630, 20});
+  push_mouse_motion({600, 20}, {630, 20}, true);
+  push_mouse_button(SDL_MOUSEBUTTONUP, {600, 20});
+  SDL_Event wheel{};
+  wheel.type = SDL_MOUSEWHEEL;
+  wheel.wheel.y = 2;
+  REQUIRE(SDL_PushEvent(&wheel) == 1);
+  run_frames(sandbox, 1, kDt);
+  CHECK(sandbox.camera().yaw != yaw);
+  CHECK(sandbox.camera().distance < distance);
+}
+
+TEST_CASE("number keys switch the solver live, in solver_table() order, with no jump in positions") {
+  const auto solvers = solver_table();
+  REQUIRE(solvers.size() >= 2);
+  Sandbox sandbox(test_options());
+  REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
+  run_frames(sandbox, 20, kDt);  // swinging
+  const World& world = sandbox.world();
+  for (std::size_t k = solvers.size(); k-- > 0;) {
+    CAPTURE(solvers[k].id);
+    const std::vector<Vec3> before = world.particles().position;
+    const double t = world.time();
+    push_key(static_cast<SDL_Keycode>(SDLK_1 + k));
+    sandbox.pump_events();
+    sandbox.frame(0.0);  // applies the command, steps nothing
+    CHECK(std::string(world.solver_info().id) == solvers[k].id);
+    CHECK(sandbox.state().edit.solver == solvers[k].id);
+    CHECK(world.time() == t);
+    CHECK(world.particles().position == before);  // the switch itself moves nothing
+    sandbox.frame(kDt);                            // one step with the new solver
+    double jump = 0.0, speed = 0.0;
+    for (std::size_t i = 0; i < before.size(); ++i) {
+      jump = std::max(jump, glm::length(world.particles().position[i] - before[i]));
+      speed = std::max(speed, glm::length(world.particles().velocity[i]));
+    }
+    CHECK(jump < 2.0 * speed * kDt + 9.81 * kDt * kDt + 1e-9);
+  }
+}
+
+TEST_CASE("keys: space pauses, S steps once, R resets with the chosen solver kept") {
+  Sandbox sandbox(test_options());
+  REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
+  const std::vector<Vec3> initial = sandbox.world().particles().position;
+  push_key(SDLK_SPACE);
+  run_frames(sandbox, 3, kDt);
+  CHECK(sandbox.state().paused);
+  CHECK(sandbox.world().step_count() == 0);
+  push_key(SDLK_s);
+  run_frames(sandbox, 1, kDt);
+  CHECK(sandbox.world().step_count() == 1);
+  push_key(SDLK_SPACE);
+  run_frames(sandbox, 5, kDt);
+  CHECK(sandbox.world().step_count() == 6);
+  push_key(SDLK_2);
+  push_key(SDLK_r);
+  run_frames(sandbox, 1, 0.0);
+  CHECK(sandbox.world().step_count() == 0);
+  CHECK(sandbox.world().particles().position == initial);
+  CHECK(std::string(sandbox.world().solver_info().id) == solver_table()[1].id);
+}
+
+}  // namespace lagrange::app::test
