@@ -132,13 +132,11 @@ int RowSystem::factorize(const std::vector<RowGrad>& left, const std::vector<Row
 void predict_semi_implicit(const World& world, double h, std::vector<Vec3>& x_star, std::vector<Vec3>& v_star) {
   const Particles& particles = world.particles();
   const std::size_t n = particles.size();
-  std::vector<Vec3> force;
-  world.external_forces(particles.position, particles.velocity, force);
+  world.external_forces(particles.position, particles.velocity, v_star);  // forces first, in place
   x_star.resize(n);
-  v_star.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     const double w = particles.inv_mass[i];
-    v_star[i] = particles.velocity[i] + (h * w) * force[i];
+    v_star[i] = particles.velocity[i] + (h * w) * v_star[i];
     x_star[i] = particles.position[i] + h * v_star[i];
   }
 }

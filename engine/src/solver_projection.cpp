@@ -39,8 +39,9 @@ class ProjectionSolver final : public Solver {
   };
 
   void advance(World& world, double h, StepStats& stats, int depth) {
-    Particles& particles = world.particles();
-    const std::vector<Vec3> x0 = particles.position;
+    const Particles& particles = world.particles();
+    std::vector<Vec3>& x0 = x0_[depth];  // one buffer per split depth: no allocation in the step loop
+    x0 = particles.position;
     predict_semi_implicit(world, h, x_star_, v_star_);
     system_.evaluate(world, x0, c_, g0_);
     NewtonResult result = newton(world, stats);
@@ -120,6 +121,7 @@ class ProjectionSolver final : public Solver {
   }
 
   RowSystem system_;
+  std::vector<Vec3> x0_[kMaxSplitDepth + 1];
   std::vector<Vec3> x_star_, v_star_, x_, best_x_;
   std::vector<RowGrad> g0_, r0_, g_;
   std::vector<double> c_, lambda_, best_lambda_;

@@ -15,7 +15,8 @@ class RattleSolver final : public Solver {
     system_.prepare(world);
     Particles& particles = world.particles();
     const std::size_t n = particles.size();
-    const std::vector<Vec3> x0 = particles.position;
+    x0_ = particles.position;
+    const std::vector<Vec3>& x0 = x0_;
     world.external_forces(particles.position, particles.velocity, force_);
     v_.resize(n);
     x_star_.resize(n);
@@ -53,7 +54,7 @@ class RattleSolver final : public Solver {
 
  private:
   RowSystem system_;
-  std::vector<Vec3> x_, x_star_, v_, force_;
+  std::vector<Vec3> x0_, x_, x_star_, v_, force_;
   std::vector<RowGrad> g_, weighted_;
   std::vector<double> c_, lambda_, mu_;
 };

@@ -51,20 +51,20 @@ namespace {
 class ShakeSolver final : public Solver {
  public:
   void substep(World& world, double h, StepStats& stats) override {
-    const std::vector<Vec3> x0 = world.particles().position;
+    x0_ = world.particles().position;
     predict_semi_implicit(world, h, x_, v_);
-    system_.evaluate(world, x0, c_, g0_);
+    system_.evaluate(world, x0_, c_, g0_);
     const ShakeResult result = shake_positions(world, g0_, x_, lambda_);
     stats.iterations += result.sweeps;
     if (!result.converged) ++stats.failures;
-    commit_positions(world, x_, x0, h);
+    commit_positions(world, x_, x0_, h);
     auto& force = world.mutable_row_force();
     for (std::size_t k = 0; k < force.size(); ++k) force[k] = lambda_[k] / (h * h);
   }
 
  private:
   RowSystem system_;  // only its row evaluation; SHAKE needs no matrix
-  std::vector<Vec3> x_, v_;
+  std::vector<Vec3> x0_, x_, v_;
   std::vector<RowGrad> g0_;
   std::vector<double> c_, lambda_;
 };
