@@ -1,0 +1,155 @@
+// Chains and cloth: the one place that builds them, for scene-file generators, tests, the benchmark and the app.
+//
+// Every problem with a def is thrown as Error("FIELD: PROBLEM"), FIELD being the def's member name, which is also
+// the generator's key in a scene file, so the loader only has to prefix the JSON path (docs/scenes.md).
+#include "lagrange/builders.h"
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace lagrange {
+namespace {
+
+// Guards against a typo allocating millions of particles; far beyond anything that runs in real time.
+constexpr int kMaxChainLinks = 100000;
+constexpr int kMaxClothSide = 1000;
+
+std::string number_text(double value) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.17g", value);
+  return buffer;
+}
+
+[[noreturn]] void fail(const char* field, const std::string& problem) {
+  throw Error(std::string(field) + ": " + problem);
+}
+
+bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+void check_count(const char* field, int value, int min, int max) {
+  if (value < min) fail(field, "must be at least " + std::to_string(min) + ", got " + std::to_string(value));
+  if (value > max) fail(field, "must be at most " + std::to_string(max) + ", got " + std::to_string(value));
+}
+
+void check_positive(const char* field, double value) {
+  if (!std::isfinite(value)) fail(field, "must be a finite number");
+  if (value <= 0.0) fail(field, "must be a positive number, got " + number_text(value));
+}
+
+void check_point(const char* field, Vec3 point) {
+  if (!finite(point)) fail(field, "must have finite coordinates");
+}
+
+// The unit vector along `direction`.
+Vec3 unit(const char* field, Vec3 direction) {
+  if (!finite(direction)) fail(field, "must have finite coordinates");
+  const double length = glm::length(direction);
+  if (!(length > 0.0) || !std::isfinite(length)) fail(field, "must be a non-zero vector");
+  return direction / length;
+}
+
+ConstraintDef rod(int a, int b, double length) {
+  ConstraintDef c;
+  c.type = ConstraintDef::Type::Distance;
+  c.a = a;
+  c.b = b;
+  c.length = length;
+  return c;
+}
+
+}  // namespace
+
+int append_chain(Scene& scene, const ChainDef& def) {
+  check_count("links", def.links, 1, kMaxChainLinks);
+  check_positive("link_length", def.link_length);
+  check_positive("particle_mass", def.particle_mass);
+  const Vec3 direction = unit("direction", def.direction);
+  const int existing = static_cast<int>(scene.particles.size());
+  if (def.anchor_particle < -1) fail("anchor_particle", "must be a particle index, or -1 for none");
+  if (def.anchor_particle >= existing)
+    fail("anchor_particle", "particle " + std::to_string(def.anchor_particle) + " does not exist (there are " +
+                                std::to_string(existing) + " particles before this chain)");
+
+  int first = def.anchor_particle;
+  Vec3 start = def.anchor;
+  if (def.anchor_particle >= 0) {
+    start = scene.particles[def.anchor_particle].position;
+  } else {
+    check_point("anchor", def.anchor);
+    ParticleDef anchor;
+    anchor.position = def.anchor;
+    anchor.mass = def.particle_mass;
+    anchor.fixed = def.fixed_anchor;
+    first = existing;
+    scene.particles.push_back(anchor);
+    if (!def.fixed_anchor) {
+      ConstraintDef pin;
+      pin.type = ConstraintDef::Type::Pin;
+      pin.particle = first;
+      pin.point = def.anchor;
+      scene.constraints.push_back(pin);
+    }
+  }
+
+  int previous = first;
+  for (int k = 1; k <= def.links; ++k) {
+    ParticleDef link;
+    link.position = start + (static_cast<double>(k) * def.link_length) * direction;
+    link.mass = def.particle_mass;
+    scene.particles.push_back(link);
+    const int current = static_cast<int>(scene.particles.size()) - 1;
+    scene.constraints.push_back(rod(previous, current, def.link_length));
+    previous = current;
+  }
+  return first;
+}
+
+int append_cloth(Scene& scene, const ClothDef& def) {
+  check_count("nx", def.nx, 2, kMaxClothSide);
+  check_count("ny", def.ny, 2, kMaxClothSide);
+  check_positive("spacing", def.spacing);
+  check_positive("particle_mass", def.particle_mass);
+  check_point("origin", def.origin);
+  const Vec3 u = unit("u", def.u);
+  const Vec3 v = unit("v", def.v);
+  // Parallel directions would stack the rows on top of each other.
+  if (glm::length(glm::cross(u, v)) < 1e-6) fail("v", "must not be parallel to u");
+
+  const int first = static_cast<int>(scene.particles.size());
+  const auto index = [&](int i, int j) { return first + i + def.nx * j; };
+  for (int j = 0; j < def.ny; ++j) {
+    for (int i = 0; i < def.nx; ++i) {
+      ParticleDef p;
+      p.position = def.origin + def.spacing * (static_cast<double>(i) * u + static_cast<double>(j) * v);
+      p.mass = def.particle_mass;
+      p.fixed = def.pin_two_corners && j == 0 && (i == 0 || i == def.nx - 1);
+      scene.particles.push_back(p);
+    }
+  }
+
+  const auto add_rod = [&](int a, int b) {
+    if (scene.particles[a].fixed && scene.particles[b].fixed) return;
+    scene.constraints.push_back(rod(a, b, glm::length(scene.particles[a].position - scene.particles[b].position)));
+  };
+  // Structural rods get exactly `spacing`; only the diagonals depend on the angle between u and v.
+  const auto add_structural = [&](int a, int b) {
+    if (scene.particles[a].fixed && scene.particles[b].fixed) return;
+    scene.constraints.push_back(rod(a, b, def.spacing));
+  };
+  for (int j = 0; j < def.ny; ++j)
+    for (int i = 0; i + 1 < def.nx; ++i) add_structural(index(i, j), index(i + 1, j));
+  for (int j = 0; j + 1 < def.ny; ++j)
+    for (int i = 0; i < def.nx; ++i) add_structural(index(i, j), index(i, j + 1));
+  if (def.shear) {
+    for (int j = 0; j + 1 < def.ny; ++j) {
+      for (int i = 0; i + 1 < def.nx; ++i) {
+        add_rod(index(i, j), index(i + 1, j + 1));
+        add_rod(index(i + 1, j), index(i, j + 1));
+      }
+    }
+  }
+  return first;
+}
+
+}  // namespace lagrange
