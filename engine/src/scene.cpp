@@ -1,0 +1,680 @@
+// Scene files: JSON text → Scene → World. The format, every key and every message are documented in
+// docs/scenes.md; keep the two in step.
+//
+// Every problem is thrown once, as SceneError("FILE: JSON.PATH: PROBLEM"). Parsing is all-or-nothing: a Scene is
+// only returned when the whole file is valid, and make_world builds into a local World that is discarded on error.
+// Checks that also apply to scenes built in code (positive mass, index range, a rod on two fixed particles, ...)
+// live in particle_problem / constraint_problem and run both here and in make_world; ranges of generator
+// parameters live in builders.cpp; ranges of settings in settings.cpp (set_setting). One place each.
+#include "lagrange/scene.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <span>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "lagrange/builders.h"
+
+namespace lagrange {
+namespace {
+
+using Json = nlohmann::json;
+
+// Larger numbers are typos (or would overflow once squared by the solvers).
+constexpr double kMaxMagnitude = 1e9;
+
+// The top-level keys that are shorthands for settings of the same name.
+constexpr const char* kShorthandSettings[] = {"dt", "substeps", "solver", "gravity"};
+
+// Shortest text that reads back as the same double: "-1", "0.1", "1e+300".
+std::string number_text(double value) {
+  char buffer[64];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, result.ptr);
+}
+
+std::string full_precision(double value) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.17g", value);
+  return buffer;
+}
+
+std::string in_quotes(std::string_view text) {
+  std::string out(1, '"');  // not "\"" + ...: GCC 12 -O2 raises a false -Wrestrict on that form
+  out += text;
+  out += '"';
+  return out;
+}
+
+std::string join_key(const std::string& path, std::string_view key) {
+  return path.empty() ? std::string(key) : path + "." + std::string(key);
+}
+
+std::string join_index(const std::string& path, std::size_t index) {
+  return path + "[" + std::to_string(index) + "]";
+}
+
+// What a value is, for "got ..." in messages.
+std::string describe(const Json& value) {
+  switch (value.type()) {
+    case Json::value_t::null: return "null";
+    case Json::value_t::boolean: return value.get<bool>() ? "true" : "false";
+    case Json::value_t::number_integer:
+    case Json::value_t::number_unsigned: return value.dump();
+    case Json::value_t::number_float: return number_text(value.get<double>());
+    case Json::value_t::string: {
+      std::string text = value.get<std::string>();
+      if (text.size() > 40) text = text.substr(0, 37) + "...";
+      return "the string " + in_quotes(text);
+    }
+    case Json::value_t::array:
+      if (value.empty()) return "an empty array";
+      return "an array of " + std::to_string(value.size()) + (value.size() == 1 ? " element" : " elements");
+    case Json::value_t::object: return "an object";
+    default: return "a binary value";
+  }
+}
+
+// Optimal string alignment distance (Levenshtein plus adjacent transpositions), case-insensitive.
+int edit_distance(std::string_view a, std::string_view b) {
+  const auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+  std::vector<std::vector<int>> d(a.size() + 1, std::vector<int>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = static_cast<int>(i);
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = static_cast<int>(j);
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const int cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && lower(a[i - 1]) == lower(b[j - 2]) && lower(a[i - 2]) == lower(b[j - 1]))
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.size()][b.size()];
+}
+
+// " (did you mean "mass"?)" for a near miss, otherwise " (expected one of: a, b, c)".
+std::string suggestion(std::string_view word, const std::vector<std::string>& candidates) {
+  const std::string* best = nullptr;
+  int best_distance = word.size() >= 4 ? 2 : 1;
+  for (const std::string& candidate : candidates) {
+    const int distance = edit_distance(word, candidate);
+    if (distance <= best_distance && (!best || distance < best_distance)) {
+      best = &candidate;
+      best_distance = distance;
+    }
+  }
+  if (best) return " (did you mean " + in_quotes(*best) + "?)";
+  std::string list;
+  for (const std::string& candidate : candidates) list += (list.empty() ? "" : ", ") + candidate;
+  return " (expected one of: " + list + ")";
+}
+
+// Builds the document like json::parse does, and also catches what json::parse lets through or hides: a key
+// given twice in one object (json::parse silently keeps the last) and the byte offset of every error (the number
+// overflow error, "1e400", has none in its message).
+class DocumentBuilder final : public Json::json_sax_t {
+ public:
+  Json root;
+  std::string duplicate_path;     // first key given twice, as a JSON path
+  std::size_t error_byte = 0;     // 1-based offset of the last character read when the error happened
+  std::string error_message;
+
+  bool null() override { return put(nullptr); }
+  bool boolean(bool value) override { return put(value); }
+  bool number_integer(number_integer_t value) override { return put(value); }
+  bool number_unsigned(number_unsigned_t value) override { return put(value); }
+  bool number_float(number_float_t value, const string_t&) override { return put(value); }
+  bool string(string_t& value) override { return put(std::move(value)); }
+  bool binary(binary_t& value) override { return put(Json::binary(std::move(value))); }
+  bool start_object(std::size_t) override { return open(Json::object()); }
+  bool start_array(std::size_t) override { return open(Json::array()); }
+  bool end_object() override { return close(); }
+  bool end_array() override { return close(); }
+  bool key(string_t& key) override {
+    Frame& frame = stack_.back();
+    frame.key = key;
+    if (frame.container->contains(key) && duplicate_path.empty()) duplicate_path = path();
+    return true;
+  }
+  bool parse_error(std::size_t position, const std::string&, const Json::exception& error) override {
+    error_byte = position;
+    error_message = error.what();
+    return false;
+  }
+
+ private:
+  struct Frame {
+    Json* container;
+    std::string key;  // objects: the key being read
+  };
+
+  bool put(Json value) {
+    insert(std::move(value));
+    return true;
+  }
+  bool open(Json container) {
+    stack_.push_back({insert(std::move(container)), {}});
+    return true;
+  }
+  bool close() {
+    stack_.pop_back();
+    return true;
+  }
+  // Open containers are always the last element of their parent, so the pointers in stack_ stay valid.
+  Json* insert(Json value) {
+    if (stack_.empty()) {
+      root = std::move(value);
+      return &root;
+    }
+    Json& parent = *stack_.back().container;
+    if (parent.is_array()) {
+      parent.push_back(std::move(value));
+      return &parent.back();
+    }
+    Json& slot = parent[stack_.back().key];
+    slot = std::move(value);
+    return &slot;
+  }
+  std::string path() const {
+    std::string out;
+    for (const Frame& frame : stack_) {
+      if (frame.container->is_array())
+        out = join_index(out, frame.container->size() - 1);
+      else
+        out = join_key(out, frame.key);
+    }
+    return out;
+  }
+
+  std::vector<Frame> stack_;
+};
+
+// Where in a problem a particle or constraint def went wrong: `field` is the JSON key below the item ("mass",
+// "particles[1]", or "" for the item itself).
+struct Problem {
+  std::string field;
+  std::string text;
+};
+
+bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+std::optional<Problem> vector_problem(const std::string& field, Vec3 v, int dimension) {
+  if (!finite(v)) return Problem{field, "must have finite coordinates"};
+  if (dimension == 2 && v.z != 0.0)
+    return Problem{field + "[2]", "must be 0 in a 2D scene, got " + number_text(v.z) +
+                                      " (set \"dimension\": 3 for a 3D scene)"};
+  return std::nullopt;
+}
+
+std::optional<Problem> particle_problem(const ParticleDef& p, int dimension) {
+  if (auto problem = vector_problem("position", p.position, dimension)) return problem;
+  if (auto problem = vector_problem("velocity", p.velocity, dimension)) return problem;
+  if (!p.fixed && (!std::isfinite(p.mass) || p.mass <= 0.0))
+    return Problem{"mass", "must be a positive number, got " + number_text(p.mass)};
+  if (p.fixed && p.velocity != Vec3(0.0))
+    return Problem{"velocity", "must be zero for a fixed particle (it never moves)"};
+  if (!std::isfinite(p.radius) || p.radius < 0.0)
+    return Problem{"radius", "must be zero (automatic) or a positive number, got " + number_text(p.radius)};
+  return std::nullopt;
+}
+
+std::optional<Problem> index_problem(const std::string& field, int index, std::size_t count) {
+  if (index >= 0 && static_cast<std::size_t>(index) < count) return std::nullopt;
+  return Problem{field, "particle index " + std::to_string(index) + " is out of range (the scene has " +
+                            std::to_string(count) + " particles, numbered 0 to " + std::to_string(count - 1) + ")"};
+}
+
+std::optional<Problem> constraint_problem(const ConstraintDef& c, std::span<const ParticleDef> particles,
+                                          int dimension) {
+  if (c.type == ConstraintDef::Type::Pin) {
+    if (auto problem = index_problem("particle", c.particle, particles.size())) return problem;
+    if (c.point)
+      if (auto problem = vector_problem("point", *c.point, dimension)) return problem;
+    if (particles[c.particle].fixed)
+      return Problem{"", "pins particle " + std::to_string(c.particle) +
+                             ", which is fixed, so the pin can never do anything; remove the pin or the \"fixed\""};
+    return std::nullopt;
+  }
+  if (auto problem = index_problem("particles[0]", c.a, particles.size())) return problem;
+  if (auto problem = index_problem("particles[1]", c.b, particles.size())) return problem;
+  if (c.a == c.b)
+    return Problem{"particles", "a rod needs two different particles, got " + std::to_string(c.a) + " twice"};
+  if (c.length && (!std::isfinite(*c.length) || *c.length <= 0.0))
+    return Problem{"length", "must be a positive number, got " + number_text(*c.length)};
+  if (!c.length && particles[c.a].position == particles[c.b].position)
+    return Problem{"length", "is missing and particles " + std::to_string(c.a) + " and " + std::to_string(c.b) +
+                                 " start at the same position, so the initial distance is 0; give a length"};
+  if (particles[c.a].fixed && particles[c.b].fixed)
+    return Problem{"", "both particles (" + std::to_string(c.a) + " and " + std::to_string(c.b) +
+                           ") are fixed, so this rod can never move anything; remove it or unfix one of them"};
+  return std::nullopt;
+}
+
+// Reads typed values out of the document; every failure names the file and the JSON path.
+class Reader {
+ public:
+  Reader(std::string file, int dimension) : file_(std::move(file)), dimension_(dimension) {}
+
+  [[noreturn]] void fail(const std::string& path, const std::string& problem) const {
+    throw SceneError(file_ + ": " + (path.empty() ? "top level" : path) + ": " + problem);
+  }
+  void fail_on(const std::string& path, const std::optional<Problem>& problem) const {
+    if (problem) fail(problem->field.empty() ? path : join_key(path, problem->field), problem->text);
+  }
+  void set_dimension(int dimension) { dimension_ = dimension; }
+  int dimension() const { return dimension_; }
+
+  const Json& object(const Json& value, const std::string& path) const {
+    if (!value.is_object()) fail(path, "must be an object {...}, got " + describe(value));
+    return value;
+  }
+  const Json& array(const Json& value, const std::string& path) const {
+    if (!value.is_array()) fail(path, "must be an array [...], got " + describe(value));
+    return value;
+  }
+  void check_keys(const Json& object, const std::string& path, const std::vector<std::string>& allowed) const {
+    for (const auto& [key, value] : object.items())
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+        fail(join_key(path, key), "unknown key" + suggestion(key, allowed));
+  }
+  const Json& required(const Json& object, const std::string& path, const char* key, const char* hint) const {
+    if (!object.contains(key))
+      fail(path, "missing required key " + in_quotes(key) + (*hint ? std::string(" (") + hint + ")" : ""));
+    return object[key];
+  }
+
+  double number(const Json& value, const std::string& path) const {
+    if (!value.is_number()) fail(path, "must be a number, got " + describe(value));
+    const double x = value.get<double>();
+    if (!std::isfinite(x) || std::abs(x) > kMaxMagnitude)
+      fail(path, "must be a number of magnitude at most 1e9, got " + describe(value));
+    return x;
+  }
+  int integer(const Json& value, const std::string& path, const char* what = "an integer") const {
+    if (!value.is_number()) fail(path, std::string("must be ") + what + ", got " + describe(value));
+    if (value.is_number_float()) {
+      const double x = value.get<double>();
+      if (!std::isfinite(x) || x != std::floor(x))
+        fail(path, std::string("must be ") + what + ", got " + describe(value));
+    }
+    const double x = value.get<double>();
+    if (std::abs(x) > 1e9) fail(path, std::string("must be ") + what + " of magnitude at most 1e9, got " +
+                                    describe(value));
+    return static_cast<int>(x);
+  }
+  bool boolean(const Json& value, const std::string& path) const {
+    if (!value.is_boolean()) fail(path, "must be true or false, got " + describe(value));
+    return value.get<bool>();
+  }
+  std::string string(const Json& value, const std::string& path) const {
+    if (!value.is_string()) fail(path, "must be a string, got " + describe(value));
+    return value.get<std::string>();
+  }
+  // [x, y, z]; [x, y] is also accepted in a 2D scene, where z must be 0.
+  Vec3 vec(const Json& value, const std::string& path) const {
+    const char* shape = dimension_ == 2 ? "must be an array of 2 numbers [x, y] (or 3 with z = 0)"
+                                        : "must be an array of 3 numbers [x, y, z]";
+    if (!value.is_array()) fail(path, std::string(shape) + ", got " + describe(value));
+    if (value.size() != 3 && !(dimension_ == 2 && value.size() == 2))
+      fail(path, std::string(shape) + ", got " + describe(value));
+    Vec3 v{0.0};
+    for (std::size_t k = 0; k < value.size(); ++k) v[static_cast<int>(k)] = number(value[k], join_index(path, k));
+    if (auto problem = vector_problem(path, v, dimension_)) fail(problem->field, problem->text);
+    return v;
+  }
+  // [r, g, b] in 0..1 or "#rrggbb".
+  Colour colour(const Json& value, const std::string& path) const {
+    const char* shape = "must be [r, g, b] with each in 0..1, or \"#rrggbb\"";
+    if (value.is_string()) {
+      const std::string text = value.get<std::string>();
+      unsigned rgb = 0;
+      const auto hex_digit = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };
+      const bool hex = text.size() == 7 && text[0] == '#' && std::all_of(text.begin() + 1, text.end(), hex_digit);
+      if (!hex) fail(path, std::string(shape) + ", got " + describe(value));
+      std::from_chars(text.data() + 1, text.data() + 7, rgb, 16);
+      return Colour{((rgb >> 16) & 0xff) / 255.0f, ((rgb >> 8) & 0xff) / 255.0f, (rgb & 0xff) / 255.0f};
+    }
+    if (!value.is_array() || value.size() != 3) fail(path, std::string(shape) + ", got " + describe(value));
+    float c[3];
+    for (std::size_t k = 0; k < 3; ++k) {
+      const double x = number(value[k], join_index(path, k));
+      if (x < 0.0 || x > 1.0) fail(join_index(path, k), "must be between 0 and 1, got " + describe(value[k]));
+      c[k] = static_cast<float>(x);
+    }
+    return Colour{c[0], c[1], c[2]};
+  }
+
+ private:
+  std::string file_;
+  int dimension_;
+};
+
+// Applies one setting through set_setting(), the single place that checks settings. The JSON type expected is
+// read off the default value's text: "x,y,z" is a vector, a number is a number, anything else a string.
+void apply_setting(const Reader& reader, Settings& settings, const std::string& key, const Json& value,
+                   const std::string& path) {
+  const std::string example = get_setting(Settings{}, key);
+  double ignored = 0.0;
+  const bool numeric = std::from_chars(example.data(), example.data() + example.size(), ignored).ptr ==
+                       example.data() + example.size();
+  std::string text;
+  if (example.find(',') != std::string::npos) {
+    const Vec3 v = reader.vec(value, path);
+    text = full_precision(v.x) + "," + full_precision(v.y) + "," + full_precision(v.z);
+  } else if (numeric && !example.empty()) {
+    if (!value.is_number()) reader.fail(path, "must be a number, got " + describe(value));
+    if (value.is_number_integer())
+      text = value.dump();
+    else if (const double x = value.get<double>(); std::isfinite(x))
+      text = full_precision(x);
+    else
+      reader.fail(path, "must be a finite number, got " + describe(value));
+  } else {
+    text = reader.string(value, path);
+  }
+  std::string problem = set_setting(settings, key, text);
+  if (problem.empty()) return;
+  if (problem.rfind(key + ": ", 0) == 0) problem.erase(0, key.size() + 2);  // the path already names the key
+  reader.fail(path, problem);
+}
+
+std::vector<std::string> setting_keys() {
+  std::vector<std::string> keys;
+  for (const SettingInfo& info : setting_table()) keys.emplace_back(info.key);
+  return keys;
+}
+
+Settings read_settings(const Reader& reader, const Json& root) {
+  Settings settings;
+  const std::vector<std::string> keys = setting_keys();
+  if (root.contains("settings")) {
+    const Json& object = reader.object(root["settings"], "settings");
+    reader.check_keys(object, "settings", keys);
+    for (const auto& [key, value] : object.items()) {
+      if (root.contains(key))
+        reader.fail(join_key("settings", key), "also given at the top level as " + in_quotes(key) + "; give it once");
+      apply_setting(reader, settings, key, value, join_key("settings", key));
+    }
+  }
+  for (const char* key : kShorthandSettings)
+    if (root.contains(key)) apply_setting(reader, settings, key, root[key], key);
+  if (std::string problem = validate(settings); !problem.empty()) reader.fail("settings", problem);
+  return settings;
+}
+
+ParticleDef read_particle(const Reader& reader, const Json& value, const std::string& path) {
+  const Json& object = reader.object(value, path);
+  reader.check_keys(object, path, {"position", "velocity", "mass", "fixed", "radius", "colour"});
+  ParticleDef p;
+  p.position = reader.vec(reader.required(object, path, "position", "[x, y, z]"), join_key(path, "position"));
+  if (object.contains("velocity")) p.velocity = reader.vec(object["velocity"], join_key(path, "velocity"));
+  if (object.contains("fixed")) p.fixed = reader.boolean(object["fixed"], join_key(path, "fixed"));
+  if (object.contains("mass")) {
+    if (p.fixed)
+      reader.fail(join_key(path, "mass"), "a fixed particle has no mass (nothing can move it); remove \"mass\" or "
+                                          "\"fixed\"");
+    p.mass = reader.number(object["mass"], join_key(path, "mass"));
+  }
+  if (object.contains("radius")) p.radius = reader.number(object["radius"], join_key(path, "radius"));
+  if (object.contains("colour")) {
+    p.colour = reader.colour(object["colour"], join_key(path, "colour"));
+    p.has_colour = true;
+  }
+  reader.fail_on(path, particle_problem(p, reader.dimension()));
+  return p;
+}
+
+ConstraintDef read_constraint(const Reader& reader, const Json& value, const std::string& path) {
+  const Json& object = reader.object(value, path);
+  const std::string type_path = join_key(path, "type");
+  const std::string type =
+      reader.string(reader.required(object, path, "type", "\"distance\" or \"pin\""), type_path);
+  ConstraintDef c;
+  if (type == "distance") {
+    reader.check_keys(object, path, {"type", "particles", "length"});
+    c.type = ConstraintDef::Type::Distance;
+    const std::string ids_path = join_key(path, "particles");
+    const Json& ids = reader.array(reader.required(object, path, "particles", "[a, b]"), ids_path);
+    if (ids.size() != 2) reader.fail(ids_path, "must list exactly 2 particle indices [a, b], got " + describe(ids));
+    c.a = reader.integer(ids[0], join_index(ids_path, 0), "a particle index (an integer)");
+    c.b = reader.integer(ids[1], join_index(ids_path, 1), "a particle index (an integer)");
+    if (object.contains("length")) c.length = reader.number(object["length"], join_key(path, "length"));
+  } else if (type == "pin") {
+    reader.check_keys(object, path, {"type", "particle", "point"});
+    c.type = ConstraintDef::Type::Pin;
+    c.particle = reader.integer(reader.required(object, path, "particle", "a particle index"),
+                                join_key(path, "particle"), "a particle index (an integer)");
+    if (object.contains("point")) c.point = reader.vec(object["point"], join_key(path, "point"));
+  } else {
+    reader.fail(type_path, "unknown constraint type " + in_quotes(type) + suggestion(type, {"distance", "pin"}));
+  }
+  return c;
+}
+
+// Expands one generator into `scene` with the builders. Ranges are checked there (one place); their messages
+// read "FIELD: PROBLEM" with FIELD the key used here, so only the path needs adding.
+void run_generator(const Reader& reader, const Json& value, const std::string& path, Scene& scene) {
+  const Json& object = reader.object(value, path);
+  const std::string type_path = join_key(path, "type");
+  const std::string type = reader.string(reader.required(object, path, "type", "\"chain\" or \"cloth\""), type_path);
+  const auto has = [&](const char* key) { return object.contains(key); };
+  const auto at = [&](const char* key) -> const Json& { return object[key]; };
+  const auto sub = [&](const char* key) { return join_key(path, key); };
+  const std::size_t before = scene.particles.size();
+  try {
+    if (type == "chain") {
+      reader.check_keys(object, path, {"type", "links", "link_length", "particle_mass", "anchor", "direction",
+                                       "fixed_anchor", "anchor_particle"});
+      ChainDef def;
+      if (has("links")) def.links = reader.integer(at("links"), sub("links"));
+      if (has("link_length")) def.link_length = reader.number(at("link_length"), sub("link_length"));
+      if (has("particle_mass")) def.particle_mass = reader.number(at("particle_mass"), sub("particle_mass"));
+      if (has("anchor")) def.anchor = reader.vec(at("anchor"), sub("anchor"));
+      if (has("direction")) def.direction = reader.vec(at("direction"), sub("direction"));
+      if (has("fixed_anchor")) def.fixed_anchor = reader.boolean(at("fixed_anchor"), sub("fixed_anchor"));
+      if (has("anchor_particle")) {
+        for (const char* exclusive : {"anchor", "fixed_anchor"})
+          if (has(exclusive))
+            reader.fail(sub(exclusive), "cannot be combined with \"anchor_particle\" (the chain then starts at "
+                                        "that particle)");
+        def.anchor_particle = reader.integer(at("anchor_particle"), sub("anchor_particle"), "a particle index");
+        if (def.anchor_particle < 0)
+          reader.fail(sub("anchor_particle"), "must be a particle index (0 or more), got " +
+                                                  describe(at("anchor_particle")));
+      }
+      append_chain(scene, def);
+    } else if (type == "cloth") {
+      reader.check_keys(object, path, {"type", "nx", "ny", "spacing", "particle_mass", "origin", "u", "v", "shear",
+                                       "pin_two_corners"});
+      ClothDef def;
+      if (has("nx")) def.nx = reader.integer(at("nx"), sub("nx"));
+      if (has("ny")) def.ny = reader.integer(at("ny"), sub("ny"));
+      if (has("spacing")) def.spacing = reader.number(at("spacing"), sub("spacing"));
+      if (has("particle_mass")) def.particle_mass = reader.number(at("particle_mass"), sub("particle_mass"));
+      if (has("origin")) def.origin = reader.vec(at("origin"), sub("origin"));
+      if (has("u")) def.u = reader.vec(at("u"), sub("u"));
+      if (has("v"))
+        def.v = reader.vec(at("v"), sub("v"));
+      else if (reader.dimension() == 2)
+        reader.fail(path, "a cloth in a 2D scene needs \"v\" in the xy plane (the default, [0, 0, 1], leaves it)");
+      if (has("shear")) def.shear = reader.boolean(at("shear"), sub("shear"));
+      if (has("pin_two_corners")) def.pin_two_corners = reader.boolean(at("pin_two_corners"), sub("pin_two_corners"));
+      append_cloth(scene, def);
+    } else {
+      reader.fail(type_path, "unknown generator type " + in_quotes(type) + suggestion(type, {"chain", "cloth"}));
+    }
+  } catch (const Error& error) {
+    const std::string message = error.what();
+    const std::size_t colon = message.find(": ");
+    if (colon == std::string::npos) reader.fail(path, message);
+    reader.fail(join_key(path, message.substr(0, colon)), message.substr(colon + 2));
+  }
+  // Generated particles must obey the same rules as listed ones (z = 0 in 2D, ...).
+  for (std::size_t i = before; i < scene.particles.size(); ++i)
+    if (auto problem = particle_problem(scene.particles[i], reader.dimension()))
+      reader.fail(path, "generated particle " + std::to_string(i) + ": " + problem->field + ": " + problem->text);
+}
+
+Json parse_document(std::string_view text, const std::string& file) {
+  DocumentBuilder builder;
+  const bool ok = Json::sax_parse(text.begin(), text.end(), &builder, Json::input_format_t::json, true);
+  if (!ok) {
+    // nlohmann's message reads "[json.exception.parse_error.101] parse error at line 3, column 7: PROBLEM".
+    std::string problem = builder.error_message;
+    if (problem.rfind("[json.exception.", 0) == 0) problem.erase(0, problem.find("] ") + 2);
+    if (problem.rfind("parse error", 0) == 0) problem.erase(0, problem.find(": ") + 2);
+    const std::size_t end = std::min(builder.error_byte > 0 ? builder.error_byte - 1 : 0, text.size());
+    std::size_t line = 1, column = 1;
+    for (std::size_t i = 0; i < end; ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
+    }
+    throw SceneError(file + ": invalid JSON at line " + std::to_string(line) + ", column " + std::to_string(column) +
+                     ": " + problem);
+  }
+  if (!builder.duplicate_path.empty())
+    throw SceneError(file + ": " + builder.duplicate_path + ": key given twice in the same object");
+  return std::move(builder.root);
+}
+
+std::vector<std::string> top_level_keys() {
+  std::vector<std::string> keys{"name", "description", "dimension", "settings", "particles", "constraints",
+                                "generators"};
+  for (const char* key : kShorthandSettings) keys.emplace_back(key);
+  return keys;
+}
+
+}  // namespace
+
+Scene parse_scene(std::string_view json_text, const std::string& source) {
+  const std::string file = source.empty() ? "scene" : source;
+  const Json root = parse_document(json_text, file);
+  Reader reader(file, 2);
+  reader.object(root, "");
+
+  const std::vector<std::string> allowed = top_level_keys();
+  for (const auto& [key, value] : root.items()) {
+    if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+    if (!get_setting(Settings{}, key).empty())
+      reader.fail(key, "this setting goes in the \"settings\" object (only dt, substeps, solver and gravity may be "
+                       "given at the top level)");
+    reader.fail(key, "unknown key" + suggestion(key, allowed));
+  }
+
+  Scene scene;
+  scene.source = source;
+  scene.name = root.contains("name") ? reader.string(root["name"], "name")
+                                     : std::filesystem::path(source).stem().string();
+  if (scene.name.empty()) scene.name = "Untitled scene";
+  if (root.contains("description")) scene.description = reader.string(root["description"], "description");
+  if (root.contains("dimension")) {
+    scene.dimension = reader.integer(root["dimension"], "dimension");
+    if (scene.dimension != 2 && scene.dimension != 3)
+      reader.fail("dimension", "must be 2 or 3, got " + describe(root["dimension"]));
+  }
+  reader.set_dimension(scene.dimension);
+  scene.settings = read_settings(reader, root);
+
+  if (root.contains("particles")) {
+    const Json& list = reader.array(root["particles"], "particles");
+    for (std::size_t i = 0; i < list.size(); ++i)
+      scene.particles.push_back(read_particle(reader, list[i], join_index("particles", i)));
+  }
+  // Generated particles follow the listed ones; the listed constraints come first, then the generated ones.
+  Scene generated;
+  generated.particles = scene.particles;
+  if (root.contains("generators")) {
+    const Json& list = reader.array(root["generators"], "generators");
+    for (std::size_t i = 0; i < list.size(); ++i)
+      run_generator(reader, list[i], join_index("generators", i), generated);
+  }
+  if (generated.particles.empty()) {
+    if (root.contains("particles"))
+      reader.fail("particles", "is empty; a scene needs at least one particle (or a generator)");
+    reader.fail("", "missing required key \"particles\" (a scene needs at least one particle or a generator)");
+  }
+  scene.particles = std::move(generated.particles);
+
+  if (root.contains("constraints")) {
+    const Json& list = reader.array(root["constraints"], "constraints");
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const std::string path = join_index("constraints", i);
+      ConstraintDef c = read_constraint(reader, list[i], path);
+      reader.fail_on(path, constraint_problem(c, scene.particles, scene.dimension));
+      scene.constraints.push_back(c);
+    }
+  }
+  scene.constraints.insert(scene.constraints.end(), generated.constraints.begin(), generated.constraints.end());
+  return scene;
+}
+
+Scene load_scene_file(const std::filesystem::path& path) {
+  const std::string file = path.string();
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw SceneError(file + ": is a directory, not a scene file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    const int error = errno;
+    throw SceneError(file + ": cannot open file: " + (error ? std::strerror(error) : "unknown error"));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw SceneError(file + ": cannot read file");
+  return parse_scene(text.str(), file);
+}
+
+World make_world(const Scene& scene) {
+  const std::string file = scene.source.empty() ? "scene " + in_quotes(scene.name) : scene.source;
+  const Reader fail_reader(file, scene.dimension);
+  const auto fail = [&](const std::string& path, const std::string& problem) { fail_reader.fail(path, problem); };
+  if (scene.dimension != 2 && scene.dimension != 3)
+    fail("dimension", "must be 2 or 3, got " + std::to_string(scene.dimension));
+  const auto fail_on = [&](const std::string& path, const std::optional<Problem>& problem) {
+    if (problem) fail(problem->field.empty() ? path : join_key(path, problem->field), problem->text);
+  };
+  std::optional<World> world;
+  try {
+    world.emplace(scene.dimension, scene.settings);
+  } catch (const Error& error) {
+    fail("settings", error.what());
+  }
+  for (std::size_t i = 0; i < scene.particles.size(); ++i) {
+    const std::string path = join_index("particles", i);
+    fail_on(path, particle_problem(scene.particles[i], scene.dimension));
+    try {
+      world->add_particle(scene.particles[i]);
+    } catch (const Error& error) {
+      fail(path, error.what());
+    }
+  }
+  for (std::size_t i = 0; i < scene.constraints.size(); ++i) {
+    const std::string path = join_index("constraints", i);
+    const ConstraintDef& c = scene.constraints[i];
+    fail_on(path, constraint_problem(c, scene.particles, scene.dimension));
+    try {
+      if (c.type == ConstraintDef::Type::Distance)
+        world->add_distance(c.a, c.b, c.length.value_or(-1.0));
+      else
+        world->add_pin(c.particle, c.point.value_or(scene.particles[c.particle].position));
+    } catch (const Error& error) {
+      fail(path, error.what());
+    }
+  }
+  return std::move(*world);
+}
+
+}  // namespace lagrange
