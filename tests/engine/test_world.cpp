@@ -1,0 +1,194 @@
+// World-level behaviour: reproducibility, live solver switching, redundant and contradictory constraints, NaN
+// protection, the penalty baseline against its closed form, and settings validation.
+#include <doctest/doctest.h>
+
+#include <cfenv>
+#include <cmath>
+#include <cstring>
+
+#include "test_util.h"
+
+using namespace lagrange;
+using lagrange::test::settings_for;
+
+namespace {
+
+World braced_square(const char* solver) {
+  // Four particles, four sides and both diagonals: in 2D one rod is redundant (2n − 3 = 5 rods make it rigid).
+  World world(2, settings_for(solver, 1.0 / 240.0, {0.0, -9.81, 0.0}));
+  const Vec3 corners[] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};
+  for (int i = 0; i < 4; ++i)
+    world.add_particle({.position = corners[i], .velocity = Vec3(-corners[i].y, corners[i].x, 0.0), .mass = 1.0});
+  for (int i = 0; i < 4; ++i) world.add_distance(i, (i + 1) % 4, -1.0);
+  world.add_distance(0, 2, -1.0);
+  world.add_distance(1, 3, -1.0);
+  return world;
+}
+
+bool all_finite(const World& world) {
+  for (std::size_t i = 0; i < world.particles().size(); ++i)
+    for (int k = 0; k < 3; ++k)
+      if (!std::isfinite(world.particles().position[i][k]) || !std::isfinite(world.particles().velocity[i][k]))
+        return false;
+  return true;
+}
+
+// Floating-point traps off for tests that provoke overflow on purpose.
+struct TrapsOff {
+  int saved = fegetexcept();
+  TrapsOff() { fedisableexcept(FE_ALL_EXCEPT); }
+  ~TrapsOff() {
+    feclearexcept(FE_ALL_EXCEPT);
+    feenableexcept(saved);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("the same run twice is bit-identical, for every solver") {
+  for (const SolverInfo& info : solver_table()) {
+    CAPTURE(info.id);
+    World a = braced_square(info.id), b = braced_square(info.id);
+    for (int i = 0; i < 500; ++i) {
+      a.step();
+      b.step();
+    }
+    const auto& pa = a.particles().position;
+    const auto& pb = b.particles().position;
+    CHECK(std::memcmp(pa.data(), pb.data(), pa.size() * sizeof(Vec3)) == 0);
+  }
+}
+
+TEST_CASE("switching solver between steps keeps the state continuous") {
+  for (const SolverInfo& info : solver_table()) {
+    CAPTURE(info.id);
+    World world = lagrange::test::simple_pendulum("projection", 1.0, 1.0, 1.0 / 240.0);
+    for (int i = 0; i < 100; ++i) world.step();
+    Settings s = world.settings();
+    s.solver = info.id;
+    const Vec3 before = world.particles().position[1];
+    const double speed = glm::length(world.particles().velocity[1]);
+    world.set_settings(s);
+    CHECK(std::string(world.solver_info().id) == info.id);
+    CHECK(world.particles().position[1] == before);  // switching itself moves nothing
+    world.step();
+    // One step moves the bob by about |v| dt, not more: no jump.
+    CHECK(glm::length(world.particles().position[1] - before) < 1.5 * speed * s.dt + 1e-3);
+  }
+}
+
+TEST_CASE("a redundant rod (braced square) is detected and the body stays rigid, with no NaN") {
+  for (const char* solver : {"projection", "rattle", "acceleration"}) {
+    CAPTURE(solver);
+    World world = braced_square(solver);
+    if (std::string(solver) == "acceleration") {
+      Settings s = world.settings();
+      s.baumgarte = 20.0;
+      world.set_settings(s);
+    }
+    int dependent = 0;
+    for (int i = 0; i < 480; ++i) {
+      world.step();
+      dependent = std::max(dependent, world.stats().dependent_rows);
+    }
+    CHECK(all_finite(world));
+    CHECK(dependent >= 1);
+    CHECK(world.max_violation(true) < (std::string(solver) == "acceleration" ? 1e-3 : 1e-9));
+  }
+}
+
+TEST_CASE("a particle pinned twice at one point, and a closed loop of rods, stay finite and exact") {
+  World world(2, settings_for("projection", 1.0 / 240.0, {0.0, -9.81, 0.0}));
+  for (int i = 0; i < 6; ++i)
+    world.add_particle({.position = {std::cos(i * M_PI / 3), 1.0 + std::sin(i * M_PI / 3), 0.0}, .mass = 1.0});
+  for (int i = 0; i < 6; ++i) world.add_distance(i, (i + 1) % 6, -1.0);  // a closed hexagonal loop
+  world.add_pin(0, world.particles().position[0]);
+  world.add_pin(0, world.particles().position[0]);  // the same pin again: redundant
+  for (int i = 0; i < 480; ++i) world.step();
+  CHECK(all_finite(world));
+  CHECK(world.stats().dependent_rows >= 2);
+  CHECK(world.max_violation(true) < 1e-9);
+  CHECK(world.stats().failures == 0);
+}
+
+TEST_CASE("a particle pinned at two different points is reported, never NaN") {
+  World world(2, settings_for("projection", 1.0 / 240.0, {0.0, -9.81, 0.0}));
+  world.add_particle({.position = {0.0, 0.0, 0.0}, .mass = 1.0});
+  world.add_particle({.position = {1.0, 0.0, 0.0}, .mass = 1.0});
+  world.add_distance(0, 1, -1.0);
+  world.add_pin(0, {0.0, 0.0, 0.0});
+  world.add_pin(0, {0.5, 0.0, 0.0});  // contradicts the first pin
+  int failures = 0;
+  for (int i = 0; i < 60; ++i) {
+    world.step();
+    failures += world.stats().failures;
+  }
+  CHECK(all_finite(world));
+  CHECK(failures > 0);
+  CHECK(world.max_violation() > 0.1);  // the contradiction is visible, not hidden
+}
+
+TEST_CASE("penalty springs stretch by m g / k under a hanging load") {
+  const double k = 5000.0, m = 2.0, g = 9.81;
+  Settings s = settings_for("penalty", 1.0 / 1000.0, {0.0, -g, 0.0});
+  s.stiffness = k;
+  s.spring_damping = 2.0 * std::sqrt(k * m);  // critically damped: settles quickly
+  World world(2, s);
+  world.add_particle({.position = {0.0, 0.0, 0.0}, .fixed = true});
+  world.add_particle({.position = {0.0, -1.0, 0.0}, .mass = m});
+  world.add_distance(0, 1, 1.0);
+  for (int i = 0; i < 5000; ++i) world.step();
+  CHECK(world.max_violation() == doctest::Approx(m * g / k).epsilon(1e-6));
+  CHECK(world.row_force()[0] == doctest::Approx(-m * g).epsilon(1e-6));  // tension = weight
+}
+
+TEST_CASE("penalty springs explode beyond h = 2/omega; the state is rolled back, never NaN") {
+  TrapsOff traps;
+  Settings s = settings_for("penalty", 1.0 / 60.0, {0.0, -9.81, 0.0});
+  s.stiffness = 1e6;  // omega = sqrt(k/m) = 1000 1/s, h omega ≈ 17 ≫ 2
+  World world(2, s);
+  world.add_particle({.position = {0.0, 0.0, 0.0}, .fixed = true});
+  world.add_particle({.position = {1.0, 0.0, 0.0}, .mass = 1.0});
+  world.add_distance(0, 1, 1.0);
+  bool rolled_back = false;
+  double worst = 0.0;
+  for (int i = 0; i < 2000 && !rolled_back; ++i) {
+    world.step();
+    rolled_back = world.stats().non_finite;
+    worst = std::max(worst, world.max_violation());
+    REQUIRE(all_finite(world));
+  }
+  CHECK(worst > 1e3);  // the spring blew up...
+  CHECK(rolled_back);  // ...until a step overflowed and was rolled back
+}
+
+TEST_CASE("settings: every bad value is refused with a message naming the key") {
+  Settings s;
+  CHECK(set_setting(s, "dt", "0.002").empty());
+  CHECK(s.dt == 0.002);
+  CHECK(set_setting(s, "gravity", "0,-1.62,0").empty());
+  CHECK(s.gravity.y == -1.62);
+  CHECK(set_setting(s, "dt", "-1").find("dt") != std::string::npos);
+  CHECK(set_setting(s, "dt", "nan").find("finite") != std::string::npos);
+  CHECK(set_setting(s, "substeps", "2.5").find("whole") != std::string::npos);
+  CHECK(set_setting(s, "gravity", "1,2").find("x,y,z") != std::string::npos);
+  CHECK(set_setting(s, "solver", "magic").find("projection") != std::string::npos);
+  CHECK(set_setting(s, "stifness", "1").find("unknown setting") != std::string::npos);
+  CHECK(s.dt == 0.002);  // refused values change nothing
+  for (const SettingInfo& info : setting_table()) CHECK_FALSE(get_setting(s, info.key).empty());
+  Settings bad;
+  bad.tolerance = -1.0;
+  CHECK_THROWS_AS(World(2, bad), Error);
+}
+
+TEST_CASE("the engine refuses invalid particles and constraints with a clear error") {
+  World world(2);
+  CHECK_THROWS_WITH_AS(world.add_particle({.mass = 0.0}), doctest::Contains("mass"), Error);
+  CHECK_THROWS_WITH_AS(world.add_particle({.position = {NAN, 0.0, 0.0}}), doctest::Contains("position"), Error);
+  world.add_particle({});
+  world.add_particle({.position = {1.0, 0.0, 0.0}});
+  CHECK_THROWS_WITH_AS(world.add_distance(0, 5, 1.0), doctest::Contains("particle 5"), Error);
+  CHECK_THROWS_WITH_AS(world.add_distance(1, 1, 1.0), doctest::Contains("twice"), Error);
+  CHECK_THROWS_AS(world.add_distance(0, 1, 0.0), Error);
+  CHECK(world.constraints().empty());  // nothing half-added
+}
