@@ -179,9 +179,21 @@ void Sandbox::frame_scene() {
     state_.camera.yaw = 0.6;
     state_.camera.pitch = 0.35;
   }
-  state_.camera.frame(lo - glm::dvec3(pad), hi + glm::dvec3(pad));
-  // The panels cover the sides: widen the 2D view so the scene sits in the free middle.
-  if (!state_.camera.perspective && state_.view.panels) state_.camera.half_height *= 1.15;
+  lo -= glm::dvec3(pad);
+  hi += glm::dvec3(pad);
+  state_.camera.frame(lo, hi);
+  if (!state_.view.panels) return;
+  // The panels cover the sides: fit the scene into the free middle instead of the whole window.
+  const double ratio = platform_->pixel_ratio();
+  const double left = panel_width(state_) * ratio, right = panel_width(state_) * 1.1 * ratio;
+  const double free_width = std::max(w - left - right, 0.3 * w);
+  Camera& camera = state_.camera;
+  if (!camera.perspective) {
+    camera.half_height = std::max(camera.half_height, 0.5 * (hi.x - lo.x) * 1.08 * h / free_width);
+    camera.centre.x -= 0.5 * (left - right) * (2.0 * camera.half_height / h);
+  } else {
+    camera.distance *= std::clamp(0.6 * w / free_width, 1.0, 1.6);
+  }
 }
 
 glm::dvec2 Sandbox::to_pixels(int x, int y) const {

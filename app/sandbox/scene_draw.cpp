@@ -125,7 +125,9 @@ double bead_radius(const World& world) {
   reach_bounds(world, lo, hi);
   const double median = typical_length(world);
   // Big enough to see and grab in a large scene, small enough that beads on a typical rod stay apart.
-  return std::max(std::min(std::max(0.16 * median, 0.012 * glm::length(hi - lo)), 0.45 * median), 1e-4);
+  // Dense meshes (cloth) get small beads so the rods and their colours stay visible.
+  const double cap = world.particles().size() > 100 ? 0.2 * median : 0.3 * median;
+  return std::max(std::min(std::max(0.16 * median, 0.012 * glm::length(hi - lo)), cap), 1e-4);
 }
 
 std::vector<double> display_radii(const World& world, bool size_by_mass, double base) {

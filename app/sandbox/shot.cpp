@@ -24,7 +24,9 @@ constexpr const char* kUsage =
     "  --size WxH      image size in pixels (default 1280x720)\n"
     "  --out FILE.png  output file (default: SCENE name .png in the current folder)\n"
     "  --panels        include the control and diagnostics panels\n"
-    "  --bare          the scene only: no solver line, no legend\n";
+    "  --bare          the scene only: no solver line, no legend\n"
+    "  --frames N      then run N interactive frames (UI, one step of physics, drawing) and print the median\n"
+    "                  frame time: a measure of the sandbox's speed on this machine\n";
 
 int usage_error(const std::string& message) {
   std::fprintf(stderr, "lagrange-lab shot: %s\n", message.c_str());
@@ -44,6 +46,7 @@ int shot_main(int argc, char** argv) {
   std::string scene, solver, out;
   long steps = 0;
   double seconds = -1.0;
+  long frames = 0;
   bool have_steps = false, panels = false, bare = false;
   SandboxOptions options;
   options.hidden = true;
@@ -76,6 +79,11 @@ int shot_main(int argc, char** argv) {
         return usage_error("--size needs WIDTHxHEIGHT (16..8192), got '" + text + "'");
     } else if (arg == "--out") {
       if (!value(out) || out.empty()) return usage_error("--out needs a file name");
+    } else if (arg == "--frames") {
+      double n = 0;
+      if (!value(text) || !parse_number(text, n) || n < 1 || n != std::floor(n) || n > 1e6)
+        return usage_error("--frames needs a whole number >= 1, got '" + text + "'");
+      frames = static_cast<long>(n);
     } else if (arg == "--panels") {
       panels = true;
     } else if (arg == "--bare") {
@@ -123,6 +131,17 @@ int shot_main(int argc, char** argv) {
   }
   // Auto-sized ImGui windows take a frame to measure themselves.
   for (int i = 0; i < 3; ++i) sandbox->frame(0.0);
+  if (frames > 0) {
+    state.max_steps_per_frame = 1;
+    for (long i = 0; i < frames; ++i) {
+      sandbox->frame(sandbox->world().settings().dt);
+      sandbox->render(!bare);
+    }
+    std::printf("median frame time over the last %zu of %ld frames: %.2f ms (%dx%d, %s)\n",
+                state.timing.recent.size(), frames, state.timing.median_ms, options.width, options.height,
+                state.renderer_name.c_str());
+    steps += frames;
+  }
   sandbox->render(!bare);
   const std::string written = sandbox->save_screenshot(out);
   if (!written.empty()) {

@@ -111,12 +111,14 @@ void solver_section(SandboxState& state) {
 void simulation_section(SandboxState& state) {
   if (!ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) return;
   const float w = (ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().ItemSpacing.x) / 3.0f;
-  if (ImGui::Button(state.paused ? "Run  (Space)" : "Pause (Space)", ImVec2(w, 0)))
-    state.push(Command::Kind::TogglePause);
+  if (ImGui::Button(state.paused ? "Run" : "Pause", ImVec2(w, 0))) state.push(Command::Kind::TogglePause);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Space");
   ImGui::SameLine();
-  if (ImGui::Button("Step (S)", ImVec2(w, 0))) state.push(Command::Kind::StepOnce);
+  if (ImGui::Button("Step", ImVec2(w, 0))) state.push(Command::Kind::StepOnce);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("S or Right arrow: one step of dt, then paused");
   ImGui::SameLine();
-  if (ImGui::Button("Reset (R)", ImVec2(w, 0))) state.push(Command::Kind::Reset);
+  if (ImGui::Button("Reset", ImVec2(w, 0))) state.push(Command::Kind::Reset);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("R: back to the scene's start, keeping your settings");
 
   ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
   double scale_lo = 1.0 / 64.0, scale_hi = 4.0;

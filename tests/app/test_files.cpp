@@ -100,7 +100,7 @@ TEST_CASE("F12 writes a complete timestamped PNG into the folder the UI names") 
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("shot renders a scene after N steps into a PNG; bad flags exit with 2") {
+TEST_CASE("shot renders a scene after N steps into a PNG and bad flags exit with 2") {
   const auto dir = temp_dir("shot");
   const std::string out = (dir / "pendulum.png").string();
   CHECK(run_shot({asset("double_pendulum.json").string(), "--steps", "30", "--size", "320x200", "--out", out}) == 0);

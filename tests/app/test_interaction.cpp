@@ -9,7 +9,7 @@ constexpr double kDt = 1.0 / 60.0;
 
 }  // namespace
 
-TEST_CASE("hard drag: the grabbed particle follows the cursor, rods hold, and it is flung on release") {
+TEST_CASE("hard drag: the grabbed particle follows the cursor with rods held and is flung on release") {
   Sandbox sandbox(test_options());
   REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
   SandboxState& state = sandbox.state();
@@ -92,7 +92,7 @@ TEST_CASE("spring drag: the mouse spring pulls the particle toward the cursor") 
   CHECK(world.mouse_spring.particle == -1);
 }
 
-TEST_CASE("dragging empty space pans (2D) or orbits (3D); the wheel zooms") {
+TEST_CASE("dragging empty space pans in 2D or orbits in 3D and the wheel zooms") {
   Sandbox sandbox(test_options());
   REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
   run_frames(sandbox, 1, kDt);
@@ -119,7 +119,7 @@ TEST_CASE("dragging empty space pans (2D) or orbits (3D); the wheel zooms") {
   CHECK(sandbox.camera().distance < distance);
 }
 
-TEST_CASE("number keys switch the solver live, in solver_table() order, with no jump in positions") {
+TEST_CASE("number keys switch the solver live in solver_table order with no jump in positions") {
   const auto solvers = solver_table();
   REQUIRE(solvers.size() >= 2);
   Sandbox sandbox(test_options());
@@ -147,7 +147,7 @@ TEST_CASE("number keys switch the solver live, in solver_table() order, with no 
   }
 }
 
-TEST_CASE("keys: space pauses, S steps once, R resets with the chosen solver kept") {
+TEST_CASE("keys: Space pauses and S steps once and R resets keeping the chosen solver") {
   Sandbox sandbox(test_options());
   REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
   const std::vector<Vec3> initial = sandbox.world().particles().position;

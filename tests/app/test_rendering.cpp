@@ -4,7 +4,7 @@
 
 namespace lagrange::app::test {
 
-TEST_CASE("every shipped scene loads, renders, and its particles appear where the engine puts them") {
+TEST_CASE("every shipped scene loads and renders with its particles where the engine puts them") {
   const auto scenes = shipped_scenes();
   REQUIRE(!scenes.empty());
   Sandbox sandbox(test_options());
@@ -64,7 +64,7 @@ TEST_CASE("every shipped scene loads, renders, and its particles appear where th
   }
 }
 
-TEST_CASE("the grid, trails and panels draw over the background and change nothing in the world") {
+TEST_CASE("panels draw over the scene and rendering changes nothing in the world") {
   Sandbox sandbox(test_options(1280, 720));
   REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
   sandbox.state().paused = true;

@@ -4,7 +4,7 @@
 
 namespace lagrange::app::test {
 
-TEST_CASE("physics runs whole steps of dt whatever the frame rate, with a cap and a time scale") {
+TEST_CASE("physics runs whole steps of dt whatever the frame rate with a step cap and a time scale") {
   Sandbox sandbox(test_options());
   REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
   SandboxState& state = sandbox.state();
@@ -29,7 +29,7 @@ TEST_CASE("physics runs whole steps of dt whatever the frame rate, with a cap an
   CHECK(sandbox.world().step_count() == s0 + 10);
 }
 
-TEST_CASE("settings edits reach the world between steps; invalid ones are refused with a message") {
+TEST_CASE("settings edits reach the world between steps and invalid ones are refused with a message") {
   Sandbox sandbox(test_options());
   REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
   SandboxState& state = sandbox.state();
