@@ -300,16 +300,13 @@ class Reader {
       fail(path, "must be a number of magnitude at most 1e9, got " + describe(value));
     return x;
   }
+  // An integral float (2.0) counts as an integer.
   int integer(const Json& value, const std::string& path, const char* what = "an integer") const {
-    if (!value.is_number()) fail(path, std::string("must be ") + what + ", got " + describe(value));
-    if (value.is_number_float()) {
-      const double x = value.get<double>();
-      if (!std::isfinite(x) || x != std::floor(x))
-        fail(path, std::string("must be ") + what + ", got " + describe(value));
-    }
-    const double x = value.get<double>();
-    if (std::abs(x) > 1e9) fail(path, std::string("must be ") + what + " of magnitude at most 1e9, got " +
-                                    describe(value));
+    const double x = value.is_number() ? value.get<double>() : 0.5;
+    if (!std::isfinite(x) || x != std::floor(x))
+      fail(path, std::string("must be ") + what + ", got " + describe(value));
+    if (std::abs(x) > kMaxMagnitude)
+      fail(path, std::string("must be ") + what + " of magnitude at most 1e9, got " + describe(value));
     return static_cast<int>(x);
   }
   bool boolean(const Json& value, const std::string& path) const {
