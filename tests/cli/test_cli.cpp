@@ -1,0 +1,194 @@
+// The command line as a user runs it: exit codes, messages, and a CSV whose numbers are checked against physics
+// recomputed here from the CSV's own positions and velocities.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "lagrange/scene.h"
+#include "lagrange/solver.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+  int code;
+  std::string out;  // stdout and stderr together
+};
+
+Result run(const std::string& args) {
+  const std::string command = std::string(LAGRANGE_EXE) + " " + args + " 2>&1";
+  std::FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string out;
+  char buffer[4096];
+  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+std::string asset(const char* name) { return std::string(LAGRANGE_ASSETS_DIR) + "/" + name; }
+
+fs::path temp_dir() {
+  fs::path dir = fs::temp_directory_path() / ("lagrange-cli-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::vector<std::string> split(const std::string& line) {
+  std::vector<std::string> out;
+  std::stringstream ss(line);
+  for (std::string cell; std::getline(ss, cell, ',');) out.push_back(cell);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("lagrange-lab solvers lists exactly the solver table") {
+  const Result r = run("solvers");
+  CHECK(r.code == 0);
+  for (const lagrange::SolverInfo& info : lagrange::solver_table()) CHECK(r.out.find(info.id) != std::string::npos);
+}
+
+TEST_CASE("every command has --help") {
+  for (const char* command : {"--help", "run --help", "solvers --help", "bench --help", "shot --help"}) {
+    CAPTURE(command);
+    const Result r = run(command);
+    CHECK(r.code == 0);
+    CHECK(r.out.find("usage") != std::string::npos);
+  }
+}
+
+TEST_CASE("run writes the documented CSV; its energies and violation agree with its own state columns") {
+  const fs::path csv = temp_dir() / "seed.csv";
+  const Result r = run("run " + asset("seed_pendulum.json") + " --steps 100 --every 10 --csv " + csv.string());
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("energy") != std::string::npos);
+  CHECK(r.out.find("violation") != std::string::npos);
+  std::ifstream in(csv);
+  std::string header;
+  std::getline(in, header);
+  CHECK(header == "step,t,kinetic,potential,energy,violation,x0,y0,z0,vx0,vy0,vz0,x1,y1,z1,vx1,vy1,vz1");
+  std::vector<std::vector<std::string>> rows;
+  for (std::string line; std::getline(in, line);) rows.push_back(split(line));
+  REQUIRE(rows.size() == 11);  // step 0, 10, ..., 100
+  const double g = 10.0;       // the seed pendulum's gravity; masses 1 kg
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& row = rows[i];
+    REQUIRE(row.size() == 18);
+    CHECK(std::stol(row[0]) == static_cast<long>(10 * i));
+    CHECK(std::stod(row[1]) == doctest::Approx(0.001 * 10 * i));
+    double kinetic = 0.0, potential = 0.0;
+    for (int p = 0; p < 2; ++p) {
+      const double y = std::stod(row[6 + 6 * p + 1]);
+      const double vx = std::stod(row[6 + 6 * p + 3]), vy = std::stod(row[6 + 6 * p + 4]);
+      kinetic += 0.5 * (vx * vx + vy * vy);
+      potential += g * y;
+    }
+    CHECK(std::stod(row[2]) == doctest::Approx(kinetic).epsilon(1e-12));
+    CHECK(std::stod(row[3]) == doctest::Approx(potential).epsilon(1e-12));
+    CHECK(std::stod(row[4]) == doctest::Approx(kinetic + potential).epsilon(1e-12));
+    // violation = max |C| in metres: the pin rows |x0|, |y0| and the rod | |x1 − x0| − √2 |.
+    const double x0 = std::stod(row[6]), y0 = std::stod(row[7]), x1 = std::stod(row[12]), y1 = std::stod(row[13]);
+    const double rod = std::abs(std::hypot(x1 - x0, y1 - y0) - std::sqrt(2.0));
+    CHECK(std::abs(std::stod(row[5]) - std::max({std::abs(x0), std::abs(y0), rod})) < 1e-14);
+  }
+  // Full precision: a value printed with %.17g reads back to the same double.
+  CHECK(rows[0][12] == "1");
+  CHECK(rows[1][12].size() >= 15);
+}
+
+TEST_CASE("run --csv - writes the CSV to standard output") {
+  const Result r = run("run " + asset("simple_pendulum.json") + " --steps 3 --csv - --quiet");
+  CHECK(r.code == 0);
+  CHECK(r.out.rfind("step,t,kinetic,potential,energy,violation,x0", 0) == 0);
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 5);  // header + steps 0..3
+}
+
+TEST_CASE("run reaches every setting through --set and --solver") {
+  const Result r = run("run " + asset("simple_pendulum.json") +
+                       " --steps 10 --solver acceleration --set baumgarte=5 --set gravity=0,-1.62,0 --set substeps=3");
+  CHECK(r.code == 0);
+  CHECK(r.out.find("acceleration") != std::string::npos);
+  CHECK(r.out.find("3 substep") != std::string::npos);
+}
+
+TEST_CASE("bad command lines and bad scenes exit with code 2 and a message naming the problem") {
+  const fs::path dir = temp_dir();
+  {
+    std::ofstream bad(dir / "bad.json");
+    bad << R"({"name": "x", "particles": [{"position": [0, 0], "mass": -1}], "constraints": []})";
+  }
+  struct Case {
+    std::string args, expect;
+  };
+  const Case cases[] = {
+      {"run", "missing SCENE"},
+      {"run " + asset("simple_pendulum.json") + " --frobnicate", "unknown option '--frobnicate'"},
+      {"run " + asset("simple_pendulum.json") + " --steps ten", "--steps"},
+      {"run " + asset("simple_pendulum.json") + " --dt -1", "--dt"},
+      {"run " + asset("simple_pendulum.json") + " --solver magic", "unknown solver 'magic'"},
+      {"run " + asset("simple_pendulum.json") + " --set tolerance=abc", "tolerance"},
+      {"run " + asset("simple_pendulum.json") + " --set colour=red", "unknown setting 'colour'"},
+      {"run " + (dir / "bad.json").string(), "bad.json: particles[0].mass"},
+      {"run " + (dir / "missing.json").string(), "missing.json"},
+      {"frobnicate", "unknown command"},
+      {"bench --workload chain7", "unknown workload"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.args);
+    const Result r = run(c.args);
+    CHECK(r.code == 2);
+    CHECK(r.out.find(c.expect) != std::string::npos);
+  }
+}
+
+TEST_CASE("a CSV that cannot be written fails with code 1 and leaves no partial file") {
+  const fs::path dir = temp_dir() / "no-such-dir";
+  const Result r = run("run " + asset("simple_pendulum.json") + " --steps 5 --csv " + (dir / "out.csv").string());
+  CHECK(r.code == 1);
+  CHECK_FALSE(fs::exists(dir / "out.csv"));
+  CHECK_FALSE(fs::exists(dir / "out.csv.partial"));
+}
+
+TEST_CASE("a bad scene leaves an existing CSV untouched") {
+  const fs::path csv = temp_dir() / "keep.csv";
+  {
+    std::ofstream keep(csv);
+    keep << "previous\n";
+  }
+  const Result r = run("run " + (temp_dir() / "missing.json").string() + " --csv " + csv.string());
+  CHECK(r.code == 2);
+  std::ifstream in(csv);
+  std::string content;
+  std::getline(in, content);
+  CHECK(content == "previous");
+}
+
+TEST_CASE("the same run twice writes bit-identical CSVs") {
+  const fs::path a = temp_dir() / "a.csv", b = temp_dir() / "b.csv";
+  REQUIRE(run("run " + asset("double_pendulum.json") + " --steps 500 --quiet --csv " + a.string()).code == 0);
+  REQUIRE(run("run " + asset("double_pendulum.json") + " --steps 500 --quiet --csv " + b.string()).code == 0);
+  std::ifstream fa(a), fb(b);
+  std::stringstream sa, sb;
+  sa << fa.rdbuf();
+  sb << fb.rdbuf();
+  CHECK(sa.str().size() > 1000);
+  CHECK(sa.str() == sb.str());
+}
+
+TEST_CASE("bench runs a small table") {
+  const Result r = run("bench --workload pendulum --workload chain10 --steps 5 --repeats 1");
+  CHECK(r.code == 0);
+  for (const lagrange::SolverInfo& info : lagrange::solver_table()) CHECK(r.out.find(info.id) != std::string::npos);
+  CHECK(r.out.find("chain10") != std::string::npos);
+}
