@@ -75,10 +75,21 @@ void Camera::frame(glm::dvec3 lo, glm::dvec3 hi) {
     half_height = std::max(0.5 * size.y, 0.5 * size.x / aspect) * 1.08 + 0.02;
     return;
   }
+  // Fit the box's corners as seen along the current view direction: near corners need the most room.
   target = middle;
-  const double radius = 0.5 * glm::length(size);
-  const double half_fov = std::min(fov_y * 0.5, std::atan(std::tan(fov_y * 0.5) * aspect));
-  distance = std::max(radius / std::sin(half_fov) * 0.85, 0.5);
+  const glm::dvec3 f = forward();
+  const glm::dvec3 right = glm::normalize(glm::cross(f, glm::dvec3(0.0, 1.0, 0.0)));
+  const glm::dvec3 up = glm::cross(right, f);
+  const double tan_y = std::tan(fov_y * 0.5), tan_x = tan_y * aspect;
+  double needed = 0.0;
+  for (int corner = 0; corner < 8; ++corner) {
+    const glm::dvec3 p((corner & 1) ? hi.x : lo.x, (corner & 2) ? hi.y : lo.y, (corner & 4) ? hi.z : lo.z);
+    const glm::dvec3 d = p - middle;
+    const double toward = -glm::dot(d, f);  // how much nearer the eye this corner is than the target
+    needed = std::max(needed, std::abs(glm::dot(d, up)) / tan_y + toward);
+    needed = std::max(needed, std::abs(glm::dot(d, right)) / tan_x + toward);
+  }
+  distance = std::max(needed * 1.05, 0.5);
 }
 
 void Camera::orbit(double dx, double dy) {

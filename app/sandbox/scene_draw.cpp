@@ -233,10 +233,10 @@ void reach_bounds(const World& world, glm::dvec3& lo, glm::dvec3& hi) {
     hi = glm::max(hi, p.position[i]);
     if (anchor[i] >= 0 && reach[i] > 0.0) {
       const Vec3 a = p.position[anchor[i]];
-      // Cap the swing by the straight distance doubled: graph distances overestimate in a mesh.
-      const double r = std::min(reach[i], 2.0 * glm::length(p.position[i] - a) + 1e-9);
+      // Cap the swing by the straight distance (a little more): graph distances overestimate in a mesh.
+      const double r = std::min(reach[i], 1.2 * glm::length(p.position[i] - a) + 1e-9);
       // 2D: the whole circle. 3D: mostly hanging below the anchor, so a narrower box frames it better.
-      const double side = world.dimension() == 2 ? r : 0.6 * r;
+      const double side = world.dimension() == 2 ? r : 0.35 * r;
       const glm::dvec3 box(side, r, world.dimension() == 2 ? 0.0 : side);
       lo = glm::min(lo, a - box);
       hi = glm::max(hi, glm::dvec3(a.x + side, std::max(a.y + (world.dimension() == 2 ? r : 0.0), p.position[i].y),

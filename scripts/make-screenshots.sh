@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Renders every shipped scene into docs/images/<scene>.png with `lagrange-lab shot` (SDL's offscreen driver: no
+# display, no GPU needed), plus docs/images/sandbox.png of the whole window with its panels. The PNGs in docs/images
+# are made by this script: rerun it after changing a scene, the renderer or the panels, and commit the result.
+#   scripts/make-screenshots.sh [PATH/TO/lagrange-lab]     (default: build/app/lagrange-lab)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+exe=${1:-$root/build/app/lagrange-lab}
+if [ ! -x "$exe" ]; then
+  echo "make-screenshots: no executable at $exe; build first (cmake --build build) or pass its path" >&2
+  exit 1
+fi
+out=$root/docs/images
+mkdir -p "$out"
+
+# Simulated seconds before the picture: a moment that shows what the scene is about.
+seconds_for() {
+  case "$1" in
+    double_pendulum) echo 1.2 ;;
+    triple_pendulum) echo 1.5 ;;
+    hanging_cloth) echo 2.5 ;;
+    hanging_chain | rope_bridge) echo 2.0 ;;
+    *) echo 1.0 ;;
+  esac
+}
+
+for scene in "$root"/assets/*.json; do
+  name=$(basename "$scene" .json)
+  "$exe" shot "$scene" --time "$(seconds_for "$name")" --size 960x540 --out "$out/$name.png"
+done
+"$exe" shot "$root/assets/double_pendulum.json" --time 2.0 --panels --size 1280x720 --out "$out/sandbox.png"
+echo "make-screenshots: wrote $(ls "$out"/*.png | wc -l) PNGs into docs/images"
