@@ -18,8 +18,11 @@ void main() {
   float b = dot(oc, dir);
   float c = dot(oc, oc) - v_radius * v_radius;
   float disc = b * b - c;
-  if (disc < 0.0) discard;
-  float t = -b - sqrt(disc);
+  // Antialiased silhouette without multisampling: coverage from the ray's distance to the centre, in pixels.
+  float miss = sqrt(max(dot(oc, oc) - b * b, 0.0));
+  float coverage = clamp((v_radius - miss) / max(fwidth(miss), 1e-6) + 0.5, 0.0, 1.0);
+  if (coverage <= 0.0) discard;
+  float t = disc > 0.0 ? -b - sqrt(disc) : -b;
   vec3 hit = origin + t * dir;
   vec3 n = normalize(hit - v_centre);
 
@@ -38,7 +41,7 @@ void main() {
   float edge = smoothstep(0.55, 0.85, rim);
   shaded = mix(shaded, vec3(1.0, 0.95, 0.55), v_style.y * edge);
   shaded = mix(shaded, shaded * 0.55, v_style.z * (1.0 - v_style.y) * smoothstep(0.8, 0.98, rim));
-  frag_colour = vec4(shaded, 1.0);
+  frag_colour = vec4(shaded, coverage);
 
   vec4 clip = projection * vec4(hit, 1.0);
   gl_FragDepth = clamp(0.5 * clip.z / clip.w + 0.5, 0.0, 1.0);

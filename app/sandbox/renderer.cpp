@@ -110,7 +110,6 @@ void Renderer::draw(const DrawList& list, const Camera& camera, int samples) {
   draw_segments(list.segments, camera);
 
   if (!list.spheres.empty()) {
-    glDisable(GL_BLEND);
     glUseProgram(sphere_program_);
     set_matrix(sphere_program_, "view", camera.view());
     set_matrix(sphere_program_, "projection", camera.projection());
@@ -120,7 +119,6 @@ void Renderer::draw(const DrawList& list, const Camera& camera, int samples) {
     glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(list.spheres.size() * sizeof(SphereInstance)),
                  list.spheres.data(), GL_STREAM_DRAW);
     glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, static_cast<GLsizei>(list.spheres.size()));
-    glEnable(GL_BLEND);
   }
 
   glDisable(GL_DEPTH_TEST);

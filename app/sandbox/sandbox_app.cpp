@@ -27,7 +27,7 @@ void setup_imgui_style(float scale) {
     if (ranges.empty()) {
       ImFontGlyphRangesBuilder builder;
       builder.AddRanges(io.Fonts->GetGlyphRangesDefault());
-      static const ImWchar extra[] = {0x0370, 0x03FF, 0x1D40, 0x1D40, 0x2190, 0x21FF, 0x2200, 0x22FF,
+      static const ImWchar extra[] = {0x0370, 0x03FF, 0x1D40, 0x1D40, 0x2010, 0x2027, 0x2190, 0x21FF, 0x2200, 0x22FF,
                                       0x25A0, 0x25FF, 0};
       builder.AddRanges(extra);
       builder.BuildRanges(&ranges);
@@ -85,6 +85,11 @@ Sandbox::Sandbox(const SandboxOptions& options) {
                                                        options.vsync});
   renderer_ = std::make_unique<Renderer>();
   state_.renderer_name = platform_->renderer_name();
+  // Multisampling costs a software rasterizer more than the whole scene; the shaders antialias edges themselves.
+  const bool software = state_.renderer_name.find("llvmpipe") != std::string::npos ||
+                        state_.renderer_name.find("softpipe") != std::string::npos ||
+                        state_.renderer_name.find("SwiftShader") != std::string::npos;
+  state_.view.msaa = software ? 0 : 4;
   state_.ui_scale = platform_->ui_scale();
 
   IMGUI_CHECKVERSION();
