@@ -63,6 +63,7 @@ void take_screenshot(SandboxState& state, const Image& image) {
   const std::filesystem::path file = timestamped_path(state.screenshot_dir, state.scene.name);
   const std::string error = write_png(image, file);
   state.notice = error.empty() ? "Saved " + file.string() : "Screenshot failed: " + error;
+  state.show_toast(state.notice, !error.empty());
 }
 
 }  // namespace
@@ -126,6 +127,7 @@ std::string Sandbox::load_scene(const std::filesystem::path& path) {
     return {};
   } catch (const std::exception& error) {  // SceneError, or lagrange::Error from building the world
     state_.scene_error = error.what();
+    state_.show_toast("Could not open the scene: " + state_.scene_error, true);
     return state_.scene_error;
   }
 }
@@ -560,6 +562,7 @@ void Sandbox::update_hover() {
 
 void Sandbox::update_view_state(double wall_seconds) {
   const World& world = state_.world;
+  state_.toast_seconds = std::max(state_.toast_seconds - wall_seconds, 0.0);
   radii_ = display_radii(world, state_.view.size_by_mass, state_.bead_radius);
   // Rod colour scale: jumps up to a new peak, eases down over a few seconds so colours stay readable.
   double peak = 0.0;

@@ -126,6 +126,15 @@ struct SandboxState {
   std::string scene_error;           // last failed load (SceneError::what()), shown until the next load
   std::string settings_error;
   std::string notice;                // last screenshot result
+  std::string toast;                 // a one-line message over the scene (screenshot saved, scene failed)
+  bool toast_is_error = false;
+  double toast_seconds = 0.0;        // wall seconds it stays
+
+  void show_toast(const std::string& text, bool error) {
+    toast = text;
+    toast_is_error = error;
+    toast_seconds = error ? 8.0 : 4.0;
+  }
   std::filesystem::path screenshot_dir = "screenshots";
   bool screenshot_without_panels = false;
   std::filesystem::path assets_dir;

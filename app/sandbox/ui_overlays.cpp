@@ -90,6 +90,12 @@ void draw_hud(SandboxState& state) {
       ImGui::SameLine();
       ImGui::TextDisabled("(Tab: panels, H: help)");
     }
+    if (state.toast_seconds > 0.0 && !state.toast.empty()) {
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40.0f);
+      ImGui::TextColored(state.toast_is_error ? ImVec4(1.0f, 0.45f, 0.40f, 1.0f) : ImVec4(0.6f, 0.9f, 0.6f, 1.0f), "%s",
+                         state.toast.c_str());
+      ImGui::PopTextWrapPos();
+    }
   }
   ImGui::End();
 }
