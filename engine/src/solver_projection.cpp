@@ -22,8 +22,10 @@ namespace lagrange {
 namespace {
 
 constexpr int kMaxSplitDepth = 4;
-constexpr int kRelinearizations = 3;
 constexpr double kReuseBelow = 1e-3;  // max |C|/L at which a factorization may serve the following iterations
+constexpr int kMaxHalvings = 4;       // step halvings when a Newton step increases the residual
+constexpr double kSlowRatio = 0.2;    // residual ratio per step above which Newton counts as lost
+constexpr int kRelinearizations = 8;
 
 class ProjectionSolver final : public Solver {
  public:
@@ -80,39 +82,55 @@ class ProjectionSolver final : public Solver {
     system_.displace(world, r0_, lambda_, x_);
     NewtonResult result;
     const double tolerance = world.settings().tolerance;
-    int stalled = 0;
+    int slow = 0, halvings = 0;
     double factored_at = INFINITY;  // residual where the current factorization was made (∞: none yet)
-    double previous = INFINITY;
+    double accepted = INFINITY;     // residual of the last accepted iterate
     for (int it = 0; it < world.settings().max_iterations; ++it) {
       const double residual = system_.evaluate(world, x_, c_, g_);
       ++stats.iterations;
+      if (!(residual <= accepted) && std::isfinite(accepted) && halvings < kMaxHalvings) {
+        // The full Newton step overshot (far from the root of a strongly coupled system, e.g. cloth): go back
+        // half of it and look again.
+        ++halvings;
+        for (std::size_t k = 0; k < m; ++k) {
+          delta_[k] *= -0.5;
+          lambda_[k] += delta_[k];
+        }
+        system_.displace(world, r0_, delta_, x_);
+        for (double& d : delta_) d = -d;
+        continue;
+      }
+      if (!(residual <= accepted) && std::isfinite(accepted)) break;  // no step length helps: lost
+      // A chord step (reused factorization) must gain two digits, or the next step refactorizes.
+      const bool chord_ok = halvings == 0 && residual <= 1e-2 * accepted;
+      halvings = 0;
+      // Newton gains digits ever faster near a regular root. Two steps in a row that gain less than a factor of
+      // kSlowRatio mean the linearization at q has (nearly) lost the root: e.g. a flat sheet of rods, whose
+      // gradients at q have no component along the sag that gravity asks for.
+      slow = residual > kSlowRatio * accepted ? slow + 1 : 0;
+      accepted = residual;
       if (residual < result.residual) {
-        stalled = residual < 0.5 * result.residual ? 0 : stalled + 1;
         result.residual = residual;
         best_lambda_ = lambda_;
-      } else {
-        ++stalled;
       }
       if (residual <= tolerance) {
         result.converged = true;
         best_x_.swap(x_);
         return result;
       }
-      if (!std::isfinite(residual) || stalled >= 4) break;  // the real root is lost (or never existed)
+      if (!std::isfinite(residual) || slow >= 2) break;  // the real root is lost (or never existed)
       // Refactorize unless the last factorization was made close to the solution: there the Newton matrix changes
-      // by about the residual, so reusing it (a chord step) still gains many digits for the price of a solve.
-      // A chord step that gains fewer than two digits forces a fresh factorization.
-      const bool reuse = factored_at <= kReuseBelow && residual <= 1e-2 * previous;
-      if (!reuse) {
+      // by about the residual, so reusing it (a chord step) still gains digits for the price of a solve.
+      if (!(factored_at <= kReuseBelow && chord_ok)) {
         const int dependent = system_.factorize(g_, r0_);
         if (dependent > stats.dependent_rows) stats.dependent_rows = dependent;
         factored_at = residual;
       }
-      previous = residual;
-      for (double& c : c_) c = -c;
-      system_.solve(c_);  // c_ now holds the Newton step δλ
-      for (std::size_t k = 0; k < m; ++k) lambda_[k] += c_[k];
-      system_.displace(world, r0_, c_, x_);  // x = x* + M⁻¹G0ᵀλ, updated by the step
+      delta_.resize(m);
+      for (std::size_t k = 0; k < m; ++k) delta_[k] = -c_[k];
+      system_.solve(delta_);
+      for (std::size_t k = 0; k < m; ++k) lambda_[k] += delta_[k];
+      system_.displace(world, r0_, delta_, x_);  // x = x* + M⁻¹G0ᵀλ, updated by the step
     }
     if (!std::isfinite(result.residual)) best_lambda_.assign(m, 0.0);  // not even the first iterate was finite
     best_x_ = x_star_;
@@ -124,7 +142,7 @@ class ProjectionSolver final : public Solver {
   std::vector<Vec3> x0_[kMaxSplitDepth + 1];
   std::vector<Vec3> x_star_, v_star_, x_, best_x_;
   std::vector<RowGrad> g0_, r0_, g_;
-  std::vector<double> c_, lambda_, best_lambda_;
+  std::vector<double> c_, lambda_, delta_, best_lambda_;
 };
 
 }  // namespace
