@@ -170,3 +170,57 @@ TEST_CASE("keys: Space pauses and S steps once and R resets keeping the chosen s
 }
 
 }  // namespace lagrange::app::test
+
+namespace lagrange::app::test {
+
+TEST_CASE("3D drag moves the grabbed point in the camera-facing plane under the cursor") {
+  Sandbox sandbox(test_options());
+  REQUIRE(sandbox.load_scene(asset("spherical_pendulum.json")) == "");
+  SandboxState& state = sandbox.state();
+  state.paused = true;
+  run_frames(sandbox, 1, 1.0 / 60.0);
+  const World& world = sandbox.world();
+  int bob = -1;
+  for (std::size_t i = 0; i < world.particles().size(); ++i)
+    if (!world.particles().fixed(i)) bob = static_cast<int>(i);
+  REQUIRE(bob >= 0);
+  const Vec3 start = world.particles().position[bob];
+  const glm::dvec2 start_pixel = screen_of(sandbox, start);
+
+  // Hovering first: the tooltip's subject is the particle under the cursor.
+  push_mouse_motion(start_pixel, start_pixel - glm::dvec2(5.0), false);
+  run_frames(sandbox, 1, 1.0 / 60.0);
+  CHECK(state.hover.kind == Hover::Kind::Particle);
+  CHECK(state.hover.index == bob);
+
+  // A goal the rod allows: on the circle where the drag plane cuts the sphere the bob can reach around the pivot.
+  int pivot = -1;
+  for (std::size_t i = 0; i < world.particles().size(); ++i)
+    if (world.particles().fixed(i)) pivot = static_cast<int>(i);
+  REQUIRE(pivot >= 0);
+  const Vec3 c = world.particles().position[pivot];
+  const Vec3 n = -sandbox.camera().forward();
+  const Vec3 centre = c + n * glm::dot(start - c, n);
+  const Vec3 u = start - centre;
+  const Vec3 w = glm::cross(n, u);
+  const Vec3 goal = centre + std::cos(0.5) * u + std::sin(0.5) * w;
+  const glm::dvec2 goal_pixel = screen_of(sandbox, goal);
+  push_mouse_button(SDL_MOUSEBUTTONDOWN, start_pixel);
+  push_mouse_motion(goal_pixel, start_pixel, true);
+  run_frames(sandbox, 1, 1.0 / 60.0);
+  REQUIRE(state.drag.kind == Drag::Kind::Pin);
+  const auto& pin = static_cast<const PinConstraint&>(*world.constraints()[state.drag.constraint]);
+  // Paused: the pin follows the cursor at once, in the plane through the particle facing the camera.
+  CHECK(std::abs(glm::dot(pin.point() - start, sandbox.camera().forward())) < 1e-9);
+  const double pixel = 1.0 / sandbox.camera().pixels_per_unit(goal);
+  CHECK(glm::length(screen_of(sandbox, pin.point()) - screen_of(sandbox, goal)) < 1.0);
+  state.paused = false;
+  run_frames(sandbox, 5, 1.0 / 60.0);
+  CHECK(glm::length(world.particles().position[bob] - goal) < 2.0 * pixel);  // held at the cursor
+  CHECK(world.max_violation(true) < 1e-3);  // the cursor is rounded to whole pixels: the rod gives way that much
+  push_mouse_button(SDL_MOUSEBUTTONUP, goal_pixel);
+  run_frames(sandbox, 1, 1.0 / 60.0);
+  CHECK(state.drag.kind == Drag::Kind::None);
+}
+
+}  // namespace lagrange::app::test
