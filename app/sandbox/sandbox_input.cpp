@@ -1,0 +1,227 @@
+// Sandbox input: SDL events, keyboard shortcuts and dragging particles. Runs between frames, so between steps.
+#include <backends/imgui_impl_sdl.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "sandbox/picking.h"
+#include "sandbox/sandbox_app.h"
+#include "sandbox/scene_draw.h"
+
+namespace lagrange::app {
+namespace {
+
+void toggle_trail(SandboxState& state, int particle) {
+  const auto it = std::find_if(state.trails.begin(), state.trails.end(),
+                               [&](const Trail& t) { return t.particle == particle; });
+  if (it != state.trails.end()) state.trails.erase(it);
+  else state.trails.push_back({particle, {}});
+  state.view.trails = true;
+}
+
+}  // namespace
+
+glm::dvec2 Sandbox::to_pixels(int x, int y) const {
+  const double ratio = platform_->pixel_ratio();
+  return {x * ratio, y * ratio};
+}
+
+bool Sandbox::pump_events() {
+  SDL_Event event;
+  while (SDL_PollEvent(&event)) handle_event(event);
+  return !quit_;
+}
+
+void Sandbox::handle_event(const SDL_Event& event) {
+  ImGui_ImplSDL2_ProcessEvent(&event);
+  const ImGuiIO& io = ImGui::GetIO();
+  const bool ui_mouse = io.WantCaptureMouse && state_.view.panels && state_.drag.kind == Drag::Kind::None &&
+                        gesture_ == Gesture::None;
+  switch (event.type) {
+    case SDL_QUIT:
+      quit_ = true;
+      break;
+    case SDL_WINDOWEVENT:
+      if (event.window.event == SDL_WINDOWEVENT_CLOSE) quit_ = true;
+      break;
+    case SDL_DROPFILE:
+      state_.commands.push_back(Command::load(event.drop.file));
+      SDL_free(event.drop.file);
+      break;
+    case SDL_KEYDOWN:
+      if (!io.WantCaptureKeyboard || event.key.keysym.sym == SDLK_F12 || event.key.keysym.sym == SDLK_ESCAPE)
+        handle_key(event.key);
+      break;
+    case SDL_MOUSEMOTION: {
+      const glm::dvec2 pixel = to_pixels(event.motion.x, event.motion.y);
+      const glm::dvec2 delta = pixel - mouse_;
+      mouse_ = pixel;
+      if (state_.drag.kind != Drag::Kind::None) move_drag(pixel);
+      else if (gesture_ == Gesture::Orbit) state_.camera.orbit(delta.x, delta.y);
+      else if (gesture_ == Gesture::Pan) state_.camera.pan(delta.x, delta.y);
+      break;
+    }
+    case SDL_MOUSEBUTTONDOWN: {
+      const glm::dvec2 pixel = to_pixels(event.button.x, event.button.y);
+      mouse_ = pixel;
+      if (ui_mouse) break;
+      if (event.button.button == SDL_BUTTON_LEFT) {
+        const Hover hit = pick(state_.world, state_.camera, radii_, pixel);
+        if (hit.kind == Hover::Kind::Particle && (SDL_GetModState() & KMOD_SHIFT)) {
+          toggle_trail(state_, hit.index);
+        } else if (hit.kind == Hover::Kind::Particle) {
+          begin_drag(hit.index, pixel);
+        } else if (event.button.clicks >= 2) {
+          frame_scene();
+        } else {
+          gesture_ = state_.camera.perspective ? Gesture::Orbit : Gesture::Pan;
+        }
+      } else {
+        gesture_ = Gesture::Pan;
+      }
+      break;
+    }
+    case SDL_MOUSEBUTTONUP:
+      mouse_ = to_pixels(event.button.x, event.button.y);
+      if (event.button.button == SDL_BUTTON_LEFT && state_.drag.kind != Drag::Kind::None) end_drag(true);
+      gesture_ = Gesture::None;
+      break;
+    case SDL_MOUSEWHEEL:
+      if (!ui_mouse && event.wheel.y != 0)
+        state_.camera.zoom(event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED ? -event.wheel.y : event.wheel.y, mouse_);
+      break;
+    default:
+      break;
+  }
+}
+
+void Sandbox::handle_key(const SDL_KeyboardEvent& key) {
+  const SDL_Keycode sym = key.keysym.sym;
+  const bool ctrl = (key.keysym.mod & KMOD_CTRL) != 0;
+  const auto solvers = solver_table();
+  if (sym >= SDLK_1 && sym <= SDLK_9) {
+    const std::size_t k = static_cast<std::size_t>(sym - SDLK_1);
+    if (k < solvers.size()) {
+      Settings settings = state_.edit;
+      settings.solver = solvers[k].id;
+      state_.commands.push_back(Command::apply_settings(settings));
+    }
+    return;
+  }
+  switch (sym) {
+    case SDLK_SPACE: state_.push(Command::Kind::TogglePause); break;
+    case SDLK_s:
+    case SDLK_RIGHT: state_.push(Command::Kind::StepOnce); break;
+    case SDLK_r: state_.push(Command::Kind::Reset); break;
+    case SDLK_f: state_.push(Command::Kind::FrameScene); break;
+    case SDLK_h:
+    case SDLK_F1: state_.view.help = !state_.view.help; break;
+    case SDLK_TAB: state_.view.panels = !state_.view.panels; break;
+    case SDLK_F12:
+    case SDLK_p: state_.commands.push_back(Command::screenshot(state_.screenshot_without_panels)); break;
+    case SDLK_d:
+      state_.drag_model = state_.drag_model == DragModel::Hard ? DragModel::Spring : DragModel::Hard;
+      break;
+    case SDLK_t: state_.view.trails = !state_.view.trails; break;
+    case SDLK_g: state_.view.grid = !state_.view.grid; break;
+    case SDLK_a: state_.view.constraint_arrows = !state_.view.constraint_arrows; break;
+    case SDLK_c: state_.push(Command::Kind::ClearTrails); break;
+    case SDLK_LEFTBRACKET: state_.time_scale = std::max(state_.time_scale * 0.5, 1.0 / 64.0); break;
+    case SDLK_RIGHTBRACKET: state_.time_scale = std::min(state_.time_scale * 2.0, 4.0); break;
+    case SDLK_ESCAPE:
+      if (state_.view.help) state_.view.help = false;
+      else if (state_.drag.kind != Drag::Kind::None) end_drag(false);
+      break;
+    case SDLK_q:
+      if (ctrl) quit_ = true;
+      break;
+    default: break;
+  }
+}
+
+// --- dragging -------------------------------------------------------------------------------------------------------
+
+void Sandbox::begin_drag(int particle, glm::dvec2 pixel) {
+  World& world = state_.world;
+  Drag& drag = state_.drag;
+  const Vec3 position = world.particles().position[particle];
+  drag = {};
+  drag.particle = particle;
+  drag.plane_point = position;
+  drag.plane_normal = world.dimension() == 2 ? glm::dvec3(0.0, 0.0, 1.0) : -state_.camera.forward();
+  const auto hit = intersect_plane(state_.camera.ray(pixel), drag.plane_point, drag.plane_normal);
+  drag.offset = hit ? position - *hit : glm::dvec3(0.0);
+  drag.target = drag.applied = position;
+  if (world.particles().fixed(particle)) {
+    drag.kind = Drag::Kind::Kinematic;
+    return;
+  }
+  const auto constraints = world.constraints();
+  for (std::size_t c = 0; c < constraints.size(); ++c)
+    if (const PinConstraint* pin = as_pin(world, static_cast<int>(c)); pin && pin->particle() == particle) {
+      drag.kind = Drag::Kind::ScenePin;  // move the scene's own pin instead of adding a contradictory one
+      drag.constraint = static_cast<int>(c);
+      drag.target = drag.applied = pin->point();
+      return;
+    }
+  if (state_.drag_model == DragModel::Hard) {
+    drag.kind = Drag::Kind::Pin;
+    drag.constraint = world.add_pin(particle, position);
+  } else {
+    drag.kind = Drag::Kind::Spring;
+    world.mouse_spring.particle = particle;
+    world.mouse_spring.target = position;
+    world.mouse_spring.stiffness = state_.spring_stiffness;
+    world.mouse_spring.damping = 1.4 * std::sqrt(state_.spring_stiffness);
+  }
+  drag.track.push_back({world.time(), position});
+}
+
+void Sandbox::move_drag(glm::dvec2 pixel) {
+  Drag& drag = state_.drag;
+  const auto hit = intersect_plane(state_.camera.ray(pixel), drag.plane_point, drag.plane_normal);
+  if (!hit) return;
+  drag.target = *hit + drag.offset;
+  if (state_.world.dimension() == 2) drag.target.z = drag.plane_point.z;
+  if (drag.kind == Drag::Kind::Spring) state_.world.mouse_spring.target = drag.target;
+  // Paused: the grabbed point follows at once so the pin marker tracks the cursor; the physics waits.
+  if (state_.paused && drag.kind != Drag::Kind::Spring) place_drag(drag.target);
+}
+
+void Sandbox::place_drag(glm::dvec3 point) {
+  World& world = state_.world;
+  Drag& drag = state_.drag;
+  switch (drag.kind) {
+    case Drag::Kind::Pin:
+    case Drag::Kind::ScenePin:
+      static_cast<PinConstraint&>(world.constraint(drag.constraint)).set_point(point);
+      break;
+    case Drag::Kind::Kinematic:
+      world.particles().position[drag.particle] = point;
+      world.particles().velocity[drag.particle] = Vec3(0.0);
+      break;
+    default:
+      break;
+  }
+  drag.applied = point;
+}
+
+void Sandbox::end_drag(bool keep_velocity) {
+  World& world = state_.world;
+  Drag& drag = state_.drag;
+  if (drag.kind == Drag::Kind::Pin) {
+    world.remove_constraint(drag.constraint);
+    // Fling: the particle leaves with the velocity the cursor gave it over the last tenth of a second.
+    if (keep_velocity && drag.track.size() >= 2) {
+      const auto& [t0, p0] = drag.track.front();
+      const auto& [t1, p1] = drag.track.back();
+      if (t1 > t0) world.particles().velocity[drag.particle] = (p1 - p0) / (t1 - t0);
+    }
+  } else if (drag.kind == Drag::Kind::Spring) {
+    world.mouse_spring.particle = -1;
+  }
+  drag = {};
+}
+
+}  // namespace lagrange::app
