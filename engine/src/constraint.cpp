@@ -32,7 +32,16 @@ std::optional<double> Constraint::lone_root(int row, std::span<const Vec3> x, co
   return std::nullopt;
 }
 
+double Constraint::value(int row, std::span<const Vec3> x) const {
+  Vec3 grad[kMaxRowParticles];
+  return evaluate(row, x, grad);
+}
+
 DistanceConstraint::DistanceConstraint(int a, int b, double length) : ids_{a, b}, length_(length) {}
+
+double DistanceConstraint::value(int, std::span<const Vec3> x) const {
+  return glm::length(x[ids_[0]] - x[ids_[1]]) - length_;
+}
 
 double DistanceConstraint::evaluate(int, std::span<const Vec3> x, Vec3* grad) const {
   const Vec3 r = x[ids_[0]] - x[ids_[1]];

@@ -15,7 +15,11 @@ void RowSystem::prepare(const World& world) {
   const int m = static_cast<int>(rows.size());
   rows_ = m;
   row_count_.resize(m);
-  for (int k = 0; k < m; ++k) row_count_[k] = rows[k].count;
+  inv_scale_.resize(m);
+  for (int k = 0; k < m; ++k) {
+    row_count_[k] = rows[k].count;
+    inv_scale_[k] = 1.0 / rows[k].scale;
+  }
 
   // Which rows touch each movable particle, and through which slot. Fixed particles couple nothing.
   std::vector<std::vector<std::pair<int, int>>> touching(particles.size());
@@ -23,7 +27,7 @@ void RowSystem::prepare(const World& world) {
     for (int s = 0; s < rows[k].count; ++s)
       if (!particles.fixed(rows[k].particle[s])) touching[rows[k].particle[s]].push_back({k, s});
 
-  std::unordered_map<long long, std::vector<Term>> coupling;
+  std::unordered_map<long long, std::vector<std::pair<int, int>>> shared;  // (k, l) -> slots of shared particles
   for (const auto& list : touching) {
     for (std::size_t a = 0; a < list.size(); ++a)
       for (std::size_t b = a + 1; b < list.size(); ++b) {
@@ -34,31 +38,28 @@ void RowSystem::prepare(const World& world) {
           std::swap(k, l);
           std::swap(sk, sl);
         }
-        coupling[static_cast<long long>(k) * m + l].push_back(
-            {static_cast<unsigned char>(sk), static_cast<unsigned char>(sl)});
+        shared[static_cast<long long>(k) * m + l].push_back({sk, sl});
       }
   }
   std::vector<long long> keys;
-  keys.reserve(coupling.size());
-  for (const auto& entry : coupling) keys.push_back(entry.first);
+  keys.reserve(shared.size());
+  for (const auto& entry : shared) keys.push_back(entry.first);
   std::sort(keys.begin(), keys.end());  // deterministic order: same run, same bits
-  pairs_.clear();
-  pair_start_.assign(1, 0);
-  pair_terms_.clear();
-  for (long long key : keys) {
-    pairs_.push_back({static_cast<int>(key / m), static_cast<int>(key % m)});
-    const auto& terms = coupling[key];
-    pair_terms_.insert(pair_terms_.end(), terms.begin(), terms.end());
-    pair_start_.push_back(static_cast<int>(pair_terms_.size()));
-  }
-  ldu_.analyze(m, pairs_);
+  std::vector<std::pair<int, int>> pairs;
+  pairs.reserve(keys.size());
+  for (long long key : keys) pairs.push_back({static_cast<int>(key / m), static_cast<int>(key % m)});
+  ldu_.analyze(m, pairs);
   diag_entry_.resize(m);
   for (int k = 0; k < m; ++k) diag_entry_[k] = ldu_.diagonal_entry(k);
-  up_entry_.resize(pairs_.size());
-  low_entry_.resize(pairs_.size());
-  for (std::size_t e = 0; e < pairs_.size(); ++e) {
-    up_entry_[e] = ldu_.pair_entry(e, true);
-    low_entry_[e] = ldu_.pair_entry(e, false);
+  couplings_.clear();
+  for (std::size_t e = 0; e < pairs.size(); ++e) {
+    bool first = true;
+    for (const auto& [sk, sl] : shared[keys[e]]) {
+      couplings_.push_back({pairs[e].first, pairs[e].second, static_cast<unsigned char>(sk),
+                            static_cast<unsigned char>(sl), !first, ldu_.pair_entry(e, true),
+                            ldu_.pair_entry(e, false)});
+      first = false;
+    }
   }
 }
 
@@ -70,8 +71,20 @@ double RowSystem::evaluate(const World& world, std::span<const Vec3> x, std::vec
   double worst = 0.0;
   for (std::size_t k = 0; k < rows.size(); ++k) {
     c[k] = rows[k].constraint->evaluate(rows[k].row, x, grad[k].g);
-    const double r = std::abs(c[k]) / rows[k].scale;
+    const double r = std::abs(c[k]) * inv_scale_[k];
     if (!(r <= worst)) worst = r;  // NaN wins, so a non-finite residual is never taken for convergence
+  }
+  return worst;
+}
+
+double RowSystem::values(const World& world, std::span<const Vec3> x, std::vector<double>& c) const {
+  const auto rows = world.rows();
+  c.resize(rows.size());
+  double worst = 0.0;
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    c[k] = rows[k].constraint->value(rows[k].row, x);
+    const double r = std::abs(c[k]) * inv_scale_[k];
+    if (!(r <= worst)) worst = r;
   }
   return worst;
 }
@@ -111,20 +124,16 @@ int RowSystem::factorize(const std::vector<RowGrad>& left, const std::vector<Row
     if (row_count_[k] > 1) sum += glm::dot(left[k].g[1], right_weighted[k].g[1]);
     *diag_entry_[k] = sum;
   }
-  const std::size_t pairs = pairs_.size();
-  for (std::size_t e = 0; e < pairs; ++e) {
-    const RowGrad& left_k = left[pairs_[e].first];
-    const RowGrad& left_l = left[pairs_[e].second];
-    const RowGrad& right_k = right_weighted[pairs_[e].first];
-    const RowGrad& right_l = right_weighted[pairs_[e].second];
-    double up = 0.0, low = 0.0;
-    for (int t = pair_start_[e]; t < pair_start_[e + 1]; ++t) {
-      const Term term = pair_terms_[t];
-      up += glm::dot(left_k.g[term.slot_k], right_l.g[term.slot_l]);
-      low += glm::dot(left_l.g[term.slot_l], right_k.g[term.slot_k]);
+  for (const Coupling& c : couplings_) {
+    const double up = glm::dot(left[c.k].g[c.slot_k], right_weighted[c.l].g[c.slot_l]);
+    const double low = glm::dot(left[c.l].g[c.slot_l], right_weighted[c.k].g[c.slot_k]);
+    if (c.accumulate) {
+      *c.up += up;
+      *c.low += low;
+    } else {
+      *c.up = up;
+      *c.low = low;
     }
-    *up_entry_[e] = up;
-    *low_entry_[e] = low;
   }
   return ldu_.factorize_assembled();
 }

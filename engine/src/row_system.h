@@ -20,12 +20,15 @@ struct RowGrad {
 class RowSystem {
  public:
   // Rebuilds the coupling pattern and the symbolic factorization when the world's rows or particles changed.
+  // evaluate() and values() need it too (they use the cached length scales).
   void prepare(const World& world);
   int rows() const { return rows_; }
 
   // C_k(x) and ∇C_k(x) for every row; returns max_k |C_k| / length scale (NaN if any C_k is NaN).
   double evaluate(const World& world, std::span<const Vec3> x, std::vector<double>& c,
                   std::vector<RowGrad>& grad) const;
+  // The same without gradients: C_k(x) and the max relative |C|.
+  double values(const World& world, std::span<const Vec3> x, std::vector<double>& c) const;
   // weighted[k].g[s] = (1/m_p) grad[k].g[s]: each row's displacement per unit multiplier (0 for fixed particles).
   void weight(const World& world, const std::vector<RowGrad>& grad, std::vector<RowGrad>& weighted) const;
   // x[p] += Σ_k λ_k weighted_k[p], i.e. x += M⁻¹ ∇Cᵀ λ.
@@ -42,17 +45,22 @@ class RowSystem {
   void solve(std::vector<double>& b) const { ldu_.solve(b.data()); }
 
  private:
-  struct Term {
-    unsigned char slot_k, slot_l;  // the shared particle's slot in row k and in row l
+  // One movable particle shared by rows k < l: it adds ∇_p C_k · w_p ∇_p C_l to A_kl (and the mirror to A_lk).
+  // Terms of the same pair are adjacent; only the first one assigns, the others accumulate.
+  struct Coupling {
+    int k, l;
+    unsigned char slot_k, slot_l;
+    bool accumulate;
+    double* up;
+    double* low;
   };
   unsigned version_ = ~0u;
   std::size_t particle_count_ = 0;
   int rows_ = 0;
   std::vector<int> row_count_;               // particles per row
-  std::vector<std::pair<int, int>> pairs_;   // (k, l), k < l, coupled through movable particles
-  std::vector<int> pair_start_;              // terms of pair e: pair_terms_[pair_start_[e] .. pair_start_[e+1]]
-  std::vector<Term> pair_terms_;
-  std::vector<double*> diag_entry_, up_entry_, low_entry_;  // where the values go in the factor's storage
+  std::vector<double> inv_scale_;            // 1 / length scale per row
+  std::vector<Coupling> couplings_;
+  std::vector<double*> diag_entry_;  // where A_kk goes in the factor's storage
   SparseLDU ldu_;
 };
 

@@ -10,6 +10,7 @@ namespace {
 class PenaltySolver final : public Solver {
  public:
   void substep(World& world, double h, StepStats& stats) override {
+    system_.prepare(world);
     Particles& particles = world.particles();
     const std::size_t n = particles.size();
     const auto rows = world.rows();

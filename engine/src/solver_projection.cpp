@@ -22,7 +22,7 @@ namespace lagrange {
 namespace {
 
 constexpr int kMaxSplitDepth = 4;
-constexpr double kReuseBelow = 1e-3;  // max |C|/L at which a factorization may serve the following iterations
+constexpr double kReuseBelow = 1e-3;  // max |C|/L at which a factorization may serve the following iterations  // max |C|/L at which a factorization may serve the following iterations
 constexpr int kMaxHalvings = 4;       // step halvings when a Newton step increases the residual
 constexpr double kSlowRatio = 0.2;    // residual ratio per step above which Newton counts as lost
 constexpr int kRelinearizations = 8;
@@ -72,21 +72,31 @@ class ProjectionSolver final : public Solver {
   NewtonResult newton(World& world, StepStats& stats) {
     const auto rows = world.rows();
     const std::size_t m = rows.size();
-    system_.weight(world, g0_, r0_);  // r0_[k]: how row k's particles move per unit λ_k
-    lambda_.assign(m, 0.0);
-    for (std::size_t k = 0; k < m; ++k) {
-      const std::optional<double> root = rows[k].constraint->lone_root(rows[k].row, x_star_, r0_[k].g);
-      if (root && std::isfinite(*root)) lambda_[k] = *root;
-    }
+    const auto& inv_mass = world.particles().inv_mass;
+    // One pass: r0_[k] (how row k's particles move per unit λ_k), the lone root λ_k, and x = x* + M⁻¹G0ᵀλ.
+    r0_.resize(m);
+    lambda_.resize(m);
     x_ = x_star_;
-    system_.displace(world, r0_, lambda_, x_);
+    for (std::size_t k = 0; k < m; ++k) {
+      const RowRef& row = rows[k];
+      for (int s = 0; s < row.count; ++s) r0_[k].g[s] = inv_mass[row.particle[s]] * g0_[k].g[s];
+      const std::optional<double> root = row.constraint->lone_root(row.row, x_star_, r0_[k].g);
+      const double lambda = root && std::isfinite(*root) ? *root : 0.0;
+      lambda_[k] = lambda;
+      for (int s = 0; s < row.count; ++s) x_[row.particle[s]] += lambda * r0_[k].g[s];
+    }
     NewtonResult result;
     const double tolerance = world.settings().tolerance;
     int slow = 0, halvings = 0;
     double factored_at = INFINITY;  // residual where the current factorization was made (∞: none yet)
-    double accepted = INFINITY;     // residual of the last accepted iterate
+    double accepted = INFINITY;     // residual of the last accepted iterate: accepted residuals never increase,
+                                    // so the last accepted iterate is also the best one
+    bool current_accepted = false;  // whether λ is that iterate (otherwise it is λ − δ)
     for (int it = 0; it < world.settings().max_iterations; ++it) {
-      const double residual = system_.evaluate(world, x_, c_, g_);
+      // Gradients at the iterate are needed only to refactorize; a chord step or the final check needs C alone.
+      const bool with_gradients = !(factored_at <= kReuseBelow);
+      const double residual =
+          with_gradients ? system_.evaluate(world, x_, c_, g_) : system_.values(world, x_, c_);
       ++stats.iterations;
       if (!(residual <= accepted) && std::isfinite(accepted) && halvings < kMaxHalvings) {
         // The full Newton step overshot (far from the root of a strongly coupled system, e.g. cloth): go back
@@ -98,6 +108,7 @@ class ProjectionSolver final : public Solver {
         }
         system_.displace(world, r0_, delta_, x_);
         for (double& d : delta_) d = -d;
+        current_accepted = false;
         continue;
       }
       if (!(residual <= accepted) && std::isfinite(accepted)) break;  // no step length helps: lost
@@ -109,19 +120,19 @@ class ProjectionSolver final : public Solver {
       // gradients at q have no component along the sag that gravity asks for.
       slow = residual > kSlowRatio * accepted ? slow + 1 : 0;
       accepted = residual;
-      if (residual < result.residual) {
-        result.residual = residual;
-        best_lambda_ = lambda_;
-      }
+      current_accepted = true;
+      result.residual = residual;
       if (residual <= tolerance) {
         result.converged = true;
         best_x_.swap(x_);
+        best_lambda_.swap(lambda_);
         return result;
       }
       if (!std::isfinite(residual) || slow >= 2) break;  // the real root is lost (or never existed)
       // Refactorize unless the last factorization was made close to the solution: there the Newton matrix changes
       // by about the residual, so reusing it (a chord step) still gains digits for the price of a solve.
       if (!(factored_at <= kReuseBelow && chord_ok)) {
+        if (!with_gradients) system_.evaluate(world, x_, c_, g_);
         const int dependent = system_.factorize(g_, r0_);
         if (dependent > stats.dependent_rows) stats.dependent_rows = dependent;
         factored_at = residual;
@@ -129,10 +140,18 @@ class ProjectionSolver final : public Solver {
       delta_.resize(m);
       for (std::size_t k = 0; k < m; ++k) delta_[k] = -c_[k];
       system_.solve(delta_);
-      for (std::size_t k = 0; k < m; ++k) lambda_[k] += delta_[k];
-      system_.displace(world, r0_, delta_, x_);  // x = x* + M⁻¹G0ᵀλ, updated by the step
+      // λ += δ and x += M⁻¹G0ᵀδ in one pass, so x stays x* + M⁻¹G0ᵀλ.
+      for (std::size_t k = 0; k < m; ++k) {
+        const double d = delta_[k];
+        lambda_[k] += d;
+        for (int s = 0; s < rows[k].count; ++s) x_[rows[k].particle[s]] += d * r0_[k].g[s];
+      }
+      current_accepted = false;
     }
-    if (!std::isfinite(result.residual)) best_lambda_.assign(m, 0.0);  // not even the first iterate was finite
+    if (!current_accepted && delta_.size() == m)
+      for (std::size_t k = 0; k < m; ++k) lambda_[k] -= delta_[k];
+    if (!std::isfinite(result.residual)) lambda_.assign(m, 0.0);  // not even the first iterate was finite
+    best_lambda_.swap(lambda_);
     best_x_ = x_star_;
     system_.displace(world, r0_, best_lambda_, best_x_);
     return result;
@@ -149,9 +168,10 @@ class ProjectionSolver final : public Solver {
 
 void commit_positions(World& world, const std::vector<Vec3>& x, const std::vector<Vec3>& x0, double h) {
   Particles& particles = world.particles();
+  const double inv_h = 1.0 / h;
   for (std::size_t i = 0; i < particles.size(); ++i) {
     if (particles.fixed(i)) continue;
-    particles.velocity[i] = (x[i] - x0[i]) / h;
+    particles.velocity[i] = (x[i] - x0[i]) * inv_h;
     particles.position[i] = x[i];
   }
 }

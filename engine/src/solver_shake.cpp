@@ -51,6 +51,7 @@ namespace {
 class ShakeSolver final : public Solver {
  public:
   void substep(World& world, double h, StepStats& stats) override {
+    system_.prepare(world);
     x0_ = world.particles().position;
     predict_semi_implicit(world, h, x_, v_);
     system_.evaluate(world, x0_, c_, g0_);

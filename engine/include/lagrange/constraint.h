@@ -25,6 +25,8 @@ class Constraint {
 
   // C_row(x); writes dC_row/dx_p into grad[k] for p = particles()[k]. x holds every particle's position.
   virtual double evaluate(int row, std::span<const Vec3> x, Vec3* grad) const = 0;
+  // C_row(x) alone, for convergence checks; the default calls evaluate().
+  virtual double value(int row, std::span<const Vec3> x) const;
   // The velocity-product term of C̈ = J a + J̇ q̇, i.e. (d/dt ∇C_row) · v.
   virtual double jdot_qdot(int row, std::span<const Vec3> x, std::span<const Vec3> v) const = 0;
 
@@ -49,6 +51,7 @@ class DistanceConstraint final : public Constraint {
   int rows() const override { return 1; }
   std::span<const int> particles() const override { return ids_; }
   double evaluate(int row, std::span<const Vec3> x, Vec3* grad) const override;
+  double value(int row, std::span<const Vec3> x) const override;
   double jdot_qdot(int row, std::span<const Vec3> x, std::span<const Vec3> v) const override;
   std::optional<double> lone_root(int row, std::span<const Vec3> x, const Vec3* e) const override;
   double length_scale(int) const override { return length_; }
