@@ -307,6 +307,7 @@ void Sandbox::advance_steps(int steps) {
 void Sandbox::frame(double wall_seconds) {
   const auto start = Clock::now();
   frame_start_ = start;
+  state_.pixel_ratio = platform_->pixel_ratio();
   int w, h;
   platform_->drawable_size(w, h);
   state_.camera.set_viewport(w, h);

@@ -147,7 +147,8 @@ struct SandboxState {
   std::vector<Trail> trails;
   FrameTiming timing;
   std::string renderer_name;
-  double ui_scale = 1.0;
+  double ui_scale = 1.0;     // HiDPI factor for fonts and widgets when the OS does not scale the drawable
+  double pixel_ratio = 1.0;  // drawable pixels per window unit (2 on a Retina-style screen)
 
   void push(Command::Kind kind) {
     Command command;

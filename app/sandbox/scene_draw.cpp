@@ -159,7 +159,7 @@ glm::vec3 particle_colour(const World& world, int index) {
   static constexpr glm::vec3 kPalette[] = {
       {0.30f, 0.62f, 0.98f}, {0.98f, 0.55f, 0.25f}, {0.45f, 0.82f, 0.45f}, {0.92f, 0.38f, 0.50f},
       {0.70f, 0.52f, 0.95f}, {0.95f, 0.82f, 0.30f}, {0.35f, 0.82f, 0.82f}, {0.85f, 0.85f, 0.88f}};
-  if (p.size() > 64) return kPalette[0];  // cloth and long chains read better in one colour
+  if (p.size() > 8) return kPalette[0];  // chains and cloth read better in one colour
   return kPalette[index % 8];
 }
 
@@ -290,7 +290,6 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
   for (const auto& c : constraints) rod_count += is_rod(*c) ? 1 : 0;
   float width = state.view.rod_width;
   if (width <= 0.0f) width = camera.perspective ? (rod_count > 200 ? 1.5f : 3.5f) : (rod_count > 200 ? 2.0f : 5.0f);
-  width *= static_cast<float>(state.ui_scale);
   for (std::size_t c = 0; c < constraints.size(); ++c) {
     const Constraint& constraint = *constraints[c];
     const int index = static_cast<int>(c);
@@ -336,6 +335,12 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
                             glm::vec4(p.fixed(i) ? 1.0f : 0.0f, highlight, p.size() > 400 ? 0.0f : 1.0f, 0.0f)});
   }
 
+  // Widths are in screen units: thicker on HiDPI screens.
+  const float line_scale = static_cast<float>(state.ui_scale * state.pixel_ratio);
+  if (line_scale != 1.0f)
+    for (auto* segments : {&list.under, &list.segments})
+      for (SegmentInstance& s : *segments) s.width *= line_scale;
+
   // Soft drag: a line from the particle to the cursor.
   if (state.drag.kind == Drag::Kind::Spring && state.drag.particle >= 0) {
     add_segment(list.over, p.position[state.drag.particle], world.mouse_spring.target, 2.0f, kDragColour);
@@ -363,6 +368,8 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
                   kConstraintForceColour);
     }
   }
+  if (line_scale != 1.0f)
+    for (SegmentInstance& s : list.over) s.width *= line_scale;
 }
 
 }  // namespace lagrange::app
