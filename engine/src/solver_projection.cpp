@@ -22,7 +22,7 @@ namespace lagrange {
 namespace {
 
 constexpr int kMaxSplitDepth = 4;
-constexpr double kReuseBelow = 1e-3;  // max |C|/L at which a factorization may serve the following iterations  // max |C|/L at which a factorization may serve the following iterations
+constexpr double kReuseBelow = 1e-3;  // max |C|/L at which a factorization may serve the following iterations
 constexpr int kMaxHalvings = 4;       // step halvings when a Newton step increases the residual
 constexpr double kSlowRatio = 0.2;    // residual ratio per step above which Newton counts as lost
 constexpr int kRelinearizations = 8;
@@ -42,8 +42,8 @@ class ProjectionSolver final : public Solver {
 
   void advance(World& world, double h, StepStats& stats, int depth) {
     const Particles& particles = world.particles();
-    std::vector<Vec3>& x0 = x0_[depth];  // one buffer per split depth: no allocation in the step loop
-    x0 = particles.position;
+    // The world's positions stay q until commit_positions(), so they serve as x0 without a copy.
+    const std::vector<Vec3>& x0 = particles.position;
     predict_semi_implicit(world, h, x_star_, v_star_);
     system_.evaluate(world, x0, c_, g0_);
     NewtonResult result = newton(world, stats);
@@ -158,7 +158,6 @@ class ProjectionSolver final : public Solver {
   }
 
   RowSystem system_;
-  std::vector<Vec3> x0_[kMaxSplitDepth + 1];
   std::vector<Vec3> x_star_, v_star_, x_, best_x_;
   std::vector<RowGrad> g0_, r0_, g_;
   std::vector<double> c_, lambda_, delta_, best_lambda_;
@@ -171,7 +170,7 @@ void commit_positions(World& world, const std::vector<Vec3>& x, const std::vecto
   const double inv_h = 1.0 / h;
   for (std::size_t i = 0; i < particles.size(); ++i) {
     if (particles.fixed(i)) continue;
-    particles.velocity[i] = (x[i] - x0[i]) * inv_h;
+    particles.velocity[i] = (x[i] - x0[i]) * inv_h;  // x0 may alias the positions: read before writing
     particles.position[i] = x[i];
   }
 }

@@ -193,11 +193,11 @@ void SparseLDU::solve(double* b) const {
   double* y = identity_order_ ? b : work_.data();
   if (!identity_order_)
     for (int k = 0; k < n; ++k) y[k] = b[perm_old_[k]];
-  for (int i = 0; i < n; ++i) {  // L y = b
+  for (int i = 0; i < n; ++i) {  // L y = b, then D: y_i is final once the columns before i have been applied
     const double yi = y[i];
     for (int f = factor_start_[i]; f < factor_start_[i + 1]; ++f) y[factor_row_[f]] -= l_[f] * yi;
+    y[i] = yi * inv_d_[i];
   }
-  for (int i = 0; i < n; ++i) y[i] *= inv_d_[i];  // D
   for (int i = n - 1; i >= 0; --i) {  // U x = y
     double yi = y[i];
     for (int f = factor_start_[i]; f < factor_start_[i + 1]; ++f) yi -= u_[f] * y[factor_row_[f]];
