@@ -192,3 +192,23 @@ TEST_CASE("the engine refuses invalid particles and constraints with a clear err
   CHECK_THROWS_AS(world.add_distance(0, 1, 0.0), Error);
   CHECK(world.constraints().empty());  // nothing half-added
 }
+
+TEST_CASE("a chain hanging at rest: every solver's rod force is the weight below the rod (tension < 0)") {
+  // Statics: link i (counted from the top) carries the n − i particles below it, T_i = (n − i) m g.
+  const int n = 5;
+  const double m = 0.5, g = 9.81;
+  for (const SolverInfo& info : solver_table()) {
+    CAPTURE(info.id);
+    Settings s = settings_for(info.id, 1.0 / 240.0, {0.0, -g, 0.0});
+    s.stiffness = 1e4;       // penalty: at rest a spring carries the same tension however much it stretches;
+    s.spring_damping = 20;   // light damping lets it come to rest (explicit damping is stable while h c / m < 1)
+    World world(2, s);
+    world.add_particle({.position = {0.0, 0.0, 0.0}, .fixed = true});
+    for (int i = 1; i <= n; ++i) {
+      world.add_particle({.position = {0.0, -1.0 * i, 0.0}, .mass = m});
+      world.add_distance(i - 1, i, 1.0);
+    }
+    for (int step = 0; step < 240 * 10; ++step) world.step();  // 10 s: the penalty chain's slowest mode dies out
+    for (int i = 0; i < n; ++i) CHECK(world.row_force()[i] == doctest::Approx(-(n - i) * m * g).epsilon(1e-3));
+  }
+}
