@@ -79,10 +79,26 @@ void plot_series(const char* id, const History& history, std::initializer_list<S
     const float y = to_screen(t0, v).y;
     draw->AddLine(ImVec2(left, y), ImVec2(right, y), IM_COL32(45, 48, 56, 255));
   }
-  std::vector<ImVec2> points(n);
+  // At most one min/max pair per pixel column: the same picture, spikes kept, far fewer vertices.
+  const std::size_t buckets = std::max<std::size_t>(static_cast<std::size_t>(right - left), 1);
+  std::vector<ImVec2> points;
+  points.reserve(2 * buckets + 2);
   for (const Series& s : series) {
-    for (std::size_t i = 0; i < n; ++i) points[i] = to_screen(history[i].time, transformed(history[i].*s.field, log_scale));
-    draw->AddPolyline(points.data(), static_cast<int>(n), s.colour, 0, 1.5f);
+    points.clear();
+    for (std::size_t b = 0; b < buckets; ++b) {
+      const std::size_t i0 = b * n / buckets, i1 = std::max((b + 1) * n / buckets, i0 + 1);
+      if (i0 >= n) break;
+      std::size_t lo_i = i0, hi_i = i0;
+      for (std::size_t i = i0; i < std::min(i1, n); ++i) {
+        if (history[i].*s.field < history[lo_i].*s.field) lo_i = i;
+        if (history[i].*s.field > history[hi_i].*s.field) hi_i = i;
+      }
+      for (std::size_t i : {std::min(lo_i, hi_i), std::max(lo_i, hi_i)}) {
+        const ImVec2 p = to_screen(history[i].time, transformed(history[i].*s.field, log_scale));
+        if (points.empty() || points.back().x != p.x || points.back().y != p.y) points.push_back(p);
+      }
+    }
+    draw->AddPolyline(points.data(), static_cast<int>(points.size()), s.colour, 0, 1.5f);
   }
   char text[64];
   format_tick(text, sizeof text, hi, log_scale, unit);

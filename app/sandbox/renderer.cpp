@@ -84,8 +84,16 @@ void Renderer::draw_segments(const std::vector<SegmentInstance>& segments, const
 }
 
 void Renderer::draw(const DrawList& list, const Camera& camera, int samples) {
-  target_.resize(camera.width(), camera.height(), samples);
-  target_.bind();
+  // Multisampled: into the offscreen target, resolved below. Otherwise straight into the window (one full-screen
+  // copy less, which a software rasterizer notices).
+  const bool offscreen = samples > 0;
+  if (offscreen) {
+    target_.resize(camera.width(), camera.height(), samples);
+    target_.bind();
+  } else {
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glViewport(0, 0, camera.width(), camera.height());
+  }
   glDisable(GL_SCISSOR_TEST);
   glDisable(GL_CULL_FACE);
   glClearDepth(1.0);
@@ -127,9 +135,8 @@ void Renderer::draw(const DrawList& list, const Camera& camera, int samples) {
   glBindVertexArray(0);
   glUseProgram(0);
 
-  int width = camera.width(), height = camera.height();
-  target_.resolve_to(0);
-  glViewport(0, 0, width, height);
+  if (offscreen) target_.resolve_to(0);
+  glViewport(0, 0, camera.width(), camera.height());
 }
 
 }  // namespace lagrange::app

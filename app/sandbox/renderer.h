@@ -52,9 +52,8 @@ class Renderer {
   Renderer(const Renderer&) = delete;
   Renderer& operator=(const Renderer&) = delete;
 
-  // Draws into the multisampled scene target and resolves it into the window's framebuffer.
+  // Draws the scene into the window's framebuffer: through a multisampled target when samples > 0.
   void draw(const DrawList& list, const Camera& camera, int samples);
-  int samples_in_use() const { return target_.samples(); }
 
  private:
   void draw_segments(const std::vector<SegmentInstance>& segments, const Camera& camera);

@@ -44,8 +44,9 @@ void draw_diagnostics(SandboxState& state) {
     if (stats.recoveries || stats.failures || stats.dependent_rows || stats.non_finite)
       row("warnings", "recoveries / substeps above tolerance / dropped dependent rows / NaN rolled back",
           "%d / %d / %d%s", stats.recoveries, stats.failures, stats.dependent_rows, stats.non_finite ? " / NaN" : "");
-    row("frame", "wall time of one frame: UI, physics and rendering (median of the last 120)", "%.1f ms (%d steps)",
-        state.timing.median_ms, state.timing.steps_last_frame);
+    if (state.timing.median_ms > 0.0)
+      row("frame", "wall time of one frame: UI, physics and rendering (median of the last 120)", "%.1f ms (%d steps)",
+          state.timing.median_ms, state.timing.steps_last_frame);
     ImGui::EndTable();
   }
 
