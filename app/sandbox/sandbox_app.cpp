@@ -27,7 +27,7 @@ void setup_imgui_style(float scale) {
     if (ranges.empty()) {
       ImFontGlyphRangesBuilder builder;
       builder.AddRanges(io.Fonts->GetGlyphRangesDefault());
-      static const ImWchar extra[] = {0x0370, 0x03FF, 0x1D40, 0x1D40, 0x2010, 0x2027, 0x2190, 0x21FF, 0x2200, 0x22FF,
+      static const ImWchar extra[] = {0x0300, 0x036F, 0x0370, 0x03FF, 0x1D40, 0x1D40, 0x2010, 0x2027, 0x2190, 0x21FF, 0x2200, 0x22FF,
                                       0x25A0, 0x25FF, 0};
       builder.AddRanges(extra);
       builder.BuildRanges(&ranges);
