@@ -162,6 +162,7 @@ void Sandbox::start_scene(Scene scene, const std::filesystem::path& path) {
   state_.history.clear();
   state_.initial_energy = state_.world.energy().total();
   state_.accumulator = 0.0;
+  SDL_SetWindowTitle(platform_->window(), ("Lagrange Lab \xe2\x80\x94 " + state_.scene.name).c_str());
   state_.bead_radius = bead_radius(state_.world);
   radii_ = display_radii(state_.world, state_.view.size_by_mass, state_.bead_radius);
   frame_scene();
