@@ -366,12 +366,12 @@ void Sandbox::update_view_state(double wall_seconds) {
   }
   if (peak > state_.force_scale) state_.force_scale = peak;
   else state_.force_scale += (peak - state_.force_scale) * (1.0 - std::exp(-wall_seconds / 2.0));
-  // Floor: a tenth of a typical weight, so round-off forces of a resting scene do not look loaded.
+  // Floor: half the heaviest weight, so small or round-off forces do not look like a full load.
   const Particles& particles = world.particles();
   double weight = 0.0;
   for (std::size_t i = 0; i < particles.size(); ++i)
     if (!particles.fixed(i)) weight = std::max(weight, particles.mass[i] * glm::length(world.settings().gravity));
-  state_.force_scale = std::max(state_.force_scale, std::max(0.1 * weight, 1e-6));
+  state_.force_scale = std::max(state_.force_scale, std::max(0.5 * weight, 1e-6));
   for (const Vec3& p : world.particles().position)
     state_.ground_y = std::min(state_.ground_y, p.y - 0.05 * state_.length_scale);
 }
