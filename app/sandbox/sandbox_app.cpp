@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cfloat>
 #include <cmath>
 
 #include "sandbox/picking.h"
@@ -315,6 +316,14 @@ void Sandbox::frame(double wall_seconds) {
 
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
+  // The SDL backend reads the pointer only while SDL says the window has mouse or keyboard focus, which never
+  // happens on the offscreen driver (tests, `shot`) and not always under Wayland: then feed it from the events.
+  ImGuiIO& io = ImGui::GetIO();
+  if (io.MousePos.x == -FLT_MAX && mouse_.x >= 0.0) {
+    const double ratio = platform_->pixel_ratio();
+    io.MousePos = ImVec2(static_cast<float>(mouse_.x / ratio), static_cast<float>(mouse_.y / ratio));
+    for (int b = 0; b < 3; ++b) io.MouseDown[b] = io.MouseDown[b] || buttons_down_[b];
+  }
   ImGui::NewFrame();
   update_hover();
   draw_ui(state_);

@@ -87,7 +87,8 @@ class Sandbox {
   std::vector<double> radii_;
   DrawList draw_list_;
   std::optional<bool> screenshot_request_;  // pending screenshot: with panels?
-  glm::dvec2 mouse_{-1.0, -1.0};
+  glm::dvec2 mouse_{-1.0, -1.0};     // drawable pixels, from the last mouse event
+  bool buttons_down_[3] = {false, false, false};  // left, right, middle, from events
   enum class Gesture { None, Orbit, Pan } gesture_ = Gesture::None;
   std::chrono::steady_clock::time_point frame_start_{};
   bool quit_ = false;

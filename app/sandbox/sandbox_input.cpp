@@ -65,6 +65,7 @@ void Sandbox::handle_event(const SDL_Event& event) {
     case SDL_MOUSEBUTTONDOWN: {
       const glm::dvec2 pixel = to_pixels(event.button.x, event.button.y);
       mouse_ = pixel;
+      if (event.button.button >= 1 && event.button.button <= 3) buttons_down_[event.button.button - 1] = true;
       if (ui_mouse) break;
       if (event.button.button == SDL_BUTTON_LEFT) {
         const Hover hit = pick(state_.world, state_.camera, radii_, pixel);
@@ -84,6 +85,7 @@ void Sandbox::handle_event(const SDL_Event& event) {
     }
     case SDL_MOUSEBUTTONUP:
       mouse_ = to_pixels(event.button.x, event.button.y);
+      if (event.button.button >= 1 && event.button.button <= 3) buttons_down_[event.button.button - 1] = false;
       if (event.button.button == SDL_BUTTON_LEFT && state_.drag.kind != Drag::Kind::None) end_drag(true);
       gesture_ = Gesture::None;
       break;

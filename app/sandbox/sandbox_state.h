@@ -3,8 +3,10 @@
 // push Commands; the Sandbox applies them between physics steps.
 #pragma once
 
+#include <array>
 #include <deque>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -142,6 +144,8 @@ struct SandboxState {
   std::string open_path;
 
   std::vector<Command> commands;
+  // Where some widgets were drawn in the last frame (x0, y0, x1, y1 in window units): the GUI tests click them.
+  std::map<std::string, std::array<float, 4>> widget_rects;
   Hover hover;
   Drag drag;
   std::vector<Trail> trails;

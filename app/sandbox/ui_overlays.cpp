@@ -63,7 +63,7 @@ void draw_hud(SandboxState& state) {
   ImGui::SetNextWindowBgAlpha(0.55f);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
-                                 ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
+                                 ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoInputs;
   if (ImGui::Begin("##hud", nullptr, flags)) {
     ImGui::TextColored(solver_colour(state), "\xe2\x97\x8f %s", state.world.solver_info().name);  // ●
     ImGui::SameLine();
@@ -108,7 +108,7 @@ void draw_legend(SandboxState& state) {
   ImGui::SetNextWindowBgAlpha(0.55f);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
-                                 ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
+                                 ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoInputs;
   if (!ImGui::Begin("##legend", nullptr, flags)) {
     ImGui::End();
     return;

@@ -10,6 +10,11 @@
 namespace lagrange::app {
 namespace {
 
+void remember_rect(SandboxState& state, const std::string& name) {
+  const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+  state.widget_rects[name] = {lo.x, lo.y, hi.x, hi.y};
+}
+
 const SettingInfo* setting_info(std::string_view key) {
   for (const SettingInfo& info : setting_table())
     if (key == info.key) return &info;
@@ -84,7 +89,9 @@ void solver_section(SandboxState& state) {
   const SolverInfo& current = state.world.solver_info();
   int k = 1;
   ImGui::SetNextItemWidth(-FLT_MIN);
-  if (ImGui::BeginCombo("##solver", current.name)) {
+  const bool open = ImGui::BeginCombo("##solver", current.name);
+  if (!open) remember_rect(state, "solver combo");  // once open, the last item is inside the popup
+  if (open) {
     for (const SolverInfo& info : solver_table()) {
       ImGui::PushID(info.id);
       ImGui::ColorButton("##c", ImVec4(info.colour.r, info.colour.g, info.colour.b, 1.0f),
@@ -92,7 +99,9 @@ void solver_section(SandboxState& state) {
       ImGui::SameLine();
       char label[256];
       std::snprintf(label, sizeof label, "%d  %s", k++, info.name);
-      if (ImGui::Selectable(label, std::strcmp(info.id, current.id) == 0)) {
+      const bool chosen = ImGui::Selectable(label, std::strcmp(info.id, current.id) == 0);
+      remember_rect(state, std::string("solver ") + info.id);
+      if (chosen) {
         Settings settings = state.edit;
         settings.solver = info.id;
         state.commands.push_back(Command::apply_settings(settings));
@@ -112,6 +121,7 @@ void simulation_section(SandboxState& state) {
   if (!ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) return;
   const float w = (ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().ItemSpacing.x) / 3.0f;
   if (ImGui::Button(state.paused ? "Run" : "Pause", ImVec2(w, 0))) state.push(Command::Kind::TogglePause);
+  remember_rect(state, "pause");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Space");
   ImGui::SameLine();
   if (ImGui::Button("Step", ImVec2(w, 0))) state.push(Command::Kind::StepOnce);

@@ -10,7 +10,7 @@ constexpr double kDt = 1.0 / 60.0;
 }  // namespace
 
 TEST_CASE("hard drag: the grabbed particle follows the cursor with rods held and is flung on release") {
-  Sandbox sandbox(test_options());
+  Sandbox sandbox(test_options(1280, 720));  // panels at their usual width beside the scene
   REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
   SandboxState& state = sandbox.state();
   REQUIRE(state.drag_model == DragModel::Hard);
@@ -64,7 +64,7 @@ TEST_CASE("hard drag: the grabbed particle follows the cursor with rods held and
 }
 
 TEST_CASE("spring drag: the mouse spring pulls the particle toward the cursor") {
-  Sandbox sandbox(test_options());
+  Sandbox sandbox(test_options(1280, 720));  // panels at their usual width beside the scene
   REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
   SandboxState& state = sandbox.state();
   push_key(SDLK_d);  // drag model: spring
@@ -93,13 +93,13 @@ TEST_CASE("spring drag: the mouse spring pulls the particle toward the cursor") 
 }
 
 TEST_CASE("dragging empty space pans in 2D or orbits in 3D and the wheel zooms") {
-  Sandbox sandbox(test_options());
+  Sandbox sandbox(test_options(1280, 720));  // panels at their usual width beside the scene
   REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
   run_frames(sandbox, 1, kDt);
   const glm::dvec2 centre = sandbox.camera().centre;
-  push_mouse_button(SDL_MOUSEBUTTONDOWN, {630, 20});
-  push_mouse_motion({600, 40}, {630, 20}, true);
-  push_mouse_button(SDL_MOUSEBUTTONUP, {600, 40});
+  push_mouse_button(SDL_MOUSEBUTTONDOWN, {700, 150});
+  push_mouse_motion({670, 170}, {700, 150}, true);
+  push_mouse_button(SDL_MOUSEBUTTONUP, {670, 170});
   run_frames(sandbox, 1, kDt);
   CHECK(sandbox.camera().centre.x > centre.x);
 
@@ -107,9 +107,9 @@ TEST_CASE("dragging empty space pans in 2D or orbits in 3D and the wheel zooms")
   run_frames(sandbox, 1, kDt);
   REQUIRE(sandbox.camera().perspective);
   const double yaw = sandbox.camera().yaw, distance = sandbox.camera().distance;
-  push_mouse_button(SDL_MOUSEBUTTONDOWN, {630, 20});
-  push_mouse_motion({600, 20}, {630, 20}, true);
-  push_mouse_button(SDL_MOUSEBUTTONUP, {600, 20});
+  push_mouse_button(SDL_MOUSEBUTTONDOWN, {700, 150});
+  push_mouse_motion({670, 150}, {700, 150}, true);
+  push_mouse_button(SDL_MOUSEBUTTONUP, {670, 150});
   SDL_Event wheel{};
   wheel.type = SDL_MOUSEWHEEL;
   wheel.wheel.y = 2;
@@ -122,7 +122,7 @@ TEST_CASE("dragging empty space pans in 2D or orbits in 3D and the wheel zooms")
 TEST_CASE("number keys switch the solver live in solver_table order with no jump in positions") {
   const auto solvers = solver_table();
   REQUIRE(solvers.size() >= 2);
-  Sandbox sandbox(test_options());
+  Sandbox sandbox(test_options(1280, 720));  // panels at their usual width beside the scene
   REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
   run_frames(sandbox, 20, kDt);  // swinging
   const World& world = sandbox.world();
@@ -148,7 +148,7 @@ TEST_CASE("number keys switch the solver live in solver_table order with no jump
 }
 
 TEST_CASE("keys: Space pauses and S steps once and R resets keeping the chosen solver") {
-  Sandbox sandbox(test_options());
+  Sandbox sandbox(test_options(1280, 720));  // panels at their usual width beside the scene
   REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
   const std::vector<Vec3> initial = sandbox.world().particles().position;
   push_key(SDLK_SPACE);
@@ -174,7 +174,7 @@ TEST_CASE("keys: Space pauses and S steps once and R resets keeping the chosen s
 namespace lagrange::app::test {
 
 TEST_CASE("3D drag moves the grabbed point in the camera-facing plane under the cursor") {
-  Sandbox sandbox(test_options());
+  Sandbox sandbox(test_options(1280, 720));  // panels at their usual width beside the scene
   REQUIRE(sandbox.load_scene(asset("spherical_pendulum.json")) == "");
   SandboxState& state = sandbox.state();
   state.paused = true;
@@ -221,6 +221,50 @@ TEST_CASE("3D drag moves the grabbed point in the camera-facing plane under the 
   push_mouse_button(SDL_MOUSEBUTTONUP, goal_pixel);
   run_frames(sandbox, 1, 1.0 / 60.0);
   CHECK(state.drag.kind == Drag::Kind::None);
+}
+
+}  // namespace lagrange::app::test
+
+namespace lagrange::app::test {
+namespace {
+
+// Moves the pointer to the middle of a widget the panels drew, and clicks there.
+void click_widget(Sandbox& sandbox, const std::string& name) {
+  run_frames(sandbox, 2, 0.0);  // a popup that just opened is placed on its second frame
+  const auto& rects = sandbox.state().widget_rects;
+  const auto it = rects.find(name);
+  REQUIRE_MESSAGE(it != rects.end(), "widget not drawn: " << name);
+  const glm::dvec2 centre(0.5 * (it->second[0] + it->second[2]), 0.5 * (it->second[1] + it->second[3]));
+  push_mouse_motion(centre, centre, false);
+  run_frames(sandbox, 1, 0.0);
+  push_mouse_button(SDL_MOUSEBUTTONDOWN, centre);
+  run_frames(sandbox, 1, 0.0);
+  push_mouse_button(SDL_MOUSEBUTTONUP, centre);
+  run_frames(sandbox, 1, 0.0);
+}
+
+}  // namespace
+
+TEST_CASE("the solver combo box switches the solver with the mouse and the click does not reach the scene") {
+  const auto solvers = solver_table();
+  REQUIRE(solvers.size() >= 2);
+  Sandbox sandbox(test_options(1280, 720));
+  REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
+  run_frames(sandbox, 10, 1.0 / 60.0);
+  const World& world = sandbox.world();
+  const std::string target = solvers[solvers.size() - 1].id;
+  REQUIRE(world.solver_info().id != target);
+  const long steps = world.step_count();
+  const std::vector<Vec3> before = world.particles().position;
+  click_widget(sandbox, "solver combo");  // opens the list
+  click_widget(sandbox, "solver " + target);
+  CHECK(std::string(world.solver_info().id) == target);
+  CHECK(world.step_count() == steps);  // frames of zero wall time: nothing stepped
+  CHECK(world.particles().position == before);
+  CHECK(sandbox.state().drag.kind == Drag::Kind::None);
+
+  click_widget(sandbox, "pause");
+  CHECK(sandbox.state().paused);
 }
 
 }  // namespace lagrange::app::test
