@@ -44,6 +44,7 @@ void Sandbox::handle_event(const SDL_Event& event) {
       break;
     case SDL_WINDOWEVENT:
       if (event.window.event == SDL_WINDOWEVENT_CLOSE) quit_ = true;
+      if (event.window.event == SDL_WINDOWEVENT_LEAVE && state_.drag.kind == Drag::Kind::None) mouse_ = {-1.0, -1.0};
       break;
     case SDL_DROPFILE:
       state_.commands.push_back(Command::load(event.drop.file));
