@@ -41,9 +41,8 @@ struct DrawList {
   }
 };
 
-// Background gradient, shared with the pixel tests.
-inline constexpr glm::vec3 kBackgroundTop{0.125f, 0.137f, 0.165f};
-inline constexpr glm::vec3 kBackgroundBottom{0.066f, 0.071f, 0.086f};
+// Background colour, shared with the pixel tests.
+inline constexpr glm::vec3 kBackground{0.094f, 0.102f, 0.122f};
 
 class Renderer {
  public:
@@ -59,11 +58,10 @@ class Renderer {
   void draw_segments(const std::vector<SegmentInstance>& segments, const Camera& camera);
 
   SceneTarget target_;
-  GLuint sphere_program_ = 0, segment_program_ = 0, background_program_ = 0;
+  GLuint sphere_program_ = 0, segment_program_ = 0;
   GLuint quad_vbo_ = 0, segment_quad_vbo_ = 0;
   GLuint sphere_vao_ = 0, sphere_vbo_ = 0;
   GLuint segment_vao_ = 0, segment_vbo_ = 0;
-  GLuint empty_vao_ = 0;
 };
 
 }  // namespace lagrange::app

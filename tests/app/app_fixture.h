@@ -81,11 +81,8 @@ inline double colour_distance(Image::Pixel pixel, glm::vec3 colour) {
   return std::sqrt(dr * dr + dg * dg + db * db);
 }
 
-// The background gradient's colour at row y of an image `height` rows tall (renderer.h).
-inline glm::vec3 background_at(int y, int height) {
-  const float v = 1.0f - (static_cast<float>(y) + 0.5f) / static_cast<float>(height);
-  return glm::mix(kBackgroundBottom, kBackgroundTop, v);
-}
+// The background's colour at row y of an image `height` rows tall (renderer.h): flat.
+inline glm::vec3 background_at(int, int) { return kBackground; }
 
 inline void run_frames(Sandbox& sandbox, int frames, double dt) {
   for (int i = 0; i < frames; ++i) {
