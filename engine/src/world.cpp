@@ -122,10 +122,12 @@ void World::external_forces(std::span<const Vec3> x, std::span<const Vec3> v, st
   }
 }
 
-void World::step() {
+void World::step(const std::function<void(const World&)>& after_substep) {
+  using Clock = std::chrono::steady_clock;
   const double h = settings_.dt / settings_.substeps;
   stats_ = StepStats{};
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = Clock::now();
+  Clock::duration observing{0};
   backup_x_ = particles_.position;
   backup_v_ = particles_.velocity;
   const double time_before = time_;
@@ -133,6 +135,11 @@ void World::step() {
     solver_->substep(*this, h, stats_);
     ++stats_.substeps;
     time_ += h;
+    if (after_substep) {
+      const auto before = Clock::now();
+      after_substep(*this);
+      observing += Clock::now() - before;
+    }
   }
   // x · 0 is 0 for every finite x and NaN for NaN or ±∞, so one sum tells whether anything is not finite.
   Vec3 poison(0.0);
@@ -149,7 +156,7 @@ void World::step() {
     ++stats_.failures;
   }
   ++step_count_;
-  stats_.solve_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats_.solve_seconds = std::chrono::duration<double>(Clock::now() - start - observing).count();
   stats_measured_ = false;
 }
 
