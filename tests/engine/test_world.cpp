@@ -212,3 +212,15 @@ TEST_CASE("a chain hanging at rest: every solver's rod force is the weight below
     for (int i = 0; i < n; ++i) CHECK(world.row_force()[i] == doctest::Approx(-(n - i) * m * g).epsilon(1e-3));
   }
 }
+
+TEST_CASE("World::step calls its observer after every substep, with the substep's time") {
+  Settings s = settings_for("projection", 0.01, {0.0, -9.81, 0.0});
+  s.substeps = 4;
+  World world = lagrange::test::simple_pendulum("projection", 0.5, 1.0, 0.01);
+  world.set_settings(s);
+  std::vector<double> times;
+  world.step([&times](const World& w) { times.push_back(w.time()); });
+  REQUIRE(times.size() == 4);
+  for (int i = 0; i < 4; ++i) CHECK(times[i] == doctest::Approx(0.0025 * (i + 1)));
+  CHECK(world.stats().substeps == 4);
+}
