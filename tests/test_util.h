@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "lagrange/builders.h"
 #include "lagrange/world.h"
 
 namespace lagrange::test {
@@ -35,6 +36,22 @@ inline World simple_pendulum(const char* solver, double theta, double length, do
   world.add_particle({.position = {length * std::sin(theta), -length * std::cos(theta), 0.0}, .mass = 1.0});
   world.add_distance(0, 1, length);
   return world;
+}
+
+// A chain from a fixed anchor at the origin, built by the same builder as the scenes and the benchmark:
+// `links` rods of `link_length` along `direction` (horizontal: released horizontally; down: hanging at rest).
+inline World chain(const Settings& settings, int links, double link_length, Vec3 direction = {1.0, 0.0, 0.0},
+                   double particle_mass = 1.0) {
+  Scene scene;
+  scene.dimension = 2;
+  scene.settings = settings;
+  ChainDef def;
+  def.links = links;
+  def.link_length = link_length;
+  def.particle_mass = particle_mass;
+  def.direction = direction;
+  append_chain(scene, def);
+  return make_world(scene);
 }
 
 }  // namespace lagrange::test

@@ -127,3 +127,23 @@ TEST_CASE("shot renders a scene after N steps into a PNG and bad flags exit with
 }
 
 }  // namespace lagrange::app::test
+
+namespace lagrange::app::test {
+
+TEST_CASE("the window entry point opens a scene and runs frames and rejects bad options with 2") {
+  auto run = [](std::vector<std::string> args) {
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    return sandbox_main(static_cast<int>(argv.size()), argv.data());
+  };
+  CHECK(run({asset("triple_pendulum.json").string(), "--solver", solver_table()[0].id, "--quit-after", "3"}) == 0);
+  CHECK(run({"/no/such/scene.json", "--quit-after", "2"}) == 0);  // reported, default scene shown instead
+  CHECK(run({"--quit-after", "2", "--paused", "--no-vsync", "--size", "800x600"}) == 0);
+  CHECK(run({"--frobnicate"}) == 2);
+  CHECK(run({"--solver", "no-such-solver"}) == 2);
+  CHECK(run({"--size", "0x0"}) == 2);
+  CHECK(run({"a.json", "b.json"}) == 2);
+  CHECK(run({"--help"}) == 0);
+}
+
+}  // namespace lagrange::app::test

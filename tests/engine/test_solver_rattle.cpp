@@ -121,12 +121,7 @@ TEST_CASE("SHAKE needs many more sweeps as a chain grows; projection's Newton co
   auto chain = [](const char* solver, int links) {
     Settings s = settings_for(solver, 1.0 / 240.0, {0.0, -9.81, 0.0});
     s.max_iterations = 100000;
-    World world(2, s);
-    world.add_particle({.position = {0.0, 0.0, 0.0}, .fixed = true});
-    for (int i = 1; i <= links; ++i) {
-      world.add_particle({.position = {1.0 * i, 0.0, 0.0}, .mass = 1.0});
-      world.add_distance(i - 1, i, 1.0);
-    }
+    World world = lagrange::test::chain(s, links, 1.0);
     long iterations = 0;
     for (int i = 0; i < 20; ++i) {
       world.step();

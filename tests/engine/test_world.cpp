@@ -202,12 +202,7 @@ TEST_CASE("a chain hanging at rest: every solver's rod force is the weight below
     Settings s = settings_for(info.id, 1.0 / 240.0, {0.0, -g, 0.0});
     s.stiffness = 1e4;       // penalty: at rest a spring carries the same tension however much it stretches;
     s.spring_damping = 20;   // light damping lets it come to rest (explicit damping is stable while h c / m < 1)
-    World world(2, s);
-    world.add_particle({.position = {0.0, 0.0, 0.0}, .fixed = true});
-    for (int i = 1; i <= n; ++i) {
-      world.add_particle({.position = {0.0, -1.0 * i, 0.0}, .mass = m});
-      world.add_distance(i - 1, i, 1.0);
-    }
+    World world = lagrange::test::chain(s, n, 1.0, {0.0, -1.0, 0.0}, m);
     for (int step = 0; step < 240 * 10; ++step) world.step();  // 10 s: the penalty chain's slowest mode dies out
     for (int i = 0; i < n; ++i) CHECK(world.row_force()[i] == doctest::Approx(-(n - i) * m * g).epsilon(1e-3));
   }
