@@ -1,6 +1,7 @@
 // `lagrange-lab [gui] [SCENE.json] [options]`: the window and its event loop.
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 
@@ -19,6 +20,7 @@ constexpr const char* kUsage =
     "  --size WxH      window size in screen units (default 1280x720)\n"
     "  --paused        start paused\n"
     "  --no-vsync      do not wait for the display refresh\n"
+    "  --quit-after N  close after N frames (scripts, smoke tests)\n"
     "  -h, --help      this text; press H in the window for the keys\n";
 
 int usage_error(const std::string& message) {
@@ -33,6 +35,7 @@ int sandbox_main(int argc, char** argv) {
   std::string scene, solver;
   SandboxOptions options;
   bool paused = false;
+  long quit_after = -1;
   for (int i = 0; i < argc; ++i) {
     const std::string_view arg = argv[i];
     auto value = [&](std::string& out) {
@@ -52,6 +55,10 @@ int sandbox_main(int argc, char** argv) {
         return usage_error("--size needs WIDTHxHEIGHT, e.g. 1280x720");
     } else if (arg == "--paused") {
       paused = true;
+    } else if (arg == "--quit-after") {
+      char* end = nullptr;
+      if (!value(text) || (quit_after = std::strtol(text.c_str(), &end, 10)) < 1 || *end != '\0')
+        return usage_error("--quit-after needs a whole number of frames >= 1");
     } else if (arg == "--no-vsync") {
       options.vsync = false;
     } else if (arg.starts_with("-")) {
@@ -81,7 +88,7 @@ int sandbox_main(int argc, char** argv) {
     }
     sandbox.state().paused = paused;
     auto last = std::chrono::steady_clock::now();
-    while (sandbox.pump_events()) {
+    for (long frame = 0; sandbox.pump_events() && frame != quit_after; ++frame) {
       const auto now = std::chrono::steady_clock::now();
       const double wall = std::chrono::duration<double>(now - last).count();
       last = now;
