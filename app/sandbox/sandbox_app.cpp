@@ -357,7 +357,7 @@ void Sandbox::frame(double wall_seconds) {
 void Sandbox::update_hover() {
   state_.hover = {};
   if (state_.drag.kind != Drag::Kind::None || gesture_ != Gesture::None || mouse_.x < 0.0) return;
-  if (ImGui::GetIO().WantCaptureMouse && state_.view.panels) return;
+  if (ImGui::GetIO().WantCaptureMouse) return;
   state_.hover = pick(state_.world, state_.camera, radii_, mouse_);
 }
 

@@ -36,15 +36,17 @@ bool Sandbox::pump_events() {
 void Sandbox::handle_event(const SDL_Event& event) {
   ImGui_ImplSDL2_ProcessEvent(&event);
   const ImGuiIO& io = ImGui::GetIO();
-  const bool ui_mouse = io.WantCaptureMouse && state_.view.panels && state_.drag.kind == Drag::Kind::None &&
-                        gesture_ == Gesture::None;
+  // The panels (or the help window) take the mouse, except in the middle of a drag that started in the scene.
+  const bool ui_mouse = io.WantCaptureMouse && state_.drag.kind == Drag::Kind::None && gesture_ == Gesture::None;
   switch (event.type) {
     case SDL_QUIT:
       quit_ = true;
       break;
     case SDL_WINDOWEVENT:
       if (event.window.event == SDL_WINDOWEVENT_CLOSE) quit_ = true;
-      if (event.window.event == SDL_WINDOWEVENT_LEAVE && state_.drag.kind == Drag::Kind::None) mouse_ = {-1.0, -1.0};
+      if (event.window.event == SDL_WINDOWEVENT_LEAVE && state_.drag.kind == Drag::Kind::None &&
+          gesture_ == Gesture::None)
+        mouse_ = {-1.0, -1.0};
       break;
     case SDL_DROPFILE:
       state_.commands.push_back(Command::load(event.drop.file));
