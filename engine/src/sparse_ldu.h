@@ -47,7 +47,6 @@ class SparseLDU {
 
   int size() const { return n_; }
   int factor_nonzeros() const { return static_cast<int>(factor_row_.size()); }
-  bool is_dependent(int original_row) const { return inv_d_[perm_new_[original_row]] == 0.0; }
 
  private:
   int n_ = 0;
