@@ -10,6 +10,14 @@
 namespace lagrange::app {
 namespace {
 
+// A greyed hint that wraps at the panel's edge instead of running under it.
+template <typename... Args>
+void hint(const char* format, Args... args) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped(format, args...);
+  ImGui::PopStyleColor();
+}
+
 void remember_rect(SandboxState& state, const std::string& name) {
   const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
   state.widget_rects[name] = {lo.x, lo.y, hi.x, hi.y};
@@ -60,7 +68,7 @@ void scene_section(SandboxState& state) {
         state.commands.push_back(Command::load(file.string()));
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", file.string().c_str());
     }
-    if (state.scene_files.empty()) ImGui::TextDisabled("no scenes in %s", state.assets_dir.string().c_str());
+    if (state.scene_files.empty()) hint("no scenes in %s", state.assets_dir.string().c_str());
     ImGui::EndListBox();
   }
   static char path[1024] = "";
@@ -74,12 +82,12 @@ void scene_section(SandboxState& state) {
   ImGui::SameLine();
   if ((ImGui::Button("Open") || enter) && path[0])
     state.commands.push_back(Command::load(std::string(path)));
-  ImGui::TextDisabled("...or drop a .json file on the window");
+  hint("...or drop a .json file on the window");
   if (!state.scene_error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.40f, 1.0f));
     ImGui::TextWrapped("Could not open: %s", state.scene_error.c_str());
     ImGui::PopStyleColor();
-    ImGui::TextDisabled("The previous scene keeps running.");
+    hint("The previous scene keeps running.");
     if (ImGui::SmallButton("Dismiss")) state.scene_error.clear();
   }
 }
@@ -114,7 +122,7 @@ void solver_section(SandboxState& state) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.72f, 0.74f, 0.78f, 1.0f));
   ImGui::TextWrapped("%s", current.description);
   ImGui::PopStyleColor();
-  ImGui::TextDisabled("Keys 1..%zu switch live, without a reset.", solver_table().size());
+  hint("Keys 1..%zu switch live, without a reset.", solver_table().size());
 }
 
 void simulation_section(SandboxState& state) {
@@ -215,7 +223,7 @@ void view_section(SandboxState& state) {
   if (ImGui::SmallButton("clear (C)")) state.push(Command::Kind::ClearTrails);
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
   ImGui::SliderInt("trail length [steps]", &state.view.trail_steps, 10, 2000);
-  ImGui::TextDisabled("Shift+click a particle to trail it.");
+  hint("Shift+click a particle to trail it.");
   ImGui::Checkbox("grid (G)", &state.view.grid);
   ImGui::SameLine();
   ImGui::Checkbox("legend", &state.view.legend);
@@ -246,7 +254,12 @@ void screenshot_section(SandboxState& state) {
 
 }  // namespace
 
-float panel_width(const SandboxState& state) { return 330.0f * static_cast<float>(state.ui_scale); }
+float panel_width(const SandboxState& state) {
+  // A quarter of a narrow window, 330 units in a wide one: the scene keeps at least half the width.
+  const float scale = static_cast<float>(state.ui_scale);
+  const float window = static_cast<float>(state.camera.width() / std::max(state.pixel_ratio, 1e-6));
+  return std::clamp(0.24f * window, 240.0f * scale, 330.0f * scale);
+}
 
 void refresh_scene_files(SandboxState& state) {
   state.scene_files.clear();

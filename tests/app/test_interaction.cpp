@@ -213,11 +213,12 @@ TEST_CASE("3D drag moves the grabbed point in the camera-facing plane under the 
   // Paused: the pin follows the cursor at once, in the plane through the particle facing the camera.
   CHECK(std::abs(glm::dot(pin.point() - start, sandbox.camera().forward())) < 1e-9);
   const double pixel = 1.0 / sandbox.camera().pixels_per_unit(goal);
-  CHECK(glm::length(screen_of(sandbox, pin.point()) - screen_of(sandbox, goal)) < 1.0);
+  // Events carry whole pixels: the grab point and the goal are each rounded by up to half a pixel per axis.
+  CHECK(glm::length(screen_of(sandbox, pin.point()) - screen_of(sandbox, goal)) < 1.5);
   state.paused = false;
   run_frames(sandbox, 5, 1.0 / 60.0);
   CHECK(glm::length(world.particles().position[bob] - goal) < 2.0 * pixel);  // held at the cursor
-  CHECK(world.max_violation(true) < 1e-3);  // the cursor is rounded to whole pixels: the rod gives way that much
+  CHECK(world.max_violation() < 2.0 * pixel);  // a rounded goal off the sphere: the rod gives way that much
   push_mouse_button(SDL_MOUSEBUTTONUP, goal_pixel);
   run_frames(sandbox, 1, 1.0 / 60.0);
   CHECK(state.drag.kind == Drag::Kind::None);
