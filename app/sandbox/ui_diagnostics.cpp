@@ -52,6 +52,11 @@ void draw_diagnostics(SandboxState& state) {
 
   ImGui::Spacing();
   ImGui::TextUnformatted("Energy");
+  if (state.history.size() > 1) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(plots: the last %.1f s, %zu steps)", state.history.back().time - state.history[0].time,
+                        state.history.size());
+  }
   plot_series("energy", state.history,
               {{"kinetic", &Sample::kinetic, IM_COL32(255, 170, 70, 255)},
                {"potential", &Sample::potential, IM_COL32(90, 170, 255, 255)},
