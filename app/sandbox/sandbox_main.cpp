@@ -70,6 +70,15 @@ int sandbox_main(int argc, char** argv) {
     }
   }
 
+  // With no display SDL would fall back to an invisible offscreen window and run unseen forever. Say so instead,
+  // unless a video driver was chosen on purpose (SDL_VIDEODRIVER=offscreen runs the window headless, as the tests do).
+  if (!std::getenv("SDL_VIDEODRIVER") && !std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY")) {
+    std::fprintf(stderr,
+                 "lagrange-lab: no display (neither DISPLAY nor WAYLAND_DISPLAY is set), so no window can open.\n"
+                 "  Without a display: lagrange-lab run SCENE (numbers, CSV) or lagrange-lab shot SCENE (a PNG);\n"
+                 "  to run the window headless anyway: SDL_VIDEODRIVER=offscreen lagrange-lab ...\n");
+    return 1;
+  }
   try {
     Sandbox sandbox(options);
     const std::string fallback = (find_assets_dir() / "double_pendulum.json").string();
