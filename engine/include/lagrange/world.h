@@ -63,6 +63,7 @@ class World {
   const Particles& particles() const { return particles_; }
   std::span<const std::unique_ptr<Constraint>> constraints() const { return constraints_; }
   Constraint& constraint(int index) { return *constraints_.at(index); }
+  const Constraint& constraint(int index) const { return *constraints_.at(index); }
 
   const Settings& settings() const { return settings_; }
   // Validates (throws Error with the message of validate()) and switches solver if the id changed. No reset.
