@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "cli/args.h"
 #include "sandbox/cli_options.h"
 #include "sandbox/sandbox.h"
 #include "sandbox/sandbox_app.h"
@@ -36,38 +37,34 @@ int sandbox_main(int argc, char** argv) {
   SandboxOptions options;
   bool paused = false;
   long quit_after = -1;
-  for (int i = 0; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    auto value = [&](std::string& out) {
-      if (i + 1 >= argc) return false;
-      out = argv[++i];
-      return true;
-    };
-    std::string text;
-    if (arg == "-h" || arg == "--help") {
-      std::printf(kUsage, solver_ids().c_str());
-      return 0;
-    } else if (arg == "--solver") {
-      if (!value(solver)) return usage_error("--solver needs a solver id");
-      if (!find_solver(solver)) return usage_error("unknown solver '" + solver + "'");
-    } else if (arg == "--size") {
-      if (!value(text) || !parse_size(text, options.width, options.height))
-        return usage_error("--size needs WIDTHxHEIGHT, e.g. 1280x720");
-    } else if (arg == "--paused") {
-      paused = true;
-    } else if (arg == "--quit-after") {
-      char* end = nullptr;
-      if (!value(text) || (quit_after = std::strtol(text.c_str(), &end, 10)) < 1 || *end != '\0')
-        return usage_error("--quit-after needs a whole number of frames >= 1");
-    } else if (arg == "--no-vsync") {
-      options.vsync = false;
-    } else if (arg.starts_with("-")) {
-      return usage_error("unknown option '" + std::string(arg) + "'");
-    } else if (scene.empty()) {
-      scene = arg;
-    } else {
-      return usage_error("one scene at a time (got '" + scene + "' and '" + std::string(arg) + "')");
+  try {
+    cli::Args args(argc, argv);
+    while (!args.empty()) {
+      if (args.flag("-h") || args.flag("--help")) {
+        std::printf(kUsage, solver_ids().c_str());
+        return 0;
+      }
+      if (auto v = args.option("--solver")) {
+        solver = *v;
+        if (!find_solver(solver)) return usage_error("unknown solver '" + solver + "'");
+      } else if (auto v = args.option("--size")) {
+        if (!parse_size(*v, options.width, options.height))
+          return usage_error("--size needs WIDTHxHEIGHT, e.g. 1280x720");
+      } else if (args.flag("--paused")) {
+        paused = true;
+      } else if (auto v = args.option("--quit-after")) {
+        quit_after = cli::parse_count("--quit-after", *v, 1);
+      } else if (args.flag("--no-vsync")) {
+        options.vsync = false;
+      } else if (auto p = args.positional()) {
+        if (!scene.empty()) return usage_error("one scene at a time (got '" + scene + "' and '" + *p + "')");
+        scene = *p;
+      } else {
+        args.finish();  // throws: an unknown option
+      }
     }
+  } catch (const cli::UsageError& error) {
+    return usage_error(error.what());
   }
 
   // With no display SDL would fall back to an invisible offscreen window and run unseen forever. Say so instead,

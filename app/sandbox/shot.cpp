@@ -1,12 +1,12 @@
 // `lagrange-lab shot SCENE [--solver ID] [--steps N | --time S] [--size WxH] [--out FILE.png] [--panels] [--bare]`:
 // renders a scene after N steps with no display (SDL's offscreen driver: EGL on Mesa) and writes a PNG.
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
 #include <string_view>
 
+#include "cli/args.h"
 #include "sandbox/cli_options.h"
 #include "sandbox/sandbox.h"
 #include "sandbox/sandbox_app.h"
@@ -34,12 +34,6 @@ int usage_error(const std::string& message) {
   return 2;
 }
 
-bool parse_number(const std::string& text, double& out) {
-  char* end = nullptr;
-  out = std::strtod(text.c_str(), &end);
-  return !text.empty() && end == text.c_str() + text.size() && std::isfinite(out);
-}
-
 }  // namespace
 
 int shot_main(int argc, char** argv) {
@@ -51,50 +45,43 @@ int shot_main(int argc, char** argv) {
   SandboxOptions options;
   options.hidden = true;
   options.vsync = false;
-  for (int i = 0; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    std::string text;
-    auto value = [&](std::string& target) {
-      if (i + 1 >= argc) return false;
-      target = argv[++i];
-      return true;
-    };
-    if (arg == "-h" || arg == "--help") {
-      std::printf(kUsage, solver_ids().c_str());
-      return 0;
-    } else if (arg == "--solver") {
-      if (!value(solver)) return usage_error("--solver needs a solver id");
-      if (!find_solver(solver)) return usage_error("unknown solver '" + solver + "'; known: " + solver_ids());
-    } else if (arg == "--steps") {
-      double n = 0;
-      if (!value(text) || !parse_number(text, n) || n < 0 || n != std::floor(n) || n > 1e8)
-        return usage_error("--steps needs a whole number >= 0, got '" + text + "'");
-      steps = static_cast<long>(n);
-      have_steps = true;
-    } else if (arg == "--time") {
-      if (!value(text) || !parse_number(text, seconds) || seconds < 0 || seconds > 1e6)
-        return usage_error("--time needs seconds >= 0, got '" + text + "'");
-    } else if (arg == "--size") {
-      if (!value(text) || !parse_size(text, options.width, options.height))
-        return usage_error("--size needs WIDTHxHEIGHT (16..8192), got '" + text + "'");
-    } else if (arg == "--out") {
-      if (!value(out) || out.empty()) return usage_error("--out needs a file name");
-    } else if (arg == "--frames") {
-      double n = 0;
-      if (!value(text) || !parse_number(text, n) || n < 1 || n != std::floor(n) || n > 1e6)
-        return usage_error("--frames needs a whole number >= 1, got '" + text + "'");
-      frames = static_cast<long>(n);
-    } else if (arg == "--panels") {
-      panels = true;
-    } else if (arg == "--bare") {
-      bare = true;
-    } else if (arg.starts_with("-")) {
-      return usage_error("unknown option '" + std::string(arg) + "'");
-    } else if (scene.empty()) {
-      scene = arg;
-    } else {
-      return usage_error("one scene at a time (got '" + scene + "' and '" + std::string(arg) + "')");
+  try {
+    cli::Args args(argc, argv);
+    while (!args.empty()) {
+      if (args.flag("-h") || args.flag("--help")) {
+        std::printf(kUsage, solver_ids().c_str());
+        return 0;
+      }
+      if (auto v = args.option("--solver")) {
+        solver = *v;
+        if (!find_solver(solver)) return usage_error("unknown solver '" + solver + "'; known: " + solver_ids());
+      } else if (auto v = args.option("--steps")) {
+        steps = cli::parse_count("--steps", *v, 0);
+        have_steps = true;
+      } else if (auto v = args.option("--time")) {
+        seconds = cli::parse_number("--time", *v);
+        if (seconds < 0 || seconds > 1e6) return usage_error("--time needs seconds in 0..1e6, got '" + *v + "'");
+      } else if (auto v = args.option("--size")) {
+        if (!parse_size(*v, options.width, options.height))
+          return usage_error("--size needs WIDTHxHEIGHT (16..8192), got '" + *v + "'");
+      } else if (auto v = args.option("--out")) {
+        out = *v;
+        if (out.empty()) return usage_error("--out needs a file name");
+      } else if (auto v = args.option("--frames")) {
+        frames = cli::parse_count("--frames", *v, 1);
+      } else if (args.flag("--panels")) {
+        panels = true;
+      } else if (args.flag("--bare")) {
+        bare = true;
+      } else if (auto p = args.positional()) {
+        if (!scene.empty()) return usage_error("one scene at a time (got '" + scene + "' and '" + *p + "')");
+        scene = *p;
+      } else {
+        args.finish();  // throws: an unknown option
+      }
     }
+  } catch (const cli::UsageError& error) {
+    return usage_error(error.what());
   }
   if (scene.empty()) return usage_error("which scene? e.g. lagrange-lab shot assets/double_pendulum.json");
   if (have_steps && seconds >= 0) return usage_error("--steps and --time exclude each other");
@@ -110,9 +97,9 @@ int shot_main(int argc, char** argv) {
     return 1;
   }
   const std::string error = sandbox->load_scene(scene);
-  if (!error.empty()) {
+  if (!error.empty()) {  // bad input, as for `run`: exit code 2
     std::fprintf(stderr, "lagrange-lab shot: %s\n", error.c_str());
-    return 1;
+    return 2;
   }
   SandboxState& state = sandbox->state();
   if (!solver.empty()) {
