@@ -1,6 +1,7 @@
 // Small helpers for the engine tests: worlds built inline, as the seeds write them.
 #pragma once
 
+#include <cfenv>
 #include <cmath>
 #include <vector>
 
@@ -37,6 +38,24 @@ inline World simple_pendulum(const char* solver, double theta, double length, do
   world.add_distance(0, 1, length);
   return world;
 }
+
+inline bool all_finite(const World& world) {
+  for (std::size_t i = 0; i < world.particles().size(); ++i)
+    for (int k = 0; k < 3; ++k)
+      if (!std::isfinite(world.particles().position[i][k]) || !std::isfinite(world.particles().velocity[i][k]))
+        return false;
+  return true;
+}
+
+// Floating-point traps off for tests that provoke overflow on purpose (tests/test_main.cpp turns them on).
+struct TrapsOff {
+  int saved = fegetexcept();
+  TrapsOff() { fedisableexcept(FE_ALL_EXCEPT); }
+  ~TrapsOff() {
+    feclearexcept(FE_ALL_EXCEPT);
+    feenableexcept(saved);
+  }
+};
 
 // A chain from a fixed anchor at the origin, built by the same builder as the scenes and the benchmark:
 // `links` rods of `link_length` along `direction` (horizontal: released horizontally; down: hanging at rest).

@@ -1,8 +1,7 @@
-// World-level behaviour: reproducibility, live solver switching, redundant and contradictory constraints, NaN
-// protection, the penalty baseline against its closed form, and settings validation.
+// World-level behaviour: reproducibility, live solver switching, redundant and contradictory constraints, invalid
+// input, statics of a hanging chain, the substep observer.
 #include <doctest/doctest.h>
 
-#include <cfenv>
 #include <cmath>
 #include <cstring>
 
@@ -10,6 +9,7 @@
 
 using namespace lagrange;
 using lagrange::test::settings_for;
+using lagrange::test::all_finite;
 
 namespace {
 
@@ -24,24 +24,6 @@ World braced_square(const char* solver) {
   world.add_distance(1, 3, -1.0);
   return world;
 }
-
-bool all_finite(const World& world) {
-  for (std::size_t i = 0; i < world.particles().size(); ++i)
-    for (int k = 0; k < 3; ++k)
-      if (!std::isfinite(world.particles().position[i][k]) || !std::isfinite(world.particles().velocity[i][k]))
-        return false;
-  return true;
-}
-
-// Floating-point traps off for tests that provoke overflow on purpose.
-struct TrapsOff {
-  int saved = fegetexcept();
-  TrapsOff() { fedisableexcept(FE_ALL_EXCEPT); }
-  ~TrapsOff() {
-    feclearexcept(FE_ALL_EXCEPT);
-    feenableexcept(saved);
-  }
-};
 
 }  // namespace
 
@@ -126,59 +108,6 @@ TEST_CASE("a particle pinned at two different points is reported, never NaN") {
   CHECK(all_finite(world));
   CHECK(failures > 0);
   CHECK(world.max_violation() > 0.1);  // the contradiction is visible, not hidden
-}
-
-TEST_CASE("penalty springs stretch by m g / k under a hanging load") {
-  const double k = 5000.0, m = 2.0, g = 9.81;
-  Settings s = settings_for("penalty", 1.0 / 1000.0, {0.0, -g, 0.0});
-  s.stiffness = k;
-  s.spring_damping = 2.0 * std::sqrt(k * m);  // critically damped: settles quickly
-  World world(2, s);
-  world.add_particle({.position = {0.0, 0.0, 0.0}, .fixed = true});
-  world.add_particle({.position = {0.0, -1.0, 0.0}, .mass = m});
-  world.add_distance(0, 1, 1.0);
-  for (int i = 0; i < 5000; ++i) world.step();
-  CHECK(world.max_violation() == doctest::Approx(m * g / k).epsilon(1e-6));
-  CHECK(world.row_force()[0] == doctest::Approx(-m * g).epsilon(1e-6));  // tension = weight
-}
-
-TEST_CASE("penalty springs explode beyond h = 2/omega; the state is rolled back, never NaN") {
-  TrapsOff traps;
-  Settings s = settings_for("penalty", 1.0 / 60.0, {0.0, -9.81, 0.0});
-  s.stiffness = 1e6;  // omega = sqrt(k/m) = 1000 1/s, h omega ≈ 17 ≫ 2
-  World world(2, s);
-  world.add_particle({.position = {0.0, 0.0, 0.0}, .fixed = true});
-  world.add_particle({.position = {1.0, 0.0, 0.0}, .mass = 1.0});
-  world.add_distance(0, 1, 1.0);
-  bool rolled_back = false;
-  double worst = 0.0;
-  for (int i = 0; i < 2000 && !rolled_back; ++i) {
-    world.step();
-    rolled_back = world.stats().non_finite;
-    worst = std::max(worst, world.max_violation());
-    REQUIRE(all_finite(world));
-  }
-  CHECK(worst > 1e3);  // the spring blew up...
-  CHECK(rolled_back);  // ...until a step overflowed and was rolled back
-}
-
-TEST_CASE("settings: every bad value is refused with a message naming the key") {
-  Settings s;
-  CHECK(set_setting(s, "dt", "0.002").empty());
-  CHECK(s.dt == 0.002);
-  CHECK(set_setting(s, "gravity", "0,-1.62,0").empty());
-  CHECK(s.gravity.y == -1.62);
-  CHECK(set_setting(s, "dt", "-1").find("dt") != std::string::npos);
-  CHECK(set_setting(s, "dt", "nan").find("finite") != std::string::npos);
-  CHECK(set_setting(s, "substeps", "2.5").find("whole") != std::string::npos);
-  CHECK(set_setting(s, "gravity", "1,2").find("x,y,z") != std::string::npos);
-  CHECK(set_setting(s, "solver", "magic").find("projection") != std::string::npos);
-  CHECK(set_setting(s, "stifness", "1").find("unknown setting") != std::string::npos);
-  CHECK(s.dt == 0.002);  // refused values change nothing
-  for (const SettingInfo& info : setting_table()) CHECK_FALSE(get_setting(s, info.key).empty());
-  Settings bad;
-  bad.tolerance = -1.0;
-  CHECK_THROWS_AS(World(2, bad), Error);
 }
 
 TEST_CASE("the engine refuses invalid particles and constraints with a clear error") {
