@@ -5,8 +5,10 @@
 
 #include <cfenv>
 
+#include "doctest_guard.h"
+
 int main(int argc, char** argv) {
   feenableexcept(FE_INVALID | FE_DIVBYZERO);
   doctest::Context context(argc, argv);
-  return context.run();
+  return lagrange::test::run_checked(context);
 }

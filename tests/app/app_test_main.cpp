@@ -5,8 +5,10 @@
 
 #include <cstdlib>
 
+#include "doctest_guard.h"
+
 int main(int argc, char** argv) {
   setenv("SDL_VIDEODRIVER", "offscreen", 0);  // also when run by hand, outside ctest
   doctest::Context context(argc, argv);
-  return context.run();
+  return lagrange::test::run_checked(context);
 }

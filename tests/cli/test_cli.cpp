@@ -72,7 +72,7 @@ TEST_CASE("every command has --help") {
   }
 }
 
-TEST_CASE("run writes the documented CSV; its energies and violation agree with its own state columns") {
+TEST_CASE("run writes the documented CSV: its energies and violation agree with its own state columns") {
   const fs::path csv = temp_dir() / "seed.csv";
   const Result r = run("run " + asset("seed_pendulum.json") + " --steps 100 --every 10 --csv " + csv.string());
   REQUIRE(r.code == 0);

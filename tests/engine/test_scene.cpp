@@ -131,7 +131,7 @@ TEST_CASE("scene: a missing length is the initial distance, a missing pin point 
   CHECK(world.max_violation() == 0.0);
 }
 
-TEST_CASE("scene: 2D scenes accept 2-arrays; defaults fill the rest") {
+TEST_CASE("scene: 2D scenes accept 2-arrays: defaults fill the rest") {
   const Scene scene = parse_scene(
       R"({"particles": [{"position": [1.5, -2], "velocity": [0.25, 0], "radius": 0.1,
                          "colour": "#ff8000"},

@@ -73,7 +73,7 @@ TEST_CASE("seed 004: three-particle chain with velocities and unequal masses mat
   CHECK(a2.y == doctest::Approx(expected_a2.y).epsilon(1e-6));
 }
 
-TEST_CASE("acceleration level without stabilization drifts in rod length; Baumgarte keeps it bounded") {
+TEST_CASE("acceleration level without stabilization drifts in rod length: Baumgarte keeps it bounded") {
   // A pendulum released at 90 degrees: C̈ = 0 is enforced, C itself drifts with the integration error.
   // Compare the worst |C| in the first and second 10 s.
   auto run = [](double beta) {

@@ -24,7 +24,7 @@ TEST_CASE("penalty springs stretch by m g / k under a hanging load") {
   CHECK(world.row_force()[0] == doctest::Approx(-m * g).epsilon(1e-6));  // tension = weight
 }
 
-TEST_CASE("penalty springs explode beyond h = 2/omega; the state is rolled back, never NaN") {
+TEST_CASE("penalty springs explode beyond h = 2/omega: the state is rolled back, never NaN") {
   TrapsOff traps;
   Settings s = settings_for("penalty", 1.0 / 60.0, {0.0, -9.81, 0.0});
   s.stiffness = 1e6;  // omega = sqrt(k/m) = 1000 1/s, h omega ≈ 17 ≫ 2

@@ -149,7 +149,7 @@ TEST_CASE("the Newton matrix matches finite differences of C(q* + M^-1 J(q)^T la
   }
 }
 
-TEST_CASE("a whipping chain loses its linearization; the solver recovers and keeps every rod exact") {
+TEST_CASE("a whipping chain loses its linearization: the solver recovers and keeps every rod exact") {
   // 60 links released horizontally with one 1/30 s step: the free end turns far within a step.
   World world = lagrange::test::chain(settings_for("projection", 1.0 / 30.0, {0.0, -9.81, 0.0}), 60, 0.25);
   int recoveries = 0;

@@ -9,7 +9,7 @@
 using namespace lagrange;
 using lagrange::test::settings_for;
 
-TEST_CASE("SHAKE needs many more sweeps as a chain grows; projection's Newton count does not grow") {
+TEST_CASE("SHAKE needs many more sweeps as a chain grows: projection's Newton count does not grow") {
   auto chain = [](const char* solver, int links) {
     Settings s = settings_for(solver, 1.0 / 240.0, {0.0, -9.81, 0.0});
     s.max_iterations = 100000;

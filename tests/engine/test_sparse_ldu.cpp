@@ -106,7 +106,7 @@ TEST_CASE("SparseLDU marks a row that repeats another as dependent and still ret
   }
 }
 
-TEST_CASE("a chain's matrix factors with no fill; a grid's ordering keeps fill well below dense") {
+TEST_CASE("a chain's matrix factors with no fill: a grid's ordering keeps fill well below dense") {
   const int n = 1000;
   std::vector<std::pair<int, int>> chain;
   for (int i = 0; i + 1 < n; ++i) chain.push_back({i, i + 1});

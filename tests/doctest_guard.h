@@ -1,0 +1,45 @@
+// A guard for the test mains: a run whose --test-case filter matches no test case fails instead of passing
+// vacuously. CTest runs each test case through such a filter (doctest_discover_tests), so a name that CTest or doctest
+// splits — a ';' or an unescaped ',' — would otherwise turn into tests that run nothing and always pass.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <cstdio>
+
+namespace lagrange::test {
+
+struct RunCounter : doctest::IReporter {
+  static inline bool finished = false;
+  static inline unsigned selected = 0;
+  explicit RunCounter(const doctest::ContextOptions&) {}
+  void report_query(const doctest::QueryData&) override {}
+  void test_run_start() override {}
+  void test_run_end(const doctest::TestRunStats& stats) override {
+    finished = true;
+    selected = stats.numTestCasesPassingFilters;
+  }
+  void test_case_start(const doctest::TestCaseData&) override {}
+  void test_case_reenter(const doctest::TestCaseData&) override {}
+  void test_case_end(const doctest::CurrentTestCaseStats&) override {}
+  void test_case_exception(const doctest::TestCaseException&) override {}
+  void subcase_start(const doctest::SubcaseSignature&) override {}
+  void subcase_end() override {}
+  void log_assert(const doctest::AssertData&) override {}
+  void log_message(const doctest::MessageData&) override {}
+  void test_case_skipped(const doctest::TestCaseData&) override {}
+};
+
+// context.run(), failing when a run happened but no test case passed the filters.
+inline int run_checked(doctest::Context& context) {
+  const int result = context.run();
+  if (result == 0 && RunCounter::finished && RunCounter::selected == 0) {
+    std::fprintf(stderr, "no test case matches the filters: nothing was tested\n");
+    return 1;
+  }
+  return result;
+}
+
+}  // namespace lagrange::test
+
+REGISTER_LISTENER("run-counter", 1, lagrange::test::RunCounter);
