@@ -28,5 +28,6 @@ for scene in "$root"/assets/*.json; do
   name=$(basename "$scene" .json)
   "$exe" shot "$scene" --time "$(seconds_for "$name")" --size 960x540 --out "$out/$name.png"
 done
-"$exe" shot "$root/assets/double_pendulum.json" --time 2.0 --panels --size 1280x720 --out "$out/sandbox.png"
+# Relative path, so the path field in the picture shows no machine's folders.
+(cd "$root" && "$exe" shot assets/double_pendulum.json --time 2.0 --panels --size 1280x720 --out "$out/sandbox.png")
 echo "make-screenshots: wrote $(ls "$out"/*.png | wc -l) PNGs into docs/images"
