@@ -9,6 +9,12 @@
 #include "solvers.h"
 
 namespace lagrange {
+namespace {
+
+// Smallest cosine between a row's gradient now and at q for which SHAKE still takes a step (about 87°).
+constexpr double kMinCosine = 0.05;
+
+}  // namespace
 
 ShakeResult shake_positions(const World& world, const std::vector<RowGrad>& g0, std::vector<Vec3>& x,
                             std::vector<double>& lambda) {
@@ -26,11 +32,16 @@ ShakeResult shake_positions(const World& world, const std::vector<RowGrad>& g0, 
       const double c = row.constraint->evaluate(row.row, x, grad);
       if (std::abs(c) <= tolerance * row.scale) continue;
       all_within = false;
-      double denominator = 0.0;
-      for (int s = 0; s < row.count; ++s)
-        denominator += inv_mass[row.particle[s]] * glm::dot(grad[s], g0[k].g[s]);
-      // A row whose particles cannot move, or turned by 90° or more since q: SHAKE has no step for it.
-      if (!(denominator > 0.0)) continue;
+      double denominator = 0.0, scale = 0.0;
+      for (int s = 0; s < row.count; ++s) {
+        const double w = inv_mass[row.particle[s]];
+        denominator += w * glm::dot(grad[s], g0[k].g[s]);
+        scale += w * glm::length(grad[s]) * glm::length(g0[k].g[s]);
+      }
+      // A row whose particles cannot move, or that has turned by nearly 90° or more since q, has no SHAKE step:
+      // dividing by the vanishing denominator would fling the particles away. It stays violated, and the substep
+      // is reported as not converged.
+      if (!(denominator > kMinCosine * scale)) continue;
       const double delta = -c / denominator;
       lambda[k] += delta;
       for (int s = 0; s < row.count; ++s) {
