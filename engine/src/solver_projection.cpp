@@ -9,8 +9,8 @@
 // discarded solution), and Newton started near the small root stays there. Then v' = (q' − q) / h.
 //
 // When a link turns far within one substep, the line q* + s M⁻¹∇C(q)ᵀ can miss the constraint surface: F has no
-// real root and Newton stalls. That is detected (no convergence, stagnating residual) and recovered by
-// re-linearizing at the best iterate (project again from there along the gradients there), and if that fails too,
+// real root and Newton stalls or slows to linear convergence. That is detected (two steps in a row gaining less than
+// a factor 1/kSlowRatio, or no step length that lowers the residual) and recovered by re-linearizing at the best iterate (project again from there along the gradients there), and if that fails too,
 // by splitting the substep in halves (up to kMaxSplitDepth times).
 // Every recovery is counted in StepStats::recoveries; whatever stays above tolerance counts in StepStats::failures.
 #include <cmath>
@@ -47,9 +47,9 @@ class ProjectionSolver final : public Solver {
     predict_semi_implicit(world, h, x_star_, v_star_);
     system_.evaluate(world, x0, c_, g0_);
     NewtonResult result = newton(world, stats);
+    if (!result.converged) ++stats.recoveries;  // counted once per lost substep (half steps count their own)
     for (int attempt = 0; !result.converged && attempt < kRelinearizations; ++attempt) {
       // Re-linearize: project again from the best iterate, along the gradients there.
-      ++stats.recoveries;
       x_star_ = best_x_;
       system_.evaluate(world, x_star_, c_, g0_);
       const std::vector<double> lambda_before = best_lambda_;
@@ -57,7 +57,6 @@ class ProjectionSolver final : public Solver {
       for (std::size_t k = 0; k < best_lambda_.size(); ++k) best_lambda_[k] += lambda_before[k];
     }
     if (!result.converged && depth < kMaxSplitDepth) {  // still lost: take two half steps instead
-      ++stats.recoveries;
       advance(world, 0.5 * h, stats, depth + 1);
       advance(world, 0.5 * h, stats, depth + 1);
       return;
