@@ -181,7 +181,8 @@ int bench_main(int argc, char** argv) {
       const double median = cell.step_us.empty() ? 0.0 : cell.step_us[cell.step_us.size() / 2];
       const double de = cell.potential_swing > 0.0 ? cell.energy_change / cell.potential_swing : 0.0;
       char steps_text[32];
-      std::snprintf(steps_text, sizeof steps_text, "%ld%s", cell.steps, out_of_time ? "*" : "");
+      const bool cut_short = out_of_time && cell.steps < steps * repeats;
+      std::snprintf(steps_text, sizeof steps_text, "%ld%s", cell.steps, cut_short ? "*" : "");
       std::printf("%-11s %-13s %10.1f %10.1f %10.2e %+10.2e %6ld %6ld %6s\n", workload.name.c_str(), info.id, median,
                   cell.steps ? static_cast<double>(cell.iterations) / cell.steps : 0.0, cell.worst, de,
                   cell.failures, cell.recoveries, steps_text);
