@@ -2,6 +2,7 @@
 #pragma once
 
 #include <charconv>
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,6 +26,13 @@ inline std::string solver_ids() {
   std::string ids;
   for (const SolverInfo& info : solver_table()) ids += (ids.empty() ? "" : ", ") + std::string(info.id);
   return ids;
+}
+
+// Prints "PREFIX: MESSAGE" and the usage text (a printf format taking the solver ids) to stderr; returns exit code 2.
+inline int usage_error(const char* prefix, const char* usage, const std::string& message) {
+  std::fprintf(stderr, "%s: %s\n", prefix, message.c_str());
+  std::fprintf(stderr, usage, solver_ids().c_str());
+  return 2;
 }
 
 }  // namespace lagrange::app

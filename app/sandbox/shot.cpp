@@ -28,11 +28,7 @@ constexpr const char* kUsage =
     "  --frames N      then run N interactive frames (UI, one step of physics, drawing) and print the median\n"
     "                  frame time: a measure of the sandbox's speed on this machine\n";
 
-int usage_error(const std::string& message) {
-  std::fprintf(stderr, "lagrange-lab shot: %s\n", message.c_str());
-  std::fprintf(stderr, kUsage, solver_ids().c_str());
-  return 2;
-}
+int usage_error(const std::string& message) { return usage_error("lagrange-lab shot", kUsage, message); }
 
 }  // namespace
 
