@@ -24,7 +24,7 @@ constexpr const char* kUsage =
     "  --quit-after N  close after N frames (scripts, smoke tests)\n"
     "  -h, --help      this text; press H in the window for the keys\n";
 
-int usage_error(const std::string& message) { return usage_error("lagrange-lab", kUsage, message); }
+int usage_error(const std::string& message) { return lagrange::app::usage_error("lagrange-lab", kUsage, message); }
 
 }  // namespace
 

@@ -28,7 +28,7 @@ constexpr const char* kUsage =
     "  --frames N      then run N interactive frames (UI, one step of physics, drawing) and print the median\n"
     "                  frame time: a measure of the sandbox's speed on this machine\n";
 
-int usage_error(const std::string& message) { return usage_error("lagrange-lab shot", kUsage, message); }
+int usage_error(const std::string& message) { return lagrange::app::usage_error("lagrange-lab shot", kUsage, message); }
 
 }  // namespace
 
