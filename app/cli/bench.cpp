@@ -138,11 +138,15 @@ int bench_main(int argc, char** argv) {
   }
   const auto list = all_workloads();
   for (const std::string& w : workloads) {
+    std::string names;
     bool known = false;
-    for (const Workload& item : list) known = known || item.name == w;
-    if (!known) throw UsageError("--workload: unknown workload '" + w + "' (pendulum, chain10, chain100, chain1000, "
-                                 "chain10000, cloth64)");
+    for (const Workload& item : list) {
+      known = known || item.name == w;
+      names += (names.empty() ? "" : ", ") + item.name;
+    }
+    if (!known) throw UsageError("--workload: unknown workload '" + w + "' (" + names + ")");
   }
+
 
   std::printf("%-11s %-13s %10s %10s %10s %10s %6s %6s %6s\n", "workload", "solver", "us/step", "iter/step",
               "max|C|/L", "dE", "fail", "recov", "steps");

@@ -22,12 +22,6 @@ inline bool parse_size(std::string_view text, int& width, int& height) {
          width >= 16 && height >= 16 && width <= 8192 && height <= 8192;
 }
 
-inline std::string solver_ids() {
-  std::string ids;
-  for (const SolverInfo& info : solver_table()) ids += (ids.empty() ? "" : ", ") + std::string(info.id);
-  return ids;
-}
-
 // Prints "PREFIX: MESSAGE" and the usage text (a printf format taking the solver ids) to stderr; returns exit code 2.
 inline int usage_error(const char* prefix, const char* usage, const std::string& message) {
   std::fprintf(stderr, "%s: %s\n", prefix, message.c_str());

@@ -32,12 +32,6 @@ bool parse_int(std::string_view text, int& out) {
   return result.ec == std::errc() && result.ptr == text.data() + text.size();
 }
 
-std::string known_solvers() {
-  std::string list;
-  for (const SolverInfo& info : solver_table()) list += (list.empty() ? "" : ", ") + std::string(info.id);
-  return list;
-}
-
 enum class Kind { Number, Count, Vector, SolverId };
 
 struct Entry {
@@ -133,7 +127,7 @@ std::string set_setting(Settings& settings, std::string_view key, std::string_vi
     }
     case Kind::SolverId:
       if (!find_solver(value))
-        return k + ": unknown solver '" + std::string(value) + "' (known: " + known_solvers() + ")";
+        return k + ": unknown solver '" + std::string(value) + "' (known: " + solver_ids() + ")";
       settings.solver = std::string(value);
       return {};
   }
@@ -167,7 +161,7 @@ std::string validate(const Settings& settings) {
   const Vec3 g = settings.gravity;
   if (!std::isfinite(g.x) || !std::isfinite(g.y) || !std::isfinite(g.z)) return "gravity: must be finite";
   if (!find_solver(settings.solver))
-    return "solver: unknown solver '" + settings.solver + "' (known: " + known_solvers() + ")";
+    return "solver: unknown solver '" + settings.solver + "' (known: " + solver_ids() + ")";
   return {};
 }
 

@@ -33,4 +33,10 @@ const SolverInfo* find_solver(std::string_view id) {
   return nullptr;
 }
 
+std::string solver_ids() {
+  std::string ids;
+  for (const SolverInfo& info : kSolvers) ids += (ids.empty() ? "" : ", ") + std::string(info.id);
+  return ids;
+}
+
 }  // namespace lagrange

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "lagrange/types.h"
@@ -34,5 +35,7 @@ struct SolverInfo {
 std::span<const SolverInfo> solver_table();
 // The entry with this id, or nullptr.
 const SolverInfo* find_solver(std::string_view id);
+// The ids in table order, comma-separated, for messages and usage texts.
+std::string solver_ids();
 
 }  // namespace lagrange
