@@ -249,7 +249,7 @@ Vec3 constraint_force(const World& world, int particle) {
   Vec3 total(0.0);
   const auto forces = world.row_force();
   const auto constraints = world.constraints();
-  Vec3 grad[kMaxRowParticles];
+  RowGradient grad;
   for (std::size_t c = 0; c < constraints.size(); ++c) {
     const auto ids = constraints[c]->particles();
     const auto k = std::find(ids.begin(), ids.end(), particle);
@@ -300,7 +300,7 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
         const std::size_t r = static_cast<std::size_t>(world.row_offset(index));
         colour = tension_colour(r < forces.size() ? forces[r] : 0.0, state.force_scale);
       } else if (state.view.rod_colouring == RodColouring::LengthError) {
-        colour = error_colour(std::abs(constraint.evaluate(0, p.position, nullptr)) / constraint.length_scale(0));
+        colour = error_colour(std::abs(constraint.value(0, p.position)) / constraint.length_scale(0));
       }
       const bool hovered = state.hover.kind == Hover::Kind::Rod && state.hover.index == index;
       add_segment(list.segments, p.position[ids[0]], p.position[ids[1]], hovered ? width + 3.0f : width,

@@ -185,7 +185,7 @@ void draw_hover(SandboxState& state) {
     const int c = state.hover.index;
     const Constraint& constraint = *world.constraints()[c];
     const auto ids = constraint.particles();
-    const double error = constraint.evaluate(0, world.particles().position, nullptr);
+    const double error = constraint.value(0, world.particles().position);
     const double rest = constraint.length_scale(0);
     const std::size_t r = static_cast<std::size_t>(world.row_offset(c));
     const double lambda = r < world.row_force().size() ? world.row_force()[r] : 0.0;

@@ -14,11 +14,11 @@
 
 namespace lagrange {
 
-std::optional<double> Constraint::lone_root(int row, std::span<const Vec3> x, const Vec3* e) const {
+std::optional<double> Constraint::lone_root(int row, std::span<const Vec3> x, const RowGradient& e) const {
   // Scalar Newton on f(λ) = C_row(x + λ e), for constraint types without a closed form.
   const auto ids = particles();
   std::vector<Vec3> moved(x.begin(), x.end());
-  Vec3 grad[kMaxRowParticles];
+  RowGradient grad;
   double lambda = 0.0;
   for (int it = 0; it < 50; ++it) {
     for (std::size_t k = 0; k < ids.size(); ++k) moved[ids[k]] = x[ids[k]] + lambda * e[k];
@@ -33,7 +33,7 @@ std::optional<double> Constraint::lone_root(int row, std::span<const Vec3> x, co
 }
 
 double Constraint::value(int row, std::span<const Vec3> x) const {
-  Vec3 grad[kMaxRowParticles];
+  RowGradient grad;
   return evaluate(row, x, grad);
 }
 
@@ -43,7 +43,7 @@ double DistanceConstraint::value(int, std::span<const Vec3> x) const {
   return glm::length(x[ids_[0]] - x[ids_[1]]) - length_;
 }
 
-double DistanceConstraint::evaluate(int, std::span<const Vec3> x, Vec3* grad) const {
+double DistanceConstraint::evaluate(int, std::span<const Vec3> x, RowGradient& grad) const {
   const Vec3 r = x[ids_[0]] - x[ids_[1]];
   const double len = glm::length(r);
   // Coincident particles have no direction; any unit vector keeps the gradient finite.
@@ -62,7 +62,7 @@ double DistanceConstraint::jdot_qdot(int, std::span<const Vec3> x, std::span<con
   return (glm::dot(u, u) - un * un) / len;
 }
 
-std::optional<double> DistanceConstraint::lone_root(int, std::span<const Vec3> x, const Vec3* e) const {
+std::optional<double> DistanceConstraint::lone_root(int, std::span<const Vec3> x, const RowGradient& e) const {
   const Vec3 r = x[ids_[0]] - x[ids_[1]];
   const Vec3 d = e[0] - e[1];
   const double a = glm::dot(d, d);
@@ -83,13 +83,15 @@ std::optional<double> DistanceConstraint::lone_root(int, std::span<const Vec3> x
 PinConstraint::PinConstraint(int particle, Vec3 point, int dimension)
     : particle_(particle), point_(point), dimension_(dimension) {}
 
-double PinConstraint::evaluate(int row, std::span<const Vec3> x, Vec3* grad) const {
+double PinConstraint::value(int row, std::span<const Vec3> x) const { return x[particle_][row] - point_[row]; }
+
+double PinConstraint::evaluate(int row, std::span<const Vec3> x, RowGradient& grad) const {
   grad[0] = Vec3(0.0);
   grad[0][row] = 1.0;
   return x[particle_][row] - point_[row];
 }
 
-std::optional<double> PinConstraint::lone_root(int row, std::span<const Vec3> x, const Vec3* e) const {
+std::optional<double> PinConstraint::lone_root(int row, std::span<const Vec3> x, const RowGradient& e) const {
   const double c = x[particle_][row] - point_[row];
   const double slope = e[0][row];
   if (slope == 0.0) {

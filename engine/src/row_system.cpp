@@ -70,7 +70,7 @@ double RowSystem::evaluate(const World& world, std::span<const Vec3> x, std::vec
   grad.resize(rows.size());
   double worst = 0.0;
   for (std::size_t k = 0; k < rows.size(); ++k) {
-    c[k] = rows[k].constraint->evaluate(rows[k].row, x, grad[k].g);
+    c[k] = rows[k].constraint->evaluate(rows[k].row, x, grad[k]);
     const double r = std::abs(c[k]) * inv_scale_[k];
     if (!(r <= worst)) worst = r;  // NaN wins, so a non-finite residual is never taken for convergence
   }

@@ -13,9 +13,7 @@
 
 namespace lagrange {
 
-struct RowGrad {
-  Vec3 g[kMaxRowParticles];
-};
+using RowGrad = RowGradient;
 
 class RowSystem {
  public:

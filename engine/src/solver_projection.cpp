@@ -79,7 +79,7 @@ class ProjectionSolver final : public Solver {
     for (std::size_t k = 0; k < m; ++k) {
       const RowRef& row = rows[k];
       for (int s = 0; s < row.count; ++s) r0_[k].g[s] = inv_mass[row.particle[s]] * g0_[k].g[s];
-      const std::optional<double> root = row.constraint->lone_root(row.row, x_star_, r0_[k].g);
+      const std::optional<double> root = row.constraint->lone_root(row.row, x_star_, r0_[k]);
       const double lambda = root && std::isfinite(*root) ? *root : 0.0;
       lambda_[k] = lambda;
       for (int s = 0; s < row.count; ++s) x_[row.particle[s]] += lambda * r0_[k].g[s];

@@ -23,7 +23,7 @@ ShakeResult shake_positions(const World& world, const std::vector<RowGrad>& g0, 
   const double tolerance = world.settings().tolerance;
   lambda.assign(rows.size(), 0.0);
   ShakeResult result;
-  Vec3 grad[kMaxRowParticles];
+  RowGradient grad;
   while (result.sweeps < world.settings().max_iterations) {
     ++result.sweeps;
     bool all_within = true;

@@ -171,7 +171,7 @@ const StepStats& World::stats() const {
 
 void World::measure_violation(double& absolute, double& relative, double& velocity) const {
   absolute = relative = velocity = 0.0;
-  Vec3 grad[kMaxRowParticles];
+  RowGradient grad;
   for (const RowRef& row : rows_) {
     const double c = std::abs(row.constraint->evaluate(row.row, particles_.position, grad));
     double jv = 0.0;
@@ -185,9 +185,8 @@ void World::measure_violation(double& absolute, double& relative, double& veloci
 
 double World::spring_energy() const {
   double sum = 0.0;
-  Vec3 grad[kMaxRowParticles];
   for (const RowRef& row : rows_) {
-    const double c = row.constraint->evaluate(row.row, particles_.position, grad);
+    const double c = row.constraint->value(row.row, particles_.position);
     sum += c * c;
   }
   return 0.5 * settings_.stiffness * sum;

@@ -19,7 +19,7 @@ Vec3 random_vec(double scale = 1.0) {
 // Central finite difference of C_row with respect to particle p's coordinate k.
 double fd_gradient(const Constraint& c, int row, std::vector<Vec3> x, int p, int k) {
   const double h = 1e-6;
-  Vec3 grad[kMaxRowParticles];
+  RowGradient grad;
   x[p][k] += h;
   const double plus = c.evaluate(row, x, grad);
   x[p][k] -= 2 * h;
@@ -30,7 +30,7 @@ double fd_gradient(const Constraint& c, int row, std::vector<Vec3> x, int p, int
 void check_gradient_and_jdot(const Constraint& c, std::vector<Vec3> x, const std::vector<Vec3>& v) {
   const auto ids = c.particles();
   for (int row = 0; row < c.rows(); ++row) {
-    Vec3 grad[kMaxRowParticles];
+    RowGradient grad;
     c.evaluate(row, x, grad);
     for (std::size_t s = 0; s < ids.size(); ++s)
       for (int k = 0; k < 3; ++k)
@@ -40,7 +40,7 @@ void check_gradient_and_jdot(const Constraint& c, std::vector<Vec3> x, const std
     auto jv_at = [&](double t) {
       std::vector<Vec3> xt = x;
       for (std::size_t i = 0; i < xt.size(); ++i) xt[i] += t * v[i];
-      Vec3 g[kMaxRowParticles];
+      RowGradient g;
       c.evaluate(row, xt, g);
       double sum = 0.0;
       for (std::size_t s = 0; s < ids.size(); ++s) sum += glm::dot(g[s], v[ids[s]]);
@@ -58,7 +58,7 @@ TEST_CASE("distance constraint: value, gradient and Jdot qdot match finite diffe
     std::vector<Vec3> x{random_vec(2.0), random_vec(2.0), random_vec(2.0)};
     std::vector<Vec3> v{random_vec(3.0), random_vec(3.0), random_vec(3.0)};
     DistanceConstraint rod(2, 0, 1.3);
-    Vec3 grad[2];
+    RowGradient grad;
     CHECK(rod.evaluate(0, x, grad) == doctest::Approx(glm::length(x[2] - x[0]) - 1.3));
     check_gradient_and_jdot(rod, x, v);
   }
@@ -71,7 +71,7 @@ TEST_CASE("pin constraint: one row per coordinate, gradients match finite differ
   PinConstraint pin2(1, {0.5, -0.25, 0.0}, 2);
   CHECK(pin3.rows() == 3);
   CHECK(pin2.rows() == 2);
-  Vec3 grad[1];
+  RowGradient grad;
   CHECK(pin3.evaluate(2, x, grad) == doctest::Approx(x[1].z - 2.0));
   check_gradient_and_jdot(pin3, x, v);
   check_gradient_and_jdot(pin2, x, v);
@@ -82,7 +82,7 @@ TEST_CASE("lone_root of a rod is the smaller-magnitude root of the quadratic and
     std::vector<Vec3> x{random_vec(), random_vec()};
     const double length = 0.5 + glm::length(x[0] - x[1]) * (0.9 + 0.2 * (trial % 3) / 2.0);
     DistanceConstraint rod(0, 1, length);
-    const Vec3 e[2] = {random_vec(), random_vec()};
+    const RowGradient e{{random_vec(), random_vec()}};
     const auto root = rod.lone_root(0, x, e);
     // Independent: the textbook quadratic formula for |r + λd|² = L².
     const Vec3 r = x[0] - x[1], d = e[0] - e[1];
@@ -97,7 +97,7 @@ TEST_CASE("lone_root of a rod is the smaller-magnitude root of the quadratic and
     const double smaller = std::abs(r1) < std::abs(r2) ? r1 : r2;
     CHECK(*root == doctest::Approx(smaller).epsilon(1e-9));
     std::vector<Vec3> moved{x[0] + *root * e[0], x[1] + *root * e[1]};
-    Vec3 grad[2];
+    RowGradient grad;
     CHECK(std::abs(rod.evaluate(0, moved, grad)) < 1e-12);
   }
 }
@@ -105,7 +105,7 @@ TEST_CASE("lone_root of a rod is the smaller-magnitude root of the quadratic and
 TEST_CASE("lone_root reports no root when the line misses the sphere") {
   std::vector<Vec3> x{{3.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
   DistanceConstraint rod(0, 1, 1.0);
-  const Vec3 e[2] = {{0.0, 1.0, 0.0}, {0.0, 0.0, 0.0}};  // moving A sideways never brings it within 1 of B
+  const RowGradient e{{{0.0, 1.0, 0.0}, {0.0, 0.0, 0.0}}};  // moving A sideways never brings it within 1 of B
   CHECK_FALSE(rod.lone_root(0, x, e).has_value());
 }
 
@@ -113,10 +113,22 @@ TEST_CASE("the default lone_root (scalar Newton) agrees with the closed form") {
   // Call the base-class implementation on a rod: same root as the override.
   std::vector<Vec3> x{{1.1, 0.2, 0.0}, {0.0, 0.0, 0.0}};
   DistanceConstraint rod(0, 1, 1.0);
-  const Vec3 e[2] = {{1.0, 0.1, 0.0}, {-0.5, 0.0, 0.0}};
+  const RowGradient e{{{1.0, 0.1, 0.0}, {-0.5, 0.0, 0.0}}};
   const auto closed = rod.lone_root(0, x, e);
   const auto newton = rod.Constraint::lone_root(0, x, e);
   REQUIRE(closed.has_value());
   REQUIRE(newton.has_value());
   CHECK(*newton == doctest::Approx(*closed).epsilon(1e-12));
+}
+
+TEST_CASE("value() is the value of evaluate() for every constraint type, with no gradient buffer") {
+  // The sandbox's hover and length-error colouring ask for C alone; value() must agree with evaluate() exactly.
+  for (int trial = 0; trial < 10; ++trial) {
+    std::vector<Vec3> x{random_vec(2.0), random_vec(2.0)};
+    DistanceConstraint rod(0, 1, 0.7);
+    PinConstraint pin(1, random_vec(), 3);
+    RowGradient grad;
+    CHECK(rod.value(0, x) == rod.evaluate(0, x, grad));
+    for (int row = 0; row < pin.rows(); ++row) CHECK(pin.value(row, x) == pin.evaluate(row, x, grad));
+  }
 }

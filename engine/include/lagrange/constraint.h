@@ -14,6 +14,15 @@ namespace lagrange {
 
 inline constexpr int kMaxRowParticles = 2;
 
+// The gradient of one row with respect to each particle it touches: g[k] = ∂C_row/∂x_p for p = particles()[k].
+// Passed by reference, so a caller cannot hand a constraint a null or short gradient buffer: callers that need the
+// value alone call Constraint::value().
+struct RowGradient {
+  Vec3 g[kMaxRowParticles];
+  Vec3& operator[](std::size_t k) { return g[k]; }
+  const Vec3& operator[](std::size_t k) const { return g[k]; }
+};
+
 class Constraint {
  public:
   virtual ~Constraint() = default;
@@ -24,8 +33,8 @@ class Constraint {
   virtual std::span<const int> particles() const = 0;
 
   // C_row(x); writes dC_row/dx_p into grad[k] for p = particles()[k]. x holds every particle's position.
-  virtual double evaluate(int row, std::span<const Vec3> x, Vec3* grad) const = 0;
-  // C_row(x) alone, for convergence checks; the default calls evaluate().
+  virtual double evaluate(int row, std::span<const Vec3> x, RowGradient& grad) const = 0;
+  // C_row(x) alone (convergence checks, drawing, reports); the default calls evaluate() with a scratch gradient.
   virtual double value(int row, std::span<const Vec3> x) const;
   // The velocity-product term of C̈ = J a + J̇ q̇, i.e. (d/dt ∇C_row) · v.
   virtual double jdot_qdot(int row, std::span<const Vec3> x, std::span<const Vec3> v) const = 0;
@@ -33,7 +42,7 @@ class Constraint {
   // Solve this row alone: the λ with C_row(x + λ e) = 0, where e[k] is the displacement of particles()[k] per
   // unit λ. Returns the root of smaller magnitude (the larger one flips the constraint: seed 000), or nothing
   // when no real root exists. The default runs a scalar Newton iteration.
-  virtual std::optional<double> lone_root(int row, std::span<const Vec3> x, const Vec3* e) const;
+  virtual std::optional<double> lone_root(int row, std::span<const Vec3> x, const RowGradient& e) const;
 
   // Length that makes |C_row| dimensionless for tolerances and reports (the rod length for a distance).
   virtual double length_scale(int row) const = 0;
@@ -50,10 +59,10 @@ class DistanceConstraint final : public Constraint {
   DistanceConstraint(int a, int b, double length);
   int rows() const override { return 1; }
   std::span<const int> particles() const override { return ids_; }
-  double evaluate(int row, std::span<const Vec3> x, Vec3* grad) const override;
+  double evaluate(int row, std::span<const Vec3> x, RowGradient& grad) const override;
   double value(int row, std::span<const Vec3> x) const override;
   double jdot_qdot(int row, std::span<const Vec3> x, std::span<const Vec3> v) const override;
-  std::optional<double> lone_root(int row, std::span<const Vec3> x, const Vec3* e) const override;
+  std::optional<double> lone_root(int row, std::span<const Vec3> x, const RowGradient& e) const override;
   double length_scale(int) const override { return length_; }
   const char* type() const override { return "distance"; }
 
@@ -72,9 +81,10 @@ class PinConstraint final : public Constraint {
   PinConstraint(int particle, Vec3 point, int dimension);
   int rows() const override { return dimension_; }
   std::span<const int> particles() const override { return std::span<const int>(&particle_, 1); }
-  double evaluate(int row, std::span<const Vec3> x, Vec3* grad) const override;
+  double evaluate(int row, std::span<const Vec3> x, RowGradient& grad) const override;
+  double value(int row, std::span<const Vec3> x) const override;
   double jdot_qdot(int, std::span<const Vec3>, std::span<const Vec3>) const override { return 0.0; }
-  std::optional<double> lone_root(int row, std::span<const Vec3> x, const Vec3* e) const override;
+  std::optional<double> lone_root(int row, std::span<const Vec3> x, const RowGradient& e) const override;
   double length_scale(int) const override { return 1.0; }
   const char* type() const override { return "pin"; }
 
