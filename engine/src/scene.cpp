@@ -292,7 +292,9 @@ class Reader {
   Reader(std::string file, int dimension) : file_(std::move(file)), dimension_(dimension) {}
 
   [[noreturn]] void fail(const std::string& path, const std::string& problem) const {
-    throw SceneError(printable(file_, kEchoPathLength) + ": " + (path.empty() ? "top level" : path) + ": " + problem);
+    // The path may hold keys from the file: printable() escapes and cuts them (idempotent on escaped text).
+    throw SceneError(printable(file_, kEchoPathLength) + ": " + (path.empty() ? "top level" : printable(path, 4 * kEchoLength)) +
+                     ": " + problem);
   }
   void fail_on(const std::string& path, const std::optional<Problem>& problem) const {
     if (problem) fail(problem->field.empty() ? path : join_key(path, problem->field), problem->text);
@@ -656,9 +658,9 @@ Scene parse_scene(std::string_view json_text, const std::string& source, const S
   for (const auto& [key, value] : root.items()) {
     if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
     if (!get_setting(Settings{}, key).empty())
-      reader.fail(key, "this setting goes in the \"settings\" object (only dt, substeps, solver and gravity may be "
+      reader.fail(join_key("", key), "this setting goes in the \"settings\" object (only dt, substeps, solver and gravity may be "
                        "given at the top level)");
-    reader.fail(key, "unknown key" + suggestion(key, allowed));
+    reader.fail(join_key("", key), "unknown key" + suggestion(key, allowed));
   }
 
   Scene scene;
