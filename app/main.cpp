@@ -79,7 +79,8 @@ int run_command(int argc, char** argv) {
     std::fprintf(stderr, "lagrange-lab: %s\n", safe(e.what()).c_str());
     return cli::kExitBadInput;
   } catch (const std::bad_alloc&) {
-    std::fputs("lagrange-lab: out of memory (a smaller scene, or fewer steps in memory, may fit)\n", stderr);
+    std::fputs("lagrange-lab: out of memory (a smaller scene may fit; without --allow-large the scene limits keep "
+               "scenes well within memory)\n", stderr);
     return cli::kExitOutOfMemory;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "lagrange-lab: error: %s\n", safe(e.what()).c_str());
