@@ -33,9 +33,9 @@ options:
                        Columns: step,t,kinetic,potential,energy,violation then x0,y0,z0,vx0,vy0,vz0,x1,...
                        violation is max |C| in metres. Full double precision. The file appears complete or not at all.
   --set KEY=VALUE      change a setting (repeatable); keys:
-%s  --quiet              no summary
-  --help               this text
+%s  --quiet              no summary (a failure is still reported)
   --allow-large        lift the limits on scene size (file size, particles, rows; docs/cli.md)
+  --help               this text
 Steps: at most %ld (from --steps or --duration / dt).
 Exit codes: 0 ok, 1 could not write output, 2 bad command line or scene file, 3 the simulation failed
 (a step became NaN/inf, or max |C|/L above 1), 4 out of memory, 130/143 interrupted (SIGINT/SIGTERM).
@@ -44,9 +44,11 @@ Exit codes: 0 ok, 1 could not write output, 2 bad command line or scene file, 3 
 std::string settings_help() {
   std::string text;
   for (const SettingInfo& info : setting_table()) {
-    char line[256];
-    std::snprintf(line, sizeof line, "                         %-15s %s%s%s%s\n", info.key, info.description,
-                  info.unit[0] ? " [" : "", info.unit, info.unit[0] ? "]" : "");
+    const std::string range = range_text(info.key);
+    char line[320];
+    std::snprintf(line, sizeof line, "                         %-15s %s%s%s%s%s%s\n", info.key, info.description,
+                  info.unit[0] ? " [" : "", info.unit, info.unit[0] ? "]" : "", range.empty() ? "" : "; ",
+                  range.c_str());
     text += line;
   }
   return text;
