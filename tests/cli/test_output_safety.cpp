@@ -233,6 +233,18 @@ TEST_CASE("write errors on standard output exit 1") {
   const CliResult reason = cli("run " + pendulum + " --steps 10", "2>&1 > /dev/full");
   CHECK(reason.out.find("standard output") != std::string::npos);
   CHECK(reason.out.find("No space left on device") != std::string::npos);
+  // Standard output closed (>&-): exit 1, and the summary never lands in the CSV opened after it.
+  const fs::path dir = fresh_dir("closed-stdout");
+  const CliResult closed = cli("run " + pendulum + " --steps 10 --csv " + quote(dir / "out.csv"), ">&- 2>/dev/null");
+  CHECK(closed.code == 1);
+  CHECK(read_all(dir / "out.csv").find("scene ") == std::string::npos);
+  // A reader that goes away (| head): exit 1 with the reason, not a silent death by SIGPIPE.
+  const fs::path code_file = dir / "code";
+  const std::string piped = "{ timeout 60 " + std::string(LAGRANGE_EXE) + " run " + pendulum +
+                            " --steps 100000 --csv - 2>/dev/null; echo $? > " + quote(code_file) +
+                            "; } | head -c 10 > /dev/null";
+  REQUIRE(std::system(piped.c_str()) == 0);
+  CHECK(read_all(code_file) == "1\n");
   // And the same commands succeed when standard output works.
   CHECK(cli("run " + pendulum + " --steps 10", "> /dev/null 2>&1").code == 0);
 }
