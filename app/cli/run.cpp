@@ -38,7 +38,7 @@ options:
   --max-violation R    the run fails (exit 3) when max |C|/L goes above R (default 1: a rod stretched by its
                        whole length); raise it to record how far a drifting solver goes
   --help               this text
-Steps: at most %ld (from --steps or --duration / dt).
+Steps: at most %ld (from --steps or --duration / dt), and at most 10^9 substeps in all.
 Exit codes: 0 ok, 1 could not write output, 2 bad command line or scene file, 3 the simulation failed
 (a step became NaN/inf, or max |C|/L above --max-violation), 4 out of memory, 130/143 interrupted (SIGINT/SIGTERM).
 )";
@@ -124,6 +124,7 @@ int run_main(int argc, char** argv) {
   if (!scene_path) throw UsageError("missing SCENE (see --help)");
   if (steps && duration) throw UsageError("give --steps or --duration, not both");
   if (duration && !(*duration >= 0.0)) throw UsageError("--duration: must be >= 0");
+  if (csv && csv->empty()) throw UsageError("--csv needs a file name (or - for standard output)");
   if (csv) io::refuse_same_file(*scene_path, *csv);
 
   const Scene scene = load_scene_file(*scene_path, limits);  // SceneError is reported by main with exit code 2
@@ -139,6 +140,9 @@ int run_main(int argc, char** argv) {
     if (std::string problem = set_setting(settings, key, value); !problem.empty())
       throw UsageError("--set " + problem);
   const long total_steps = steps ? *steps : steps_for_duration(duration.value_or(10.0), settings.dt);
+  if (static_cast<double>(total_steps) * settings.substeps > static_cast<double>(kMaxSubsteps))
+    throw UsageError(std::to_string(total_steps) + " steps of " + std::to_string(settings.substeps) +
+                     " substeps each is more than " + std::to_string(kMaxSubsteps) + " substeps (hours of work)");
   World world = make_world(scene);
   world.set_settings(settings);
 

@@ -51,6 +51,8 @@ TEST_CASE("counts and settings out of their documented ranges exit 2 at once") {
       {pendulum + " --steps 4294967297", "--steps: must be at most 100000000"},
       {pendulum + " --steps 99999999999999999999999", "--steps: must be at most"},
       {pendulum + " --every 0", "--every: must be at least 1"},
+      {pendulum + " --steps 100000000 --set substeps=100", "more than 1000000000 substeps"},
+      {pendulum + " --csv ''", "--csv needs a file name"},
       {pendulum + " --set substeps=2147483647", "substeps: must be in 1 .. 1000"},
       {pendulum + " --set substeps=4294967297", "substeps: must be in 1 .. 1000"},
       {pendulum + " --set max_iterations=2000000000", "max_iterations: must be in 1 .. 1e+06"},
