@@ -126,11 +126,12 @@ TEST_CASE("a planted link at any temporary name is never followed and a link tar
 }
 
 TEST_CASE("devices and FIFOs are written straight and never replaced") {
-  const CliResult null = cli("run " + asset("simple_pendulum.json") + " --steps 10 --quiet --csv /dev/null");
-  CHECK(null.code == 0);
-  CHECK(is_char_device("/dev/null"));
-
   const fs::path dir = fresh_dir("fifo");
+  const fs::path dev_null = private_device(dir, "null", 3);
+  const CliResult null = cli("run " + asset("simple_pendulum.json") + " --steps 10 --quiet --csv " + quote(dev_null));
+  CHECK(null.code == 0);
+  CHECK(is_char_device(dev_null));
+
   const fs::path fifo = dir / "pipe";
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
   // With a reader (opened first, non-blocking; the CSV fits in the pipe's buffer): the CSV arrives through it.
@@ -154,11 +155,13 @@ TEST_CASE("devices and FIFOs are written straight and never replaced") {
 }
 
 TEST_CASE("a write that fails exits 1 with the reason and never Success") {
-  const CliResult full = cli("run " + asset("simple_pendulum.json") + " --steps 10 --quiet --csv /dev/full");
+  const fs::path devices = fresh_dir("devices");
+  const fs::path dev_full = private_device(devices, "full", 7);
+  const CliResult full = cli("run " + asset("simple_pendulum.json") + " --steps 10 --quiet --csv " + quote(dev_full));
   CHECK(full.code == 1);
   CHECK(full.out.find("No space left on device") != std::string::npos);
   CHECK(full.out.find("Success") == std::string::npos);
-  CHECK(is_char_device("/dev/full"));
+  CHECK(is_char_device(dev_full));
 
   const fs::path dir = fresh_dir("unwritable");
   const CliResult missing = cli("run " + asset("simple_pendulum.json") + " --steps 5 --csv " + quote(dir / "no" / "x.csv"));
@@ -172,10 +175,11 @@ TEST_CASE("a write that fails exits 1 with the reason and never Success") {
   CHECK(read_all(dir / "file") == "x");
   CHECK(listing(dir) == std::vector<std::string>{"file"});
 #ifdef LAGRANGE_HAVE_SANDBOX
-  const CliResult png = cli("shot " + asset("simple_pendulum.json") + " --size 64x64 --out /dev/full");
+  const CliResult png = cli("shot " + asset("simple_pendulum.json") + " --size 64x64 --out " + quote(dev_full));
   CHECK(png.code == 1);
   CHECK(png.out.find("No space left on device") != std::string::npos);
   CHECK(png.out.find("Success") == std::string::npos);
+  CHECK(is_char_device(dev_full));
   fs::create_directories(dir / "folder");
   const CliResult folder = cli("shot " + asset("simple_pendulum.json") + " --size 64x64 --out " + quote(dir / "folder"));
   CHECK(folder.code == 1);
