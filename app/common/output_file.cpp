@@ -91,7 +91,15 @@ OutputFile::OutputFile(std::string target) : target_(std::move(target)) {
   }
   struct stat st {};
   mode_t mode = new_file_mode();
-  if (::stat(target_.c_str(), &st) == 0) {
+  const bool found = ::stat(target_.c_str(), &st) == 0;
+  struct stat link {};
+  if (::lstat(target_.c_str(), &link) == 0 && S_ISLNK(link.st_mode) && !(found && !S_ISREG(st.st_mode) &&
+                                                                        !S_ISDIR(st.st_mode)))
+    // A link's target is not ours to replace (nor is the link, which someone made on purpose). A link to a device
+    // or a FIFO (/dev/stdout) is written straight, below.
+    throw OutputError(shown() + ": is a symbolic link" + (found ? "" : " to a missing file") +
+                      "; refusing to write through it (give the file's own path, or - for standard output)");
+  if (found) {
     if (S_ISDIR(st.st_mode)) throw OutputError(shown() + ": is a folder; give a file name");
     if (!S_ISREG(st.st_mode)) {
       // A device or a FIFO: write into it, never replace it. O_NONBLOCK so that a FIFO nobody reads fails at once
@@ -107,17 +115,12 @@ OutputFile::OutputFile(std::string target) : target_(std::move(target)) {
       if (flags >= 0) ::fcntl(fd_, F_SETFL, flags & ~O_NONBLOCK);
       return;
     }
-    // A regular file, possibly through symbolic links: replace the file the links lead to, keep the links.
-    char resolved[PATH_MAX];
-    if (!::realpath(target_.c_str(), resolved)) throw OutputError(shown() + ": " + reason(errno));
-    final_ = resolved;
+    // A regular file (not a link: refused above) is replaced by the rename.
+    final_ = target_;
     mode = st.st_mode & 07777;
   } else {
     const int error = errno;
     if (error != ENOENT) throw OutputError(shown() + ": " + reason(error));
-    struct stat link {};
-    if (::lstat(target_.c_str(), &link) == 0)
-      throw OutputError(shown() + ": is a symbolic link to a missing file; refusing to follow it");
     final_ = target_;
   }
   std::string name = name_of(final_);
