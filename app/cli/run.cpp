@@ -15,6 +15,8 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/drag_option.h"
+#include "lagrange/drag.h"
 #include "lagrange/scene.h"
 #include "lagrange/solver.h"
 
@@ -24,7 +26,8 @@ namespace {
 constexpr const char* kRunUsage = R"(usage: lagrange-lab run SCENE [options]
 
 Simulates SCENE (a scene file, see docs/scenes.md) with no window and prints a summary:
-steps, energy drift, max constraint violation, mean iterations, wall time.
+steps, energy balance (work by the mouse and by damping, and the drift left over), max constraint violation,
+mean iterations, wall time.
 
 options:
   --solver NAME        constraint solver (lagrange-lab solvers lists them); default: the scene's
@@ -34,8 +37,9 @@ options:
   --every K            write every K-th step to the CSV (default 1); step 0 is always written
   --csv FILE|-         write a CSV trajectory (- for standard output; the summary then goes to stderr).
                        Columns: step,t,kinetic,potential,energy,violation then x0,y0,z0,vx0,vy0,vz0,x1,...
-                       violation is max |C| in metres. Full double precision. The file appears complete or not at all.
-  --set KEY=VALUE      change a setting (repeatable); keys:
+                       violation is max |C| in metres over the scene's constraints (never the mouse's pin).
+                       Full double precision. The file appears complete or not at all.
+%s  --set KEY=VALUE      change a setting (repeatable); keys:
 %s  --quiet              no summary
   --help               this text
 Exit codes: 0 ok, 1 could not write output, 2 bad command line or scene file.
@@ -82,9 +86,10 @@ int run_main(int argc, char** argv) {
   long every = 1;
   bool quiet = false;
   std::vector<std::pair<std::string, std::string>> sets;
+  DragOptions drag_options;
   while (!args.empty()) {
     if (args.flag("--help") || args.flag("-h")) {
-      std::printf(kRunUsage, settings_help().c_str());
+      std::printf(kRunUsage, kDragUsage, settings_help().c_str());
       return 0;
     }
     if (auto v = args.option("--solver")) { solver = *v; continue; }
@@ -99,6 +104,7 @@ int run_main(int argc, char** argv) {
       sets.emplace_back(v->substr(0, eq), v->substr(eq + 1));
       continue;
     }
+    if (read_drag_option(args, drag_options)) continue;
     if (args.flag("--quiet")) { quiet = true; continue; }
     if (!scene_path) {
       if (auto p = args.positional()) { scene_path = *p; continue; }
@@ -123,6 +129,11 @@ int run_main(int argc, char** argv) {
       throw UsageError("--set " + problem);
   World world = make_world(scene);
   world.set_settings(settings);
+  check_drags(drag_options, world);
+  DragSettings drag_settings;
+  drag_settings.model = drag_options.model;
+  DragScript script(drag_options.drags, drag_settings);
+  DragController drag;
   const long total_steps = steps ? *steps : static_cast<long>(std::ceil(duration.value_or(10.0) / settings.dt - 1e-9));
 
   // The CSV goes to a temporary file renamed at the end, so a failed run never leaves half a file behind.
@@ -152,11 +163,15 @@ int run_main(int argc, char** argv) {
   int dependent = 0;
   const auto start = std::chrono::steady_clock::now();
   for (long s = 1; s <= total_steps; ++s) {
+    script.before_step(world, drag);  // the scripted drags, through the sandbox's drag controller
+    drag.before_step(world);
     world.step();
+    drag.after_step(world);
     const StepStats& st = world.stats();
     worst_violation = std::max(worst_violation, st.max_relative_violation);
     worst_velocity = std::max(worst_velocity, st.max_velocity_violation);
-    max_drift = std::max(max_drift, std::abs(st.energy.total() - e0.total()));
+    const Work& w = world.work();
+    max_drift = std::max(max_drift, std::abs(st.energy.total() - e0.total() - w.mouse - w.damping));
     iterations += st.iterations;
     recoveries += st.recoveries;
     failures += st.failures;
@@ -190,8 +205,12 @@ int run_main(int argc, char** argv) {
   std::fprintf(report, "particles    %zu, constraints %zu (%zu rows)\n", world.particles().size(),
                world.constraints().size(), world.rows().size());
   std::fprintf(report, "steps        %ld (%.6g s simulated)\n", total_steps, world.time());
-  std::fprintf(report, "energy       start %.9g J, end %.9g J, drift %+.3e J, max |drift| %.3e J\n", e0.total(),
-               e1.total(), e1.total() - e0.total(), max_drift);
+  const Work& work = world.work();
+  std::fprintf(report, "energy       start %.9g J, end %.9g J, change %+.6e J\n", e0.total(), e1.total(),
+               e1.total() - e0.total());
+  std::fprintf(report, "work         mouse %+.6e J, damping %+.6e J\n", work.mouse, work.damping);
+  std::fprintf(report, "drift        %+.3e J (E - E0 - W_mouse - W_damping), max |drift| %.3e J\n",
+               e1.total() - e0.total() - work.mouse - work.damping, max_drift);
   std::fprintf(report, "violation    max |C|/L %.3e over the run, %.3e at the end; max |J v| %.3e m/s\n",
                worst_violation, world.max_violation(true), worst_velocity);
   std::fprintf(report, "iterations   %.3g per step (mean)\n",

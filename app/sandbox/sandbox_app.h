@@ -72,6 +72,7 @@ class Sandbox {
   void apply(const Command& command);
   void step_world();
   void record_step();
+  void record_pose();
   void begin_drag(int particle, glm::dvec2 pixel);
   void move_drag(glm::dvec2 pixel);
   void end_drag(bool keep_velocity);

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "cli/args.h"
+#include "cli/drag_option.h"
 #include "sandbox/cli_options.h"
 #include "sandbox/sandbox.h"
 #include "sandbox/sandbox_app.h"
@@ -28,7 +29,13 @@ constexpr const char* kUsage =
     "  --frames N      then run N interactive frames (UI, one step of physics, drawing) and print the median\n"
     "                  frame time: a measure of the sandbox's speed on this machine\n";
 
-int usage_error(const std::string& message) { return lagrange::app::usage_error("lagrange-lab shot", kUsage, message); }
+// The usage with the drag options (shared with `run`) appended; a printf format taking the solver ids.
+const char* usage() {
+  static const std::string text = std::string(kUsage) + cli::kDragUsage;
+  return text.c_str();
+}
+
+int usage_error(const std::string& message) { return lagrange::app::usage_error("lagrange-lab shot", usage(), message); }
 
 }  // namespace
 
@@ -38,6 +45,7 @@ int shot_main(int argc, char** argv) {
   double seconds = -1.0;
   long frames = 0;
   bool have_steps = false, panels = false, bare = false;
+  cli::DragOptions drags;
   SandboxOptions options;
   options.hidden = true;
   options.vsync = false;
@@ -45,7 +53,7 @@ int shot_main(int argc, char** argv) {
     cli::Args args(argc, argv);
     while (!args.empty()) {
       if (args.flag("-h") || args.flag("--help")) {
-        std::printf(kUsage, solver_ids().c_str());
+        std::printf(usage(), solver_ids().c_str());
         return 0;
       }
       if (auto v = args.option("--solver")) {
@@ -65,6 +73,7 @@ int shot_main(int argc, char** argv) {
         if (out.empty()) return usage_error("--out needs a file name");
       } else if (auto v = args.option("--frames")) {
         frames = cli::parse_count("--frames", *v, 1);
+      } else if (cli::read_drag_option(args, drags)) {
       } else if (args.flag("--panels")) {
         panels = true;
       } else if (args.flag("--bare")) {
@@ -107,7 +116,18 @@ int shot_main(int argc, char** argv) {
   sandbox->frame_scene();
   sandbox->advance_steps(0);  // applies the solver choice, so --time uses its dt
   if (seconds >= 0) steps = std::lround(seconds / sandbox->world().settings().dt);
-  sandbox->advance_steps(static_cast<int>(steps));
+  try {
+    cli::check_drags(drags, sandbox->world());
+  } catch (const cli::UsageError& error) {
+    return usage_error(error.what());
+  }
+  // Scripted drags go through the sandbox's own drag (its controller, stepped by the sandbox's step loop).
+  state.drag_model = drags.model;
+  DragScript script(drags.drags, state.drag_settings());
+  for (long i = 0; i < steps; ++i) {
+    script.before_step(state.world, state.drag.controller);
+    sandbox->advance_steps(1);
+  }
   if (!state.settings_error.empty()) {
     std::fprintf(stderr, "lagrange-lab shot: %s\n", state.settings_error.c_str());
     return 1;

@@ -29,6 +29,9 @@ struct SolverInfo {
   const char* description;  // one line
   Colour colour;
   bool rods_are_springs;    // the solver treats constraints as springs: their ½ k C² counts as potential energy
+  // Compliant rows are solved implicitly (projection, SHAKE, RATTLE: stable for any compliance); false: they are
+  // explicit springs (acceleration, penalty), stable only while h < 2/ω. The drag controller reads it.
+  bool implicit_compliance;
   std::unique_ptr<Solver> (*create)();
 };
 
