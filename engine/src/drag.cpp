@@ -126,19 +126,28 @@ void DragController::begin(World& world, int particle, const DragSettings& setti
 
 void DragController::move(Vec3 target) { target_ = target; }
 
+double DragController::max_force(const World& world, bool posing) const {
+  const Settings& s = world.settings();
+  const double h = s.dt / s.substeps;
+  // A pose has no time in it, so no weight to compare with: only the tension limit of the projection applies.
+  double force = posing ? INFINITY : settings_.max_force * moved_mass_ * gravity_scale(world);
+  // With no inertia to carry them, posing substeps turn a taut chain only under less tension (measured: 0.3 m l/h²
+  // poses an over-reached double pendulum exactly in one call, 1 m l/h² leaves it bouncing around the line).
+  const double limit = posing ? kPoseStringLimit : settings_.string_limit;
+  if (std::isfinite(lightest_ * shortest_)) force = std::min(force, limit * lightest_ * shortest_ / (h * h));
+  return force;
+}
+
 void DragController::choose_compliance(World& world, bool posing) {
   const Settings& s = world.settings();
   const double h = s.dt / s.substeps;
   const double mass = moved_mass_;
   double alpha, beta;
   if (posing) {
-    alpha = h * h / (kPoseStiffening * mass);
+    alpha = std::max(h * h / (kPoseStiffening * mass), stretch_ / max_force(world, true));
     beta = 0.0;
   } else if (settings_.model == DragModel::Hard) {
-    double max_force = settings_.max_force * mass * gravity_scale(world);
-    if (std::isfinite(lightest_ * shortest_))
-      max_force = std::min(max_force, settings_.string_limit * lightest_ * shortest_ / (h * h));
-    alpha = std::max(h * h / mass, stretch_ / max_force);
+    alpha = std::max(h * h / mass, stretch_ / max_force(world, false));
     beta = 2.0 * std::sqrt(mass / alpha);
   } else {
     const double k = settings_.spring_stiffness * mass;
@@ -185,8 +194,15 @@ void DragController::pose(World& world) {
   if (world.dimension() == 2) target_.z = point_.z;
   point_ = target_;
   static_cast<PinConstraint&>(world.constraint(constraint_)).set_point(point_);
-  choose_compliance(world, true);
-  world.pose();
+  // One projection substep at a time, the force cap judged after each (beyond reach the stiff pose pin would
+  // otherwise put a tension on the rods that the projection cannot turn: docs/physics.md).
+  stretch_ = glm::length(world.particles().position[particle_] - point_);
+  for (int i = 0; i < kPoseIterations; ++i) {
+    choose_compliance(world, true);
+    const double moved = world.pose(1);
+    stretch_ = glm::length(world.particles().position[particle_] - point_);
+    if (!(moved > 1e-12)) break;
+  }
   stretch_ = 0.0;
 }
 

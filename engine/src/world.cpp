@@ -1,5 +1,6 @@
 #include "lagrange/world.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <string>
@@ -227,7 +228,7 @@ const StepStats& World::stats() const {
   return stats_;
 }
 
-void World::pose(int iterations) {
+double World::pose(int max_iterations) {
   const double before = energy().total();
   backup_x_ = particles_.position;
   for (Vec3& v : particles_.velocity) v = Vec3(0.0);
@@ -238,9 +239,18 @@ void World::pose(int iterations) {
   refresh_compliance();
   StepStats stats;
   const double h = settings_.dt / settings_.substeps;
-  for (int i = 0; i < iterations; ++i) {
+  // Each substep projects along the gradients where it starts, so a large move (a chain swung over) takes a few;
+  // stop when nothing moves any more.
+  std::vector<Vec3> previous;
+  double moved = 0.0;
+  for (int i = 0; i < max_iterations; ++i) {
+    previous = particles_.position;
     pose_solver_->substep(*this, h, stats);
     for (Vec3& v : particles_.velocity) v = Vec3(0.0);
+    moved = 0.0;
+    for (std::size_t p = 0; p < previous.size(); ++p)
+      moved = std::max(moved, glm::length(particles_.position[p] - previous[p]));
+    if (!(moved > 1e-12)) break;
   }
   settings_ = saved;
   Vec3 poison(0.0);
@@ -249,6 +259,7 @@ void World::pose(int iterations) {
   for (double& f : row_force_) f = 0.0;  // at rest and weightless: no force to show
   stats_measured_ = false;
   work_.mouse += energy().total() - before;
+  return moved;
 }
 
 void World::measure_violation(double& absolute, double& relative, double& velocity) const {

@@ -49,8 +49,11 @@ class DragController {
     Fixed,     // a fixed particle, made movable for the drag and held by a tool pin
     ScenePin,  // the scene's own pin on the particle, moved (compliant while dragged)
   };
-  // Pose (paused): compliance h²/(kPoseStiffening M), a few projection substeps reach the point to 1e-8.
+  // Pose (paused): compliance h²/(kPoseStiffening M) within the force cap; at most kPoseIterations projection
+  // substeps, fewer when nothing moves any more.
   static constexpr double kPoseStiffening = 100.0;
+  static constexpr int kPoseIterations = 100;
+  static constexpr double kPoseStringLimit = 0.3;  // the pose's tension limit, in m l/h² (DragSettings::string_limit)
 
   // Grabs `particle` (throws Error when it does not exist); the held point and the target start at its position.
   void begin(World& world, int particle, const DragSettings& settings);
@@ -84,6 +87,7 @@ class DragController {
 
  private:
   void choose_compliance(World& world, bool posing);
+  double max_force(const World& world, bool posing) const;  // the pin's force cap, N
 
   DragSettings settings_;
   Kind kind_ = Kind::None;

@@ -80,11 +80,11 @@ class World {
   const StepStats& stats() const;
   double time() const { return time_; }
   long step_count() const { return step_count_; }
-  // Moves the positions onto the constraints with the velocities at zero and no gravity or drag: `iterations`
-  // projection substeps (whatever the solver), so a compliant tool pin pulls its particle to its point and every
-  // rigid row stays exact. Time does not advance. The energy it changes is the hand's: it is added to
-  // work().mouse. The sandbox poses a paused scene with it.
-  void pose(int iterations = 4);
+  // Moves the positions onto the constraints with the velocities at zero and no gravity or drag: projection
+  // substeps (whatever the solver) until nothing moves or `max_iterations` ran, so a compliant tool pin pulls its
+  // particle to its point (or the nearest point the rods reach) and every rigid row stays exact. Time does not advance. The energy it changes is the hand's: it is added to
+  // work().mouse. The sandbox poses a paused scene with it. Returns how far the last substep moved anything.
+  double pose(int max_iterations = 50);
 
   // Work done on the scene since the world was made (diagnostics.h), and a way for the drag controller to book
   // the work of a hand that moves things outside the step (grabbing a fixed particle).
