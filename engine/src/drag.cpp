@@ -74,6 +74,7 @@ void DragController::begin(World& world, int particle, const DragSettings& setti
   settings_ = settings;
   particle_ = particle;
   target_ = point_ = particles.position[particle];
+  point_velocity_ = particles.velocity[particle];
   stretch_ = 0.0;
   const std::vector<int> moved = component(world, particle);
   moved_mass_ = 0.0;
@@ -168,11 +169,17 @@ void DragController::before_step(World& world) {
   if (!active()) return;
   if (world.dimension() == 2) target_.z = point_.z;
   const double dt = world.settings().dt;
-  const double follow = settings_.follow_time > 0.0 ? 1.0 - std::exp(-dt / settings_.follow_time) : 1.0;
-  Vec3 step = follow * (target_ - point_);
-  const double length = glm::length(step), longest = settings_.max_speed * dt;
-  if (length > longest) step *= longest / length;
-  point_ += step;
+  // The held point chases the cursor at the velocity (target − point)/follow_time, at most max_speed, and changes
+  // its velocity by at most max_acceleration·dt per step: a jump of the cursor becomes a smooth run, so the hand
+  // never yanks (its force on what it moves stays near M·max_acceleration plus the weight).
+  Vec3 wanted = settings_.follow_time > 0.0 ? (target_ - point_) / settings_.follow_time : (target_ - point_) / dt;
+  const double speed = glm::length(wanted);
+  if (speed > settings_.max_speed) wanted *= settings_.max_speed / speed;
+  Vec3 change = wanted - point_velocity_;
+  const double most = settings_.max_acceleration * dt;
+  if (glm::length(change) > most) change *= most / glm::length(change);
+  point_velocity_ += change;
+  point_ += dt * point_velocity_;
   static_cast<PinConstraint&>(world.constraint(constraint_)).set_point(point_);
   // The force cap must hold in this step already: judge the stretch by where the particle would coast to, not
   // only by the last step's (a grab that jumps the point would otherwise get one step of a very stiff pin).
@@ -193,6 +200,7 @@ void DragController::pose(World& world) {
   if (!active()) return;
   if (world.dimension() == 2) target_.z = point_.z;
   point_ = target_;
+  point_velocity_ = Vec3(0.0);
   static_cast<PinConstraint&>(world.constraint(constraint_)).set_point(point_);
   // One projection substep at a time, the force cap judged after each (beyond reach the stiff pose pin would
   // otherwise put a tension on the rods that the projection cannot turn: docs/physics.md).

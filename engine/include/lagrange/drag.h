@@ -10,8 +10,8 @@
 //     the force is capped (DragSettings::max_force, string_limit) by letting α grow instead.
 //   - spring: stiffness k = s M (s = DragSettings::spring_stiffness, N/m per kg of the moved mass), critically
 //     damped β = 2√(k M): anything, a 10 g bead or a 4 kg cloth, follows in about the same time.
-// The point follows the cursor through a first-order filter (follow_time) and never faster than max_speed, which is
-// also the fastest fling a release leaves behind. A fixed particle is made movable (as heavy as its component) for
+// The point chases the cursor (follow_time) with bounded speed and acceleration (max_speed, max_acceleration): the
+// cursor's jerks are filtered out, and max_speed is also the fastest fling a release leaves behind. A fixed particle is made movable (as heavy as its component) for
 // the drag; a particle the scene pins is dragged by its own pin, made compliant for the drag.
 #pragma once
 
@@ -32,9 +32,14 @@ std::optional<DragModel> find_drag_model(std::string_view id);
 struct DragSettings {
   DragModel model = DragModel::Hard;
   double spring_stiffness = 100.0;  // N/m per kg of the moved mass (spring model): ω₀² in 1/s², ω₀ = 10 /s
-  double follow_time = 0.04;        // s: time constant of the filter between the cursor and the held point
-  double max_speed = 10.0;          // m/s: the held point never moves faster; the fling cap on release
-  double max_force = 100.0;         // hard model's force cap, in weights of the moved mass (g ≥ 9.81 m/s²)
+  double follow_time = 0.04;        // s: the held point chases the cursor at (cursor − point)/follow_time ...
+  double max_speed = 10.0;          // m/s: ... never faster (also the fling cap on release) ...
+  double max_acceleration = 1000.0;  // m/s²: ... and speeding up or slowing down at most this fast
+  // The hard model's force cap, in weights of the moved mass (g ≥ 9.81 m/s²). 100 lets the hand swing what it
+  // holds at max_acceleration, so it follows a fast cursor; beyond reach gravity tilts a held chain by at most
+  // (d − L)/(100 d) radians off the line to the cursor (d: the cursor's distance, L: the reach). Lower caps make
+  // the solver's energy error, which grows with rod tension · h · v²/L, smaller (docs/physics.md).
+  double max_force = 100.0;
   // ... and at most string_limit · m l / h² (m, l: the lightest particle and shortest rod of what is moved): a rod
   // under tension T between particles of mass m swings sideways at ω² ~ T/(m l), which the solvers follow while
   // ω h ≲ 2 (a cloth of 10 g particles on 5 cm rods: 58 N at h = 1/240 s; a 1 kg pendulum: no limit in practice).
@@ -93,7 +98,7 @@ class DragController {
   Kind kind_ = Kind::None;
   int particle_ = -1;
   int constraint_ = -1;
-  Vec3 target_{0.0}, point_{0.0};
+  Vec3 target_{0.0}, point_{0.0}, point_velocity_{0.0};
   double moved_mass_ = 0.0;
   double fixed_mass_ = 0.0;  // a fixed particle's own mass, restored on release
   double stretch_ = 0.0;     // |x − point| after the last step
