@@ -334,6 +334,10 @@ void Sandbox::frame(double wall_seconds) {
   ImGui::Render();
 
   apply_commands();
+  if (pose_pending_ && state_.paused && state_.drag.active()) {
+    pose_pending_ = !state_.drag.controller.pose(state_.world, kPoseSeconds);
+    record_pose();
+  }
   state_.timing.steps_last_frame = 0;
   state_.timing.slowed = false;
   if (!state_.paused) {

@@ -93,6 +93,9 @@ class Sandbox {
   enum class Gesture { None, Orbit, Pan } gesture_ = Gesture::None;
   std::chrono::steady_clock::time_point frame_start_{};
   bool quit_ = false;
+  // A pose of a large scene (the cloth) that has not come to rest within kPoseSeconds continues next frame.
+  static constexpr double kPoseSeconds = 0.02;
+  bool pose_pending_ = false;
   bool imgui_ready_ = false;
 };
 

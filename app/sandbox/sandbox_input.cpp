@@ -176,7 +176,7 @@ void Sandbox::place_drag(glm::dvec3 point) {
   // Paused: pose. The particle goes to the point (or the nearest point its rods reach), everything else follows
   // with every rod exact and all velocities zero; play starts the motion from there.
   if (state_.paused) {
-    drag.controller.pose(state_.world);
+    pose_pending_ = !drag.controller.pose(state_.world, kPoseSeconds);
     record_pose();
   }
 }

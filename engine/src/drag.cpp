@@ -12,6 +12,7 @@
 #include "lagrange/drag.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <memory>
 
@@ -196,8 +197,9 @@ void DragController::after_step(const World& world) {
   if (!std::isfinite(stretch_)) stretch_ = 0.0;
 }
 
-void DragController::pose(World& world) {
-  if (!active()) return;
+bool DragController::pose(World& world, double max_seconds) {
+  if (!active()) return true;
+  const auto start = std::chrono::steady_clock::now();
   if (world.dimension() == 2) target_.z = point_.z;
   point_ = target_;
   point_velocity_ = Vec3(0.0);
@@ -205,13 +207,15 @@ void DragController::pose(World& world) {
   // One projection substep at a time, the force cap judged after each (beyond reach the stiff pose pin would
   // otherwise put a tension on the rods that the projection cannot turn: docs/physics.md).
   stretch_ = glm::length(world.particles().position[particle_] - point_);
-  for (int i = 0; i < kPoseIterations; ++i) {
+  bool rest = false;
+  for (int i = 0; i < kPoseIterations && !rest; ++i) {
     choose_compliance(world, true);
-    const double moved = world.pose(1);
+    rest = !(world.pose(1) > 1e-12);
     stretch_ = glm::length(world.particles().position[particle_] - point_);
-    if (!(moved > 1e-12)) break;
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > max_seconds) break;
   }
   stretch_ = 0.0;
+  return rest;
 }
 
 void DragController::release(World& world) {

@@ -135,7 +135,7 @@ void World::set_settings(const Settings& settings) {
   }
 }
 
-void World::external_forces(std::span<const Vec3> x, std::span<const Vec3> v, std::vector<Vec3>& force) const {
+void World::external_forces(std::span<const Vec3>, std::span<const Vec3> v, std::vector<Vec3>& force) const {
   const std::size_t n = particles_.size();
   force.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -146,7 +146,6 @@ void World::external_forces(std::span<const Vec3> x, std::span<const Vec3> v, st
     const double m = particles_.mass[i];
     force[i] = m * settings_.gravity - (settings_.damping * m) * v[i];
   }
-  (void)x;
 }
 
 // The power of each outside force, integrated with the substep's mean velocity (v0 + v1)/2: semi-implicit Euler

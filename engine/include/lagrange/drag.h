@@ -15,6 +15,7 @@
 // the drag; a particle the scene pins is dragged by its own pin, made compliant for the drag.
 #pragma once
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -71,7 +72,9 @@ class DragController {
   void after_step(const World& world);
   // Paused: the held point jumps to the target and World::pose() moves the particle there (or to the nearest
   // reachable point) with every rod exact and all velocities zero.
-  void pose(World& world);
+  // A large scene may take many projection substeps to come to rest: `max_seconds` bounds the wall time of one
+  // call (the sandbox calls again next frame). Returns true when the pose has come to rest.
+  bool pose(World& world, double max_seconds = INFINITY);
   // Lets go: removes the tool pin (or returns the scene's pin to rigid, at the particle). The component keeps its
   // velocity (a fling), scaled down when the grabbed particle is faster than max_speed. A fixed particle is fixed
   // again where it is.
