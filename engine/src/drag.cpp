@@ -132,7 +132,8 @@ double DragController::max_force(const World& world, bool posing) const {
   const Settings& s = world.settings();
   const double h = s.dt / s.substeps;
   // A pose has no time in it, so no weight to compare with: only the tension limit of the projection applies.
-  double force = posing ? INFINITY : settings_.max_force * moved_mass_ * gravity_scale(world);
+  const double weights = std::min(settings_.max_force, world.solver_info().mouse_force_cap);
+  double force = posing ? INFINITY : weights * moved_mass_ * gravity_scale(world);
   // With no inertia to carry them, posing substeps turn a taut chain only under less tension (measured: 0.3 m l/h²
   // poses an over-reached double pendulum exactly in one call, 1 m l/h² leaves it bouncing around the line).
   const double limit = posing ? kPoseStringLimit : settings_.string_limit;

@@ -36,7 +36,8 @@ struct DragSettings {
   double follow_time = 0.04;        // s: the held point chases the cursor at (cursor − point)/follow_time ...
   double max_speed = 10.0;          // m/s: ... never faster (also the fling cap on release) ...
   double max_acceleration = 1000.0;  // m/s²: ... and speeding up or slowing down at most this fast
-  // The hard model's force cap, in weights of the moved mass (g ≥ 9.81 m/s²). 100 lets the hand swing what it
+  // The hard model's force cap, in weights of the moved mass (g ≥ 9.81 m/s²), at most the solver's own
+  // (SolverInfo::mouse_force_cap: 100 for projection, 10 for the others). 100 lets the hand swing what it
   // holds at max_acceleration, so it follows a fast cursor; beyond reach gravity tilts a held chain by at most
   // (d − L)/(100 d) radians off the line to the cursor (d: the cursor's distance, L: the reach). Lower caps make
   // the solver's energy error, which grows with rod tension · h · v²/L, smaller (docs/physics.md).
