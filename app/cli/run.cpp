@@ -11,6 +11,8 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "common/output_file.h"
+#include "cli/drag_option.h"
+#include "lagrange/drag.h"
 #include "lagrange/scene.h"
 #include "lagrange/solver.h"
 #include "lagrange/text.h"
@@ -21,7 +23,8 @@ namespace {
 constexpr const char* kRunUsage = R"(usage: lagrange-lab run SCENE [options]
 
 Simulates SCENE (a scene file, see docs/scenes.md) with no window and prints a summary:
-steps, energy drift, max constraint violation, mean iterations, wall time.
+steps, energy balance (work by the mouse and by damping, and the drift left over), max constraint violation,
+mean iterations, wall time.
 
 options:
   --solver NAME        constraint solver (lagrange-lab solvers lists them); default: the scene's
@@ -31,8 +34,9 @@ options:
   --every K            write every K-th step to the CSV (default 1); step 0 is always written
   --csv FILE|-         write a CSV trajectory (- for standard output; the summary then goes to stderr).
                        Columns: step,t,kinetic,potential,energy,violation then x0,y0,z0,vx0,vy0,vz0,x1,...
-                       violation is max |C| in metres. Full double precision. The file appears complete or not at all.
-  --set KEY=VALUE      change a setting (repeatable); keys:
+                       violation is max |C| in metres over the scene's constraints (never the mouse's pin).
+                       Full double precision. The file appears complete or not at all.
+%s  --set KEY=VALUE      change a setting (repeatable); keys:
 %s  --quiet              no summary (a failure is still reported)
   --allow-large        lift the limits on scene size (file size, particles, rows; docs/cli.md)
   --max-violation R    the run fails (exit 3) when max |C|/L goes above R (default 1: a rod stretched by its
@@ -91,9 +95,10 @@ int run_main(int argc, char** argv) {
   SceneLimits limits;
   double max_violation = kFailedViolation;
   std::vector<std::pair<std::string, std::string>> sets;
+  DragOptions drag_options;
   while (!args.empty()) {
     if (args.flag("--help") || args.flag("-h")) {
-      std::printf(kRunUsage, settings_help().c_str(), kMaxSteps);
+      std::printf(kRunUsage, kDragUsage, settings_help().c_str(), kMaxSteps);
       return 0;
     }
     if (auto v = args.option("--solver")) { solver = *v; continue; }
@@ -108,6 +113,7 @@ int run_main(int argc, char** argv) {
       sets.emplace_back(v->substr(0, eq), v->substr(eq + 1));
       continue;
     }
+    if (read_drag_option(args, drag_options)) continue;
     if (args.flag("--quiet")) { quiet = true; continue; }
     if (args.flag("--allow-large")) { limits = SceneLimits::unlimited(); continue; }
     if (auto v = args.option("--max-violation")) {
@@ -145,6 +151,11 @@ int run_main(int argc, char** argv) {
                      " substeps each is more than " + std::to_string(kMaxSubsteps) + " substeps (hours of work)");
   World world = make_world(scene);
   world.set_settings(settings);
+  check_drags(drag_options, world);
+  DragSettings drag_settings;
+  drag_settings.model = drag_options.model;
+  DragScript script(drag_options.drags, drag_settings);
+  DragController drag;
 
   // The CSV goes through an OutputFile: a temporary file renamed at the end (or straight into a device, a FIFO or
   // standard output), every write checked, so a failed run never leaves half a file behind.
@@ -163,12 +174,16 @@ int run_main(int argc, char** argv) {
   std::string failure;
   const auto start = std::chrono::steady_clock::now();
   for (long s = 1; s <= total_steps; ++s) {
+    script.before_step(world, drag);  // the scripted drags, through the sandbox's drag controller
+    drag.before_step(world);
     world.step();
+    drag.after_step(world);
     done = s;
     const StepStats& st = world.stats();
     worst_violation = std::max(worst_violation, st.max_relative_violation);
     worst_velocity = std::max(worst_velocity, st.max_velocity_violation);
-    max_drift = std::max(max_drift, std::abs(st.energy.total() - e0.total()));
+    const Work& w = world.work();
+    max_drift = std::max(max_drift, std::abs(st.energy.total() - e0.total() - w.mouse - w.damping));
     iterations += st.iterations;
     recoveries += st.recoveries;
     failures += st.failures;
@@ -188,6 +203,7 @@ int run_main(int argc, char** argv) {
     if (!failure.empty()) break;
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  drag.release(world);  // a drag still held at the end lets go, so the summary counts the scene's constraints only
 
   // A failed run's CSV is not committed: the previous file, if any, stays (standard output got what it got).
   if (out && failure.empty()) out->commit();
@@ -205,8 +221,12 @@ int run_main(int argc, char** argv) {
     else
       std::fprintf(report, "steps        %ld of %ld (%.6g s simulated; stopped: the simulation failed)\n", done,
                    total_steps, world.time());
-    std::fprintf(report, "energy       start %.9g J, end %.9g J, drift %+.3e J, max |drift| %.3e J\n", e0.total(),
-                 e1.total(), e1.total() - e0.total(), max_drift);
+    const Work& work = world.work();
+    std::fprintf(report, "energy       start %.9g J, end %.9g J, change %+.6e J\n", e0.total(), e1.total(),
+                 e1.total() - e0.total());
+    std::fprintf(report, "work         mouse %+.6e J, damping %+.6e J\n", work.mouse, work.damping);
+    std::fprintf(report, "drift        %+.3e J (E - E0 - W_mouse - W_damping), max |drift| %.3e J\n",
+                 e1.total() - e0.total() - work.mouse - work.damping, max_drift);
     std::fprintf(report, "violation    max |C|/L %.3e over the run, %.3e at the end; max |J v| %.3e m/s\n",
                  worst_violation, world.max_violation(true), worst_velocity);
     std::fprintf(report, "iterations   %.3g per step (mean)\n", done ? static_cast<double>(iterations) / done : 0.0);

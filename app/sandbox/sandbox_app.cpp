@@ -266,18 +266,16 @@ void Sandbox::apply(const Command& command) {
 
 void Sandbox::step_world() {
   World& world = state_.world;
-  Drag& drag = state_.drag;
-  if (drag.kind != Drag::Kind::None && drag.kind != Drag::Kind::Spring) place_drag(drag.target);
+  DragController& drag = state_.drag.controller;
+  drag.set_settings(state_.drag_settings());  // the panel may have changed the model or the stiffness
   try {
+    drag.before_step(world);
     world.step();
+    drag.after_step(world);
   } catch (const std::exception& error) {
     state_.settings_error = error.what();
     state_.paused = true;
     return;
-  }
-  if (drag.kind != Drag::Kind::None) {
-    drag.track.push_back({world.time(), drag.applied});
-    while (drag.track.size() > 2 && drag.track.front().first < world.time() - 0.1) drag.track.pop_front();
   }
   record_step();
 }
@@ -299,6 +297,12 @@ void Sandbox::record_step() {
     trail.points.push_back(world.particles().position[trail.particle]);
     while (static_cast<int>(trail.points.size()) > state_.view.trail_steps) trail.points.pop_front();
   }
+}
+
+void Sandbox::record_pose() {
+  // A pose moves the scene without time passing: the trails follow, the plots wait for the next step.
+  for (Trail& trail : state_.trails)
+    if (!trail.points.empty()) trail.points.back() = state_.world.particles().position[trail.particle];
 }
 
 void Sandbox::advance_steps(int steps) {
@@ -330,6 +334,10 @@ void Sandbox::frame(double wall_seconds) {
   ImGui::Render();
 
   apply_commands();
+  if (pose_pending_ && state_.paused && state_.drag.active()) {
+    pose_pending_ = !state_.drag.controller.pose(state_.world, kPoseSeconds);
+    record_pose();
+  }
   state_.timing.steps_last_frame = 0;
   state_.timing.slowed = false;
   if (!state_.paused) {
@@ -356,7 +364,7 @@ void Sandbox::frame(double wall_seconds) {
 
 void Sandbox::update_hover() {
   state_.hover = {};
-  if (state_.drag.kind != Drag::Kind::None || gesture_ != Gesture::None || mouse_.x < 0.0) return;
+  if (state_.drag.active() || gesture_ != Gesture::None || mouse_.x < 0.0) return;
   if (ImGui::GetIO().WantCaptureMouse) return;
   state_.hover = pick(state_.world, state_.camera, radii_, mouse_);
 }

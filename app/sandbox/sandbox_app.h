@@ -72,6 +72,7 @@ class Sandbox {
   void apply(const Command& command);
   void step_world();
   void record_step();
+  void record_pose();
   void begin_drag(int particle, glm::dvec2 pixel);
   void move_drag(glm::dvec2 pixel);
   void end_drag(bool keep_velocity);
@@ -92,6 +93,9 @@ class Sandbox {
   enum class Gesture { None, Orbit, Pan } gesture_ = Gesture::None;
   std::chrono::steady_clock::time_point frame_start_{};
   bool quit_ = false;
+  // A pose of a large scene (the cloth) that has not come to rest within kPoseSeconds continues next frame.
+  static constexpr double kPoseSeconds = 0.02;
+  bool pose_pending_ = false;
   bool imgui_ready_ = false;
 };
 

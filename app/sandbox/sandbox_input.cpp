@@ -37,14 +37,14 @@ void Sandbox::handle_event(const SDL_Event& event) {
   ImGui_ImplSDL2_ProcessEvent(&event);
   const ImGuiIO& io = ImGui::GetIO();
   // The panels (or the help window) take the mouse, except in the middle of a drag that started in the scene.
-  const bool ui_mouse = io.WantCaptureMouse && state_.drag.kind == Drag::Kind::None && gesture_ == Gesture::None;
+  const bool ui_mouse = io.WantCaptureMouse && !state_.drag.active() && gesture_ == Gesture::None;
   switch (event.type) {
     case SDL_QUIT:
       quit_ = true;
       break;
     case SDL_WINDOWEVENT:
       if (event.window.event == SDL_WINDOWEVENT_CLOSE) quit_ = true;
-      if (event.window.event == SDL_WINDOWEVENT_LEAVE && state_.drag.kind == Drag::Kind::None &&
+      if (event.window.event == SDL_WINDOWEVENT_LEAVE && !state_.drag.active() &&
           gesture_ == Gesture::None)
         mouse_ = {-1.0, -1.0};
       break;
@@ -60,7 +60,7 @@ void Sandbox::handle_event(const SDL_Event& event) {
       const glm::dvec2 pixel = to_pixels(event.motion.x, event.motion.y);
       const glm::dvec2 delta = pixel - mouse_;
       mouse_ = pixel;
-      if (state_.drag.kind != Drag::Kind::None) move_drag(pixel);
+      if (state_.drag.active()) move_drag(pixel);
       else if (gesture_ == Gesture::Orbit) state_.camera.orbit(delta.x, delta.y);
       else if (gesture_ == Gesture::Pan) state_.camera.pan(delta.x, delta.y);
       break;
@@ -89,7 +89,7 @@ void Sandbox::handle_event(const SDL_Event& event) {
     case SDL_MOUSEBUTTONUP:
       mouse_ = to_pixels(event.button.x, event.button.y);
       if (event.button.button >= 1 && event.button.button <= 3) buttons_down_[event.button.button - 1] = false;
-      if (event.button.button == SDL_BUTTON_LEFT && state_.drag.kind != Drag::Kind::None) end_drag(true);
+      if (event.button.button == SDL_BUTTON_LEFT && state_.drag.active()) end_drag(true);
       gesture_ = Gesture::None;
       break;
     case SDL_MOUSEWHEEL:
@@ -136,7 +136,7 @@ void Sandbox::handle_key(const SDL_KeyboardEvent& key) {
     case SDLK_RIGHTBRACKET: state_.time_scale = std::min(state_.time_scale * 2.0, 4.0); break;
     case SDLK_ESCAPE:
       if (state_.view.help) state_.view.help = false;
-      else if (state_.drag.kind != Drag::Kind::None) end_drag(false);
+      else if (state_.drag.active()) end_drag(false);
       break;
     case SDLK_q:
       if (ctrl) quit_ = true;
@@ -146,87 +146,43 @@ void Sandbox::handle_key(const SDL_KeyboardEvent& key) {
 }
 
 // --- dragging -------------------------------------------------------------------------------------------------------
+// Thin wrappers over the engine's DragController (lagrange/drag.h), which `lagrange-lab run --drag` drives too: the
+// sandbox only turns the cursor into a point on the drag plane.
 
 void Sandbox::begin_drag(int particle, glm::dvec2 pixel) {
   World& world = state_.world;
   Drag& drag = state_.drag;
+  end_drag(false);
   const Vec3 position = world.particles().position[particle];
-  drag = {};
-  drag.particle = particle;
   drag.plane_point = position;
   drag.plane_normal = world.dimension() == 2 ? glm::dvec3(0.0, 0.0, 1.0) : -state_.camera.forward();
   const auto hit = intersect_plane(state_.camera.ray(pixel), drag.plane_point, drag.plane_normal);
   drag.offset = hit ? position - *hit : glm::dvec3(0.0);
-  drag.target = drag.applied = position;
-  if (world.particles().fixed(particle)) {
-    drag.kind = Drag::Kind::Kinematic;
-    return;
-  }
-  const auto constraints = world.constraints();
-  for (std::size_t c = 0; c < constraints.size(); ++c)
-    if (const PinConstraint* pin = as_pin(world, static_cast<int>(c)); pin && pin->particle() == particle) {
-      drag.kind = Drag::Kind::ScenePin;  // move the scene's own pin instead of adding a contradictory one
-      drag.constraint = static_cast<int>(c);
-      drag.target = drag.applied = pin->point();
-      return;
-    }
-  if (state_.drag_model == DragModel::Hard) {
-    drag.kind = Drag::Kind::Pin;
-    drag.constraint = world.add_pin(particle, position);
-  } else {
-    drag.kind = Drag::Kind::Spring;
-    world.mouse_spring.particle = particle;
-    world.mouse_spring.target = position;
-    world.mouse_spring.stiffness = state_.spring_stiffness;
-    world.mouse_spring.damping = 1.4 * std::sqrt(state_.spring_stiffness);
-  }
-  drag.track.push_back({world.time(), position});
+  drag.controller.begin(world, particle, state_.drag_settings());
 }
 
 void Sandbox::move_drag(glm::dvec2 pixel) {
   Drag& drag = state_.drag;
   const auto hit = intersect_plane(state_.camera.ray(pixel), drag.plane_point, drag.plane_normal);
   if (!hit) return;
-  drag.target = *hit + drag.offset;
-  if (state_.world.dimension() == 2) drag.target.z = drag.plane_point.z;
-  if (drag.kind == Drag::Kind::Spring) state_.world.mouse_spring.target = drag.target;
-  // Paused: the grabbed point follows at once so the pin marker tracks the cursor; the physics waits.
-  if (state_.paused && drag.kind != Drag::Kind::Spring) place_drag(drag.target);
+  glm::dvec3 target = *hit + drag.offset;
+  if (state_.world.dimension() == 2) target.z = drag.plane_point.z;
+  place_drag(target);
 }
 
 void Sandbox::place_drag(glm::dvec3 point) {
-  World& world = state_.world;
   Drag& drag = state_.drag;
-  switch (drag.kind) {
-    case Drag::Kind::Pin:
-    case Drag::Kind::ScenePin:
-      static_cast<PinConstraint&>(world.constraint(drag.constraint)).set_point(point);
-      break;
-    case Drag::Kind::Kinematic:
-      world.particles().position[drag.particle] = point;
-      world.particles().velocity[drag.particle] = Vec3(0.0);
-      break;
-    default:
-      break;
+  drag.controller.move(point);
+  // Paused: pose. The particle goes to the point (or the nearest point its rods reach), everything else follows
+  // with every rod exact and all velocities zero; play starts the motion from there.
+  if (state_.paused) {
+    pose_pending_ = !drag.controller.pose(state_.world, kPoseSeconds);
+    record_pose();
   }
-  drag.applied = point;
 }
 
-void Sandbox::end_drag(bool keep_velocity) {
-  World& world = state_.world;
-  Drag& drag = state_.drag;
-  if (drag.kind == Drag::Kind::Pin) {
-    world.remove_constraint(drag.constraint);
-    // Fling: the particle leaves with the velocity the cursor gave it over the last tenth of a second.
-    if (keep_velocity && drag.track.size() >= 2) {
-      const auto& [t0, p0] = drag.track.front();
-      const auto& [t1, p1] = drag.track.back();
-      if (t1 > t0) world.particles().velocity[drag.particle] = (p1 - p0) / (t1 - t0);
-    }
-  } else if (drag.kind == Drag::Kind::Spring) {
-    world.mouse_spring.particle = -1;
-  }
-  drag = {};
+void Sandbox::end_drag(bool) {
+  state_.drag.controller.release(state_.world);  // the fling is the particle's own velocity, capped
 }
 
 }  // namespace lagrange::app

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "lagrange/drag.h"
 #include "lagrange/scene.h"
 #include "lagrange/world.h"
 #include "sandbox/camera.h"
@@ -17,7 +18,7 @@
 
 namespace lagrange::app {
 
-enum class DragModel { Hard, Spring };
+using lagrange::DragModel;  // hard or spring: the engine's drag controller (lagrange/drag.h) does the dragging
 enum class RodColouring { Tension, LengthError, Plain };
 
 struct ViewOptions {
@@ -78,16 +79,14 @@ struct Hover {
   int index = -1;  // particle index or constraint index
 };
 
+// A drag: the engine's controller (the pin, its compliance, the cursor filter, the fling cap, the work done) and
+// what only the screen knows, the plane the cursor moves the particle in.
 struct Drag {
-  enum class Kind { None, Pin, Spring, Kinematic, ScenePin } kind = Kind::None;
-  int particle = -1;
-  int constraint = -1;          // the pin added for a hard drag, or the scene's own pin being moved
+  DragController controller;
   glm::dvec3 plane_point{0.0};  // the drag plane: through the particle, facing the camera
   glm::dvec3 plane_normal{0.0, 0.0, 1.0};
   glm::dvec3 offset{0.0};       // particle − cursor hit at grab time, so the particle does not jump
-  glm::dvec3 target{0.0};       // where the cursor wants the particle
-  glm::dvec3 applied{0.0};      // where it was put at the last step
-  std::deque<std::pair<double, glm::dvec3>> track;  // (sim time, applied point), for the release velocity
+  bool active() const { return controller.active(); }
 };
 
 struct Trail {
@@ -112,7 +111,7 @@ struct SandboxState {
   ViewOptions view;
   Camera camera;
   DragModel drag_model = DragModel::Hard;
-  double spring_stiffness = 200.0;   // N/m per kg
+  double spring_stiffness = DragSettings{}.spring_stiffness;  // N/m per kg of the mass the drag moves
   bool paused = false;
   double time_scale = 1.0;
   int max_steps_per_frame = 8;
@@ -159,6 +158,26 @@ struct SandboxState {
     command.kind = kind;
     commands.push_back(std::move(command));
   }
+  DragSettings drag_settings() const {
+    DragSettings settings;
+    settings.model = drag_model;
+    settings.spring_stiffness = spring_stiffness;
+    return settings;
+  }
 };
+
+// The Diagnostics panel's energy lines: E − E₀ since the last reset or load, the work of the mouse and of the
+// dampers in that time (the world's own accounts: a new world starts at zero), and the drift left over.
+struct EnergyBalance {
+  double change = 0.0, mouse = 0.0, damping = 0.0, drift = 0.0;
+};
+inline EnergyBalance energy_balance(const SandboxState& state) {
+  EnergyBalance b;
+  b.change = state.world.energy().total() - state.initial_energy;
+  b.mouse = state.world.work().mouse;
+  b.damping = state.world.work().damping;
+  b.drift = b.change - b.mouse - b.damping;
+  return b;
+}
 
 }  // namespace lagrange::app

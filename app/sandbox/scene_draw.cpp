@@ -306,7 +306,7 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
       add_segment(list.segments, p.position[ids[0]], p.position[ids[1]], hovered ? width + 3.0f : width,
                   hovered ? glm::mix(colour, glm::vec4(1.0f, 0.95f, 0.55f, 1.0f), 0.5f) : colour);
     } else if (const PinConstraint* pin = as_pin(world, index)) {
-      const bool dragging = state.drag.kind == Drag::Kind::Pin && state.drag.constraint == index;
+      const bool dragging = state.drag.controller.constraint() == index;  // the mouse's pin, either model
       const double r = radii[pin->particle()];
       if (dragging) {
         add_segment(list.over, p.position[pin->particle()], pin->point(), 2.0f, kDragColour);
@@ -329,7 +329,7 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
     const int index = static_cast<int>(i);
     float highlight = 0.0f;
     if (state.hover.kind == Hover::Kind::Particle && state.hover.index == index) highlight = 0.7f;
-    if (state.drag.particle == index) highlight = 1.0f;
+    if (state.drag.controller.particle() == index) highlight = 1.0f;
     list.spheres.push_back({to_f(p.position[i]), static_cast<float>(radii[i]),
                             glm::vec4(particle_colour(world, index), 1.0f),
                             glm::vec4(p.fixed(i) ? 1.0f : 0.0f, highlight, p.size() > 400 ? 0.0f : 1.0f, 0.0f)});
@@ -340,12 +340,6 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
   if (line_scale != 1.0f)
     for (auto* segments : {&list.under, &list.segments})
       for (SegmentInstance& s : *segments) s.width *= line_scale;
-
-  // Soft drag: a line from the particle to the cursor.
-  if (state.drag.kind == Drag::Kind::Spring && state.drag.particle >= 0) {
-    add_segment(list.over, p.position[state.drag.particle], world.mouse_spring.target, 2.0f, kDragColour);
-    add_ring(list.over, world.mouse_spring.target, radii[state.drag.particle] * 0.5, view_dir, kDragColour, 2.0f);
-  }
 
   // Force arrows: one scale for both kinds so they compare; the median weight spans half a rod.
   if (state.view.gravity_arrows || state.view.constraint_arrows) {

@@ -9,6 +9,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "common/output_file.h"
+#include "cli/drag_option.h"
 #include "sandbox/cli_options.h"
 #include "sandbox/sandbox.h"
 #include "sandbox/sandbox_app.h"
@@ -30,7 +31,13 @@ constexpr const char* kUsage =
     "  --frames N      then run N interactive frames (UI, one step of physics, drawing) and print the median\n"
     "                  frame time: a measure of the sandbox's speed on this machine\n";
 
-int usage_error(const std::string& message) { return lagrange::app::usage_error("lagrange-lab shot", kUsage, message); }
+// The usage with the drag options (shared with `run`) appended; a printf format taking the solver ids.
+const char* usage() {
+  static const std::string text = std::string(kUsage) + cli::kDragUsage;
+  return text.c_str();
+}
+
+int usage_error(const std::string& message) { return lagrange::app::usage_error("lagrange-lab shot", usage(), message); }
 
 }  // namespace
 
@@ -40,6 +47,7 @@ int shot_main(int argc, char** argv) {
   double seconds = -1.0;
   long frames = 0;
   bool have_steps = false, panels = false, bare = false;
+  cli::DragOptions drags;
   SandboxOptions options;
   options.hidden = true;
   options.vsync = false;
@@ -47,7 +55,7 @@ int shot_main(int argc, char** argv) {
     cli::Args args(argc, argv);
     while (!args.empty()) {
       if (args.flag("-h") || args.flag("--help")) {
-        std::printf(kUsage, solver_ids().c_str());
+        std::printf(usage(), solver_ids().c_str());
         return 0;
       }
       if (auto v = args.option("--solver")) {
@@ -67,6 +75,7 @@ int shot_main(int argc, char** argv) {
         if (out.empty()) return usage_error("--out needs a file name");
       } else if (auto v = args.option("--frames")) {
         frames = cli::parse_count("--frames", *v, 1, 1'000'000);
+      } else if (cli::read_drag_option(args, drags)) {
       } else if (args.flag("--panels")) {
         panels = true;
       } else if (args.flag("--bare")) {
@@ -120,9 +129,18 @@ int shot_main(int argc, char** argv) {
                          " steps of this scene; at most " + std::to_string(cli::kMaxSteps));
     steps = static_cast<long>(wanted);
   }
+  try {
+    cli::check_drags(drags, sandbox->world());
+  } catch (const cli::UsageError& error) {
+    return usage_error(error.what());
+  }
+  // Scripted drags go through the sandbox's own drag (its controller, stepped by the sandbox's step loop).
+  state.drag_model = drags.model;
+  DragScript script(drags.drags, state.drag_settings());
   // Step by step, so that a simulation that fails (as `run` defines it: a step rolled back after NaN/inf, or
   // max |C|/L above 1) ends at once with exit code 3 and writes no picture of a blown-up scene.
   for (long i = 1; i <= steps; ++i) {
+    script.before_step(state.world, state.drag.controller);
     sandbox->advance_steps(1);
     const StepStats& stats = sandbox->world().stats();
     if (stats.non_finite || !(stats.max_relative_violation <= 1.0)) {

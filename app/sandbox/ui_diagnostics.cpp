@@ -21,8 +21,7 @@ void draw_diagnostics(SandboxState& state) {
   }
   const World& world = state.world;
   const StepStats& stats = world.stats();
-  const Energy energy = world.energy();
-  const double drift = energy.total() - state.initial_energy;
+  const EnergyBalance balance = energy_balance(state);
   const float plot_h = 95.0f * static_cast<float>(state.ui_scale);
 
   if (ImGui::BeginTable("numbers", 2, ImGuiTableFlags_SizingStretchProp)) {
@@ -34,9 +33,15 @@ void draw_diagnostics(SandboxState& state) {
       ImGui::TableSetColumnIndex(1);
       ImGui::Text(value...);
     };
-    row("energy drift", "total energy now minus at the last reset or load", "%+.4e J", drift);
+    row("energy drift", "E - E0 - W_mouse - W_damping: the energy the solver made or lost since the last reset or load",
+        "%+.4e J", balance.drift);
     if (std::abs(state.initial_energy) > 1e-12)
-      row("", "drift relative to the initial total energy", "%+.3e %%", 100.0 * drift / std::abs(state.initial_energy));
+      row("", "drift relative to the initial total energy", "%+.3e %%",
+          100.0 * balance.drift / std::abs(state.initial_energy));
+    row("E - E0", "total energy now minus at the last reset or load", "%+.4e J", balance.change);
+    row("mouse work", "work done by your drags and poses (W_mouse)", "%+.4e J", balance.mouse);
+    if (balance.damping != 0.0)
+      row("damping work", "work done by air drag and dampers (W_damping, never positive)", "%+.4e J", balance.damping);
     row("max |C|", "largest constraint violation after the step (length units)", "%.3e m", world.max_violation());
     row("max |J v|", "largest velocity along a constrained direction", "%.3e m/s", world.max_velocity_violation());
     row("iterations", "Newton iterations or sweeps in the last step (all substeps)", "%d", stats.iterations);

@@ -196,11 +196,9 @@ void interaction_section(SandboxState& state) {
   if (state.drag_model == DragModel::Spring) {
     double lo = 5.0, hi = 5000.0;
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
-    if (ImGui::SliderScalar("stiffness [N/m/kg]", ImGuiDataType_Double, &state.spring_stiffness, &lo, &hi, "%.0f",
-                            ImGuiSliderFlags_Logarithmic) &&
-        state.world.mouse_spring.particle >= 0) {
-      state.world.mouse_spring.stiffness = state.spring_stiffness;  // read by the next step's external forces
-    }
+    // Read by the drag controller before every step (per kg of the mass the drag moves).
+    ImGui::SliderScalar("stiffness [N/m/kg]", ImGuiDataType_Double, &state.spring_stiffness, &lo, &hi, "%.0f",
+                        ImGuiSliderFlags_Logarithmic);
   }
 }
 

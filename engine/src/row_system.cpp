@@ -117,13 +117,15 @@ void RowSystem::velocity_rows(const World& world, const std::vector<RowGrad>& gr
   }
 }
 
-int RowSystem::factorize(const std::vector<RowGrad>& left, const std::vector<RowGrad>& right_weighted) {
+int RowSystem::factorize(const std::vector<RowGrad>& left, const std::vector<RowGrad>& right_weighted,
+                         std::span<const DiagonalTerm> extra) {
   for (int k = 0; k < rows_; ++k) {
     // A fixed particle's weighted gradient is zero, so every slot can be summed.
     double sum = glm::dot(left[k].g[0], right_weighted[k].g[0]);
     if (row_count_[k] > 1) sum += glm::dot(left[k].g[1], right_weighted[k].g[1]);
     *diag_entry_[k] = sum;
   }
+  for (const DiagonalTerm& term : extra) *diag_entry_[term.row] += term.value;
   for (const Coupling& c : couplings_) {
     const double up = glm::dot(left[c.k].g[c.slot_k], right_weighted[c.l].g[c.slot_l]);
     const double low = glm::dot(left[c.l].g[c.slot_l], right_weighted[c.k].g[c.slot_k]);

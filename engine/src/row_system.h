@@ -15,6 +15,12 @@ namespace lagrange {
 
 using RowGrad = RowGradient;
 
+// An extra term on the diagonal of a row system: a compliant row's α̃ (docs/physics.md, "Compliance").
+struct DiagonalTerm {
+  int row;
+  double value;
+};
+
 class RowSystem {
  public:
   // Rebuilds the coupling pattern and the symbolic factorization when the world's rows or particles changed.
@@ -36,9 +42,10 @@ class RowSystem {
   void velocity_rows(const World& world, const std::vector<RowGrad>& grad, std::span<const Vec3> v,
                      std::vector<double>& jv) const;
 
-  // Assembles A = left M⁻¹ rightᵀ from `left` and the weighted right gradients (weight()) and factorizes it;
-  // returns the number of dependent (redundant) rows.
-  int factorize(const std::vector<RowGrad>& left, const std::vector<RowGrad>& right_weighted);
+  // Assembles A = left M⁻¹ rightᵀ + diag(extra) from `left` and the weighted right gradients (weight()) and
+  // factorizes it; returns the number of dependent (redundant) rows.
+  int factorize(const std::vector<RowGrad>& left, const std::vector<RowGrad>& right_weighted,
+                std::span<const DiagonalTerm> extra = {});
   // Solves A x = b in place with the last factorization.
   void solve(std::vector<double>& b) const { ldu_.solve(b.data()); }
 

@@ -6,6 +6,8 @@
 // C̈ + 2βĊ + β²C = 0 (critically damped for rate β), which pulls the drift back.
 // λ here is a force (newtons) because C = |x_a − x_b| − L; seed 002's squared form C = |x_a − x_b|² − L² gives
 // λ_squared = λ / (2 |x_a − x_b|).
+// A compliant row (compliance α, damping β) is a spring here: force −(C/α + βĊ)∇C added to F, explicit like the
+// rest of this scheme, and left out of the linear system (zero row and column, 1 on the diagonal: λ = 0).
 #include "solvers.h"
 
 namespace lagrange {
@@ -21,6 +23,21 @@ class AccelerationSolver final : public Solver {
     const double beta = world.settings().baumgarte;
     world.external_forces(particles.position, particles.velocity, force_);
     system_.evaluate(world, particles.position, c_, g_);
+    diagonal_.clear();
+    spring_.clear();
+    for (int k : world.compliant_rows()) {
+      const Constraint& c = *rows[k].constraint;
+      double rate = 0.0;
+      for (int s = 0; s < rows[k].count; ++s) rate += glm::dot(g_[k].g[s], particles.velocity[rows[k].particle[s]]);
+      const double f = -(c_[k] / c.compliance() + c.damping() * rate);
+      for (int s = 0; s < rows[k].count; ++s) {
+        force_[rows[k].particle[s]] += f * g_[k].g[s];
+        g_[k].g[s] = Vec3(0.0);
+      }
+      c_[k] = 0.0;
+      diagonal_.push_back({k, 1.0});
+      spring_.push_back(f);
+    }
     accel_.resize(n);
     for (std::size_t i = 0; i < n; ++i) accel_[i] = particles.inv_mass[i] * force_[i];
     system_.velocity_rows(world, g_, accel_, rhs_);   // J M⁻¹ F
@@ -30,7 +47,8 @@ class AccelerationSolver final : public Solver {
       rhs_[k] = -(rhs_[k] + jdot_qdot + 2.0 * beta * cdot_[k] + beta * beta * c_[k]);
     }
     system_.weight(world, g_, weighted_);
-    const int dependent = system_.factorize(g_, weighted_);
+    for (const DiagonalTerm& masked : diagonal_) rhs_[masked.row] = 0.0;
+    const int dependent = system_.factorize(g_, weighted_, diagonal_);
     if (dependent > stats.dependent_rows) stats.dependent_rows = dependent;
     system_.solve(rhs_);
     system_.displace(world, weighted_, rhs_, accel_);  // a = M⁻¹ (F + Jᵀ λ)
@@ -41,13 +59,15 @@ class AccelerationSolver final : public Solver {
     }
     ++stats.iterations;
     world.mutable_row_force().assign(rhs_.begin(), rhs_.end());
+    for (std::size_t i = 0; i < diagonal_.size(); ++i) world.mutable_row_force()[diagonal_[i].row] = spring_[i];
   }
 
  private:
   RowSystem system_;
   std::vector<Vec3> force_, accel_;
   std::vector<RowGrad> g_, weighted_;
-  std::vector<double> c_, cdot_, rhs_;
+  std::vector<double> c_, cdot_, rhs_, spring_;
+  std::vector<DiagonalTerm> diagonal_;
 };
 
 }  // namespace

@@ -1,7 +1,8 @@
 // Stiff springs: the baseline seed 004 argues against ("I had implemented the connector as a stiff spring, which
 // is not good, so I put it in as a constraint"). Every row becomes a spring with energy ½ k C², force
 // −(k C + c Ċ) ∇C, integrated by semi-implicit Euler. Stable only while h < 2 / ω with ω = √(k / m_reduced): soft
-// springs wobble and stretch under load (C ≈ m g / k), stiff ones need tiny steps or explode.
+// springs wobble and stretch under load (C ≈ m g / k), stiff ones need tiny steps or explode. A compliant row keeps
+// its own spring: stiffness 1/α and damping β instead of the settings' stiffness and spring_damping.
 #include "solvers.h"
 
 namespace lagrange {
@@ -20,8 +21,15 @@ class PenaltySolver final : public Solver {
     system_.evaluate(world, particles.position, c_, g_);
     system_.velocity_rows(world, g_, particles.velocity, cdot_);
     auto& row_force = world.mutable_row_force();
+    stiffness_.clear();
+    if (!world.compliant_rows().empty()) {
+      stiffness_.assign(rows.size(), -1.0);
+      for (int k : world.compliant_rows()) stiffness_[k] = 1.0 / rows[k].constraint->compliance();
+    }
     for (std::size_t k = 0; k < rows.size(); ++k) {
-      const double f = -(k_spring * c_[k] + c_damper * cdot_[k]);
+      const bool own = !stiffness_.empty() && stiffness_[k] > 0.0;
+      const double f = own ? -(stiffness_[k] * c_[k] + rows[k].constraint->damping() * cdot_[k])
+                           : -(k_spring * c_[k] + c_damper * cdot_[k]);
       row_force[k] = f;
       for (int s = 0; s < rows[k].count; ++s) force_[rows[k].particle[s]] += f * g_[k].g[s];
     }
@@ -37,7 +45,7 @@ class PenaltySolver final : public Solver {
   RowSystem system_;  // only its row evaluation
   std::vector<Vec3> force_;
   std::vector<RowGrad> g_;
-  std::vector<double> c_, cdot_;
+  std::vector<double> c_, cdot_, stiffness_;
 };
 
 }  // namespace

@@ -13,6 +13,11 @@
 // a factor 1/kSlowRatio, or no step length that lowers the residual) and recovered by re-linearizing at the best iterate (project again from there along the gradients there), and if that fails too,
 // by splitting the substep in halves (up to kMaxSplitDepth times).
 // Every recovery is counted in StepStats::recoveries; whatever stays above tolerance counts in StepStats::failures.
+//
+// Compliant rows (docs/physics.md, "Compliance"; XPBD, Macklin et al. 2016) solve C + α̃λ + γ∇C(q)·(x − q) = 0
+// instead of C = 0: the residual gains α̃λ and the damping term, the Newton matrix gains α̃ on the diagonal and
+// γ∇C(q)M⁻¹∇C(q)ᵀ in the row (the left gradient becomes ∇C(x) + γ∇C(q)), and the first guess is the linear one.
+// With no compliant row (every shipped scene) none of this runs.
 #include <cmath>
 #include <vector>
 
@@ -44,6 +49,7 @@ class ProjectionSolver final : public Solver {
     const Particles& particles = world.particles();
     // The world's positions stay q until commit_positions(), so they serve as x0 without a copy.
     const std::vector<Vec3>& x0 = particles.position;
+    gather_compliant_rows(world, h, 1.0, soft_, &soft_diagonal_);
     predict_semi_implicit(world, h, x_star_, v_star_);
     system_.evaluate(world, x0, c_, g0_);
     NewtonResult result = newton(world, stats);
@@ -53,6 +59,7 @@ class ProjectionSolver final : public Solver {
       x_star_ = best_x_;
       system_.evaluate(world, x_star_, c_, g0_);
       const std::vector<double> lambda_before = best_lambda_;
+      for (CompliantRow& row : soft_) row.base = lambda_before[row.row];
       result = newton(world, stats);
       for (std::size_t k = 0; k < best_lambda_.size(); ++k) best_lambda_[k] += lambda_before[k];
     }
@@ -84,6 +91,23 @@ class ProjectionSolver final : public Solver {
       lambda_[k] = lambda;
       for (int s = 0; s < row.count; ++s) x_[row.particle[s]] += lambda * r0_[k].g[s];
     }
+    const std::vector<Vec3>& q = world.particles().position;
+    for (const CompliantRow& soft : soft_) {  // the linear first guess: C + α̃λ + γ∇C(q)·Δx = 0 along r0
+      const int k = soft.row;
+      const RowRef& row = rows[k];
+      double slope = 0.0, damping = 0.0;
+      for (int s = 0; s < row.count; ++s) {
+        const int p = row.particle[s];
+        x_[p] -= lambda_[k] * r0_[k].g[s];
+        slope += glm::dot(g0_[k].g[s], r0_[k].g[s]);
+        damping += glm::dot(g0_[k].g[s], x_star_[p] - q[p]);
+      }
+      const double residual = row.constraint->value(row.row, x_star_) + soft.alpha_tilde * soft.base +
+                              soft.gamma * damping;
+      const double lambda = -residual / ((1.0 + soft.gamma) * slope + soft.alpha_tilde);
+      lambda_[k] = std::isfinite(lambda) ? lambda : 0.0;
+      for (int s = 0; s < row.count; ++s) x_[row.particle[s]] += lambda_[k] * r0_[k].g[s];
+    }
     NewtonResult result;
     const double tolerance = world.settings().tolerance;
     int slow = 0, halvings = 0;
@@ -94,8 +118,8 @@ class ProjectionSolver final : public Solver {
     for (int it = 0; it < world.settings().max_iterations; ++it) {
       // Gradients at the iterate are needed only to refactorize; a chord step or the final check needs C alone.
       const bool with_gradients = !(factored_at <= kReuseBelow);
-      const double residual =
-          with_gradients ? system_.evaluate(world, x_, c_, g_) : system_.values(world, x_, c_);
+      double residual = with_gradients ? system_.evaluate(world, x_, c_, g_) : system_.values(world, x_, c_);
+      if (!soft_.empty()) residual = soft_residual(world);
       ++stats.iterations;
       if (!(residual <= accepted) && std::isfinite(accepted) && halvings < kMaxHalvings) {
         // The full Newton step overshot (far from the root of a strongly coupled system, e.g. cloth): go back
@@ -131,8 +155,13 @@ class ProjectionSolver final : public Solver {
       // Refactorize unless the last factorization was made close to the solution: there the Newton matrix changes
       // by about the residual, so reusing it (a chord step) still gains digits for the price of a solve.
       if (!(factored_at <= kReuseBelow && chord_ok)) {
-        if (!with_gradients) system_.evaluate(world, x_, c_, g_);
-        const int dependent = system_.factorize(g_, r0_);
+        if (!with_gradients) {
+          system_.evaluate(world, x_, c_, g_);
+          if (!soft_.empty()) soft_residual(world);
+        }
+        for (const CompliantRow& soft : soft_)  // ∂/∂λ of γ∇C(q)·(x − q): the row's left gradient gains γ∇C(q)
+          for (int s = 0; s < rows[soft.row].count; ++s) g_[soft.row].g[s] += soft.gamma * g0_[soft.row].g[s];
+        const int dependent = system_.factorize(g_, r0_, soft_diagonal_);
         if (dependent > stats.dependent_rows) stats.dependent_rows = dependent;
         factored_at = residual;
       }
@@ -156,7 +185,31 @@ class ProjectionSolver final : public Solver {
     return result;
   }
 
+  // Turns c_[k] of every compliant row into its residual C + α̃(base + λ) + γ∇C(q)·(x − q) and returns the largest
+  // |residual| / length scale over all rows.
+  double soft_residual(const World& world) {
+    const auto rows = world.rows();
+    const std::vector<Vec3>& q = world.particles().position;
+    for (const CompliantRow& soft : soft_) {
+      const int k = soft.row;
+      double damping = 0.0;
+      for (int s = 0; s < rows[k].count; ++s) {
+        const int p = rows[k].particle[s];
+        damping += glm::dot(g0_[k].g[s], x_[p] - q[p]);
+      }
+      c_[k] += soft.alpha_tilde * (soft.base + lambda_[k]) + soft.gamma * damping;
+    }
+    double worst = 0.0;
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      const double r = std::abs(c_[k]) / rows[k].scale;
+      if (!(r <= worst)) worst = r;
+    }
+    return worst;
+  }
+
   RowSystem system_;
+  std::vector<CompliantRow> soft_;
+  std::vector<DiagonalTerm> soft_diagonal_;
   std::vector<Vec3> x_star_, v_star_, x_, best_x_;
   std::vector<RowGrad> g0_, r0_, g_;
   std::vector<double> c_, lambda_, delta_, best_lambda_;
@@ -171,6 +224,19 @@ void commit_positions(World& world, const std::vector<Vec3>& x, const std::vecto
     if (particles.fixed(i)) continue;
     particles.velocity[i] = (x[i] - x0[i]) * inv_h;  // x0 may alias the positions: read before writing
     particles.position[i] = x[i];
+  }
+}
+
+void gather_compliant_rows(const World& world, double h, double factor, std::vector<CompliantRow>& rows,
+                           std::vector<DiagonalTerm>* diagonal) {
+  rows.clear();
+  if (diagonal) diagonal->clear();
+  const auto all = world.rows();
+  for (int k : world.compliant_rows()) {
+    const Constraint& c = *all[k].constraint;
+    const double alpha = c.compliance();
+    rows.push_back({k, factor * alpha / (h * h), alpha * c.damping() / h});
+    if (diagonal) diagonal->push_back({k, rows.back().alpha_tilde});
   }
 }
 

@@ -3,7 +3,8 @@
 //   v½ = v + (h/2) M⁻¹F(q),  q* = q + h v½,  q' = SHAKE(q*, along M⁻¹∇C(q)),  v½ ← v½ + (q' − q*) / h   (3.9.16)
 //   v' = v½ + (h/2) M⁻¹F(q'),  then v' ← v' + M⁻¹∇C(q')ᵀμ with ∇C(q') v' = 0                      (3.9.17–3.9.18)
 // The velocity multipliers μ solve the linear system (3.9.19) [∇C(q') M⁻¹ ∇C(q')ᵀ] μ = −∇C(q') v' directly
-// (SparseLDU), so |J v| ends at rounding level. Symplectic and time-reversible: energy oscillates, never drifts.
+// (SparseLDU), so |J v| ends at rounding level. Compliant rows: α̃ = 2α/h² in SHAKE (λ is h²/2 times the force), and
+// a spring's half-kick instead of a velocity constraint. Symplectic and time-reversible: energy oscillates, never drifts.
 #include "solvers.h"
 
 namespace lagrange {
@@ -26,7 +27,8 @@ class RattleSolver final : public Solver {
     }
     system_.evaluate(world, x0, c_, g_);
     x_ = x_star_;
-    const ShakeResult result = shake_positions(world, g_, x_, lambda_);
+    gather_compliant_rows(world, h, 2.0, soft_);  // λ = (h²/2) Λ here, hence α̃ = 2α/h²
+    const ShakeResult result = shake_positions(world, g_, x_, lambda_, soft_, x0);
     stats.iterations += result.sweeps;
     if (!result.converged) ++stats.failures;
     for (std::size_t i = 0; i < n; ++i) v_[i] += (x_[i] - x_star_[i]) / h;
@@ -34,9 +36,21 @@ class RattleSolver final : public Solver {
     world.external_forces(x_, v_, force_);
     for (std::size_t i = 0; i < n; ++i) v_[i] += (0.5 * h * particles.inv_mass[i]) * force_[i];
     system_.evaluate(world, x_, c_, g_);
-    system_.velocity_rows(world, g_, v_, mu_);
     system_.weight(world, g_, weighted_);
-    const int dependent = system_.factorize(g_, weighted_);
+    // A compliant row is a spring, not a velocity constraint: its second half-kick is its force at q' (the
+    // position stage solved for exactly that force, Λ = 2λ/h², so the kick (h/2)Λ is λ/h), and it is left out of
+    // the velocity system (zero row and column, 1 on the diagonal, so its μ is 0).
+    diagonal_.clear();
+    for (const CompliantRow& soft : soft_) {
+      const int k = soft.row;
+      for (int s = 0; s < world.rows()[k].count; ++s) {
+        v_[world.rows()[k].particle[s]] += (lambda_[k] / h) * weighted_[k].g[s];
+        g_[k].g[s] = weighted_[k].g[s] = Vec3(0.0);
+      }
+      diagonal_.push_back({k, 1.0});
+    }
+    system_.velocity_rows(world, g_, v_, mu_);
+    const int dependent = system_.factorize(g_, weighted_, diagonal_);
     if (dependent > stats.dependent_rows) stats.dependent_rows = dependent;
     for (double& value : mu_) value = -value;
     system_.solve(mu_);
@@ -54,6 +68,8 @@ class RattleSolver final : public Solver {
 
  private:
   RowSystem system_;
+  std::vector<CompliantRow> soft_;
+  std::vector<DiagonalTerm> diagonal_;
   std::vector<Vec3> x0_, x_, x_star_, v_, force_;
   std::vector<RowGrad> g_, weighted_;
   std::vector<double> c_, lambda_, mu_;

@@ -11,16 +11,16 @@ namespace {
 const SolverInfo kSolvers[] = {
     {"projection", "Lagrange projection",
      "position level: Newton on all multipliers of C(q* + M^-1 J^T lambda) = 0, sparse solve; rods exact",
-     {0.20f, 0.75f, 0.35f}, false, make_projection_solver},
+     {0.20f, 0.75f, 0.35f}, false, true, 100.0, make_projection_solver},
     {"shake", "SHAKE", "position level: the same equations solved one constraint at a time (Gauss-Seidel sweeps)",
-     {0.95f, 0.60f, 0.15f}, false, make_shake_solver},
+     {0.95f, 0.60f, 0.15f}, false, true, 10.0, make_shake_solver},
     {"rattle", "RATTLE", "velocity Verlet with SHAKE positions and velocity multipliers so that J v = 0",
-     {0.65f, 0.40f, 0.90f}, false, make_rattle_solver},
+     {0.65f, 0.40f, 0.90f}, false, true, 10.0, make_rattle_solver},
     {"acceleration", "Acceleration level",
      "linear solve J M^-1 J^T lambda = -(J M^-1 F + Jdot qdot) then semi-implicit Euler; drifts unless Baumgarte",
-     {0.90f, 0.25f, 0.25f}, false, make_acceleration_solver},
+     {0.90f, 0.25f, 0.25f}, false, false, 10.0, make_acceleration_solver},
     {"penalty", "Stiff springs", "rods as stiff springs (stiffness setting): wobbles when soft, explodes when stiff",
-     {0.25f, 0.55f, 0.95f}, true, make_penalty_solver},
+     {0.25f, 0.55f, 0.95f}, true, false, 10.0, make_penalty_solver},
 };
 
 }  // namespace

@@ -3,7 +3,7 @@
 // a time: each correction δλ_k = −C_k(x) / Σ_p (1/m_p) ∇_p C_k(x)·∇_p C_k(q) fixes row k and disturbs its
 // neighbours, so on a long chain the error diffuses one link per sweep: thousands of sweeps (the lesson of the
 // benchmark). One update per row per sweep, as in Ryckaert's original; converged when a whole sweep finds every
-// row within tolerance.
+// row within tolerance. A compliant row takes the XPBD step (solvers.h) with α̃ in its denominator.
 #include <cmath>
 
 #include "solvers.h"
@@ -17,11 +17,22 @@ constexpr double kMinCosine = 0.05;
 }  // namespace
 
 ShakeResult shake_positions(const World& world, const std::vector<RowGrad>& g0, std::vector<Vec3>& x,
-                            std::vector<double>& lambda) {
+                            std::vector<double>& lambda, const std::vector<CompliantRow>& soft,
+                            std::span<const Vec3> x0) {
   const auto rows = world.rows();
   const auto& inv_mass = world.particles().inv_mass;
   const double tolerance = world.settings().tolerance;
   lambda.assign(rows.size(), 0.0);
+  // Per-row α̃ and γ, only when some row is compliant (0 for rigid rows).
+  std::vector<double> alpha_tilde, gamma;
+  if (!soft.empty()) {
+    alpha_tilde.assign(rows.size(), 0.0);
+    gamma.assign(rows.size(), 0.0);
+    for (const CompliantRow& row : soft) {
+      alpha_tilde[row.row] = row.alpha_tilde;
+      gamma[row.row] = row.gamma;
+    }
+  }
   ShakeResult result;
   RowGradient grad;
   while (result.sweeps < world.settings().max_iterations) {
@@ -29,19 +40,28 @@ ShakeResult shake_positions(const World& world, const std::vector<RowGrad>& g0, 
     bool all_within = true;
     for (std::size_t k = 0; k < rows.size(); ++k) {
       const RowRef& row = rows[k];
-      const double c = row.constraint->evaluate(row.row, x, grad);
+      double c = row.constraint->evaluate(row.row, x, grad);
+      const bool compliant = !alpha_tilde.empty() && alpha_tilde[k] > 0.0;
+      if (compliant) {
+        double damping = 0.0;
+        for (int s = 0; s < row.count; ++s)
+          damping += glm::dot(g0[k].g[s], x[row.particle[s]] - x0[row.particle[s]]);
+        c += alpha_tilde[k] * lambda[k] + gamma[k] * damping;
+      }
       if (std::abs(c) <= tolerance * row.scale) continue;
       all_within = false;
-      double denominator = 0.0, scale = 0.0;
+      double denominator = 0.0, scale = 0.0, own = 0.0;
       for (int s = 0; s < row.count; ++s) {
         const double w = inv_mass[row.particle[s]];
         denominator += w * glm::dot(grad[s], g0[k].g[s]);
         scale += w * glm::length(grad[s]) * glm::length(g0[k].g[s]);
+        own += w * glm::dot(g0[k].g[s], g0[k].g[s]);
       }
       // A row whose particles cannot move, or that has turned by nearly 90° or more since q, has no SHAKE step:
       // dividing by the vanishing denominator would fling the particles away. It stays violated, and the substep
-      // is reported as not converged.
-      if (!(denominator > kMinCosine * scale)) continue;
+      // is reported as not converged. A compliant row always has one (α̃ > 0).
+      if (compliant) denominator += gamma[k] * own + alpha_tilde[k];
+      else if (!(denominator > kMinCosine * scale)) continue;
       const double delta = -c / denominator;
       lambda[k] += delta;
       for (int s = 0; s < row.count; ++s) {
@@ -64,9 +84,10 @@ class ShakeSolver final : public Solver {
   void substep(World& world, double h, StepStats& stats) override {
     system_.prepare(world);
     x0_ = world.particles().position;
+    gather_compliant_rows(world, h, 1.0, soft_);
     predict_semi_implicit(world, h, x_, v_);
     system_.evaluate(world, x0_, c_, g0_);
-    const ShakeResult result = shake_positions(world, g0_, x_, lambda_);
+    const ShakeResult result = shake_positions(world, g0_, x_, lambda_, soft_, x0_);
     stats.iterations += result.sweeps;
     if (!result.converged) ++stats.failures;
     commit_positions(world, x_, x0_, h);
@@ -76,6 +97,7 @@ class ShakeSolver final : public Solver {
 
  private:
   RowSystem system_;  // only its row evaluation; SHAKE needs no matrix
+  std::vector<CompliantRow> soft_;
   std::vector<Vec3> x0_, x_, v_;
   std::vector<RowGrad> g0_;
   std::vector<double> c_, lambda_;

@@ -1,8 +1,11 @@
 #include "lagrange/world.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <string>
+
+#include "solvers.h"
 
 namespace lagrange {
 namespace {
@@ -48,9 +51,36 @@ int World::add_constraint(std::unique_ptr<Constraint> constraint) {
   for (int r = 0; r < constraint->rows(); ++r)
     if (!(constraint->length_scale(r) > 0.0 && std::isfinite(constraint->length_scale(r))))
       throw Error(std::string(constraint->type()) + " constraint must have a positive finite length");
+  const double alpha = constraint->compliance(), beta = constraint->damping();
+  if (!(alpha >= 0.0 && std::isfinite(alpha)) || !(beta >= 0.0 && std::isfinite(beta)))
+    throw Error(std::string(constraint->type()) + " constraint: compliance and damping must be finite and >= 0");
   constraints_.push_back(std::move(constraint));
-  append_rows(static_cast<int>(constraints_.size()) - 1);
+  const int index = static_cast<int>(constraints_.size()) - 1;
+  append_rows(index);
+  tool_rows_ = tool_rows_ || constraints_[index]->tool();
+  if (alpha > 0.0)
+    for (int r = 0; r < constraints_[index]->rows(); ++r) compliant_rows_.push_back(row_offset_[index] + r);
   return static_cast<int>(constraints_.size()) - 1;
+}
+
+void World::set_compliance(int index, double compliance, double damping) {
+  if (index < 0 || static_cast<std::size_t>(index) >= constraints_.size())
+    throw Error("no constraint " + std::to_string(index));
+  if (!(compliance >= 0.0 && std::isfinite(compliance)) || !(damping >= 0.0 && std::isfinite(damping)))
+    throw Error("compliance and damping must be finite and >= 0");
+  constraints_[index]->set_compliance(compliance, damping);
+  refresh_compliance();
+}
+
+void World::refresh_compliance() {
+  compliant_rows_.clear();
+  tool_rows_ = false;
+  for (std::size_t c = 0; c < constraints_.size(); ++c) {
+    const Constraint& constraint = *constraints_[c];
+    tool_rows_ = tool_rows_ || constraint.tool();
+    if (constraint.compliance() > 0.0)
+      for (int r = 0; r < constraint.rows(); ++r) compliant_rows_.push_back(row_offset_[c] + r);
+  }
 }
 
 void World::remove_constraint(int index) {
@@ -58,6 +88,7 @@ void World::remove_constraint(int index) {
     throw Error("no constraint " + std::to_string(index));
   constraints_.erase(constraints_.begin() + index);
   rebuild_rows();
+  refresh_compliance();
 }
 
 int World::add_distance(int a, int b, double length) {
@@ -108,7 +139,7 @@ void World::set_settings(const Settings& settings) {
   }
 }
 
-void World::external_forces(std::span<const Vec3> x, std::span<const Vec3> v, std::vector<Vec3>& force) const {
+void World::external_forces(std::span<const Vec3>, std::span<const Vec3> v, std::vector<Vec3>& force) const {
   const std::size_t n = particles_.size();
   force.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -119,10 +150,30 @@ void World::external_forces(std::span<const Vec3> x, std::span<const Vec3> v, st
     const double m = particles_.mass[i];
     force[i] = m * settings_.gravity - (settings_.damping * m) * v[i];
   }
-  const int p = mouse_spring.particle;
-  if (p >= 0 && static_cast<std::size_t>(p) < n && !particles_.fixed(p)) {
-    const double m = particles_.mass[p];
-    force[p] += (mouse_spring.stiffness * m) * (mouse_spring.target - x[p]) - (mouse_spring.damping * m) * v[p];
+}
+
+// The power of each outside force, integrated with the substep's mean velocity (v0 + v1)/2: semi-implicit Euler
+// changes the kinetic energy by exactly h F·(v0 + v1)/2 for a force F held over the substep, so this is the work
+// that the scene's energy should show; what is left over is the integrator's and the solver's (docs/physics.md).
+void World::account_work(double h, const std::vector<Vec3>& v0) {
+  const auto& v1 = particles_.velocity;
+  if (settings_.damping > 0.0)
+    for (std::size_t i = 0; i < particles_.size(); ++i)
+      if (!particles_.fixed(i))
+        work_.damping -= h * settings_.damping * particles_.mass[i] * glm::dot(v0[i], 0.5 * (v0[i] + v1[i]));
+  const bool penalty_damping = solver_info_->rods_are_springs && settings_.spring_damping > 0.0;
+  if (!tool_rows_ && !penalty_damping && compliant_rows_.empty()) return;
+  RowGradient grad;
+  for (std::size_t r = 0; r < rows_.size(); ++r) {
+    const RowRef& row = rows_[r];
+    const Constraint& c = *row.constraint;
+    const bool compliant = c.compliance() > 0.0;
+    if (!c.tool() && !(compliant && c.damping() > 0.0) && !(penalty_damping && !compliant)) continue;
+    row.constraint->evaluate(row.row, particles_.position, grad);
+    double rate = 0.0;  // ∇C · v̄
+    for (int s = 0; s < row.count; ++s) rate += glm::dot(grad[s], 0.5 * (v0[row.particle[s]] + v1[row.particle[s]]));
+    if (c.tool()) work_.mouse += h * row_force_[r] * rate;
+    else work_.damping -= h * (compliant ? c.damping() : settings_.spring_damping) * rate * rate;
   }
 }
 
@@ -135,8 +186,14 @@ void World::step(const std::function<void(const World&)>& after_substep) {
   backup_x_ = particles_.position;
   backup_v_ = particles_.velocity;
   const double time_before = time_;
+  const Work work_before = work_;
+  refresh_compliance();  // a compliance set on a constraint directly is seen from this step on
+  const bool account = tool_rows_ || !compliant_rows_.empty() || settings_.damping > 0.0 ||
+                       (solver_info_->rods_are_springs && settings_.spring_damping > 0.0);
   for (int s = 0; s < settings_.substeps; ++s) {
+    if (account) substep_v_ = particles_.velocity;
     solver_->substep(*this, h, stats_);
+    if (account) account_work(h, substep_v_);
     ++stats_.substeps;
     time_ = time_before + (s + 1) * h;
     if (after_substep) {
@@ -155,6 +212,7 @@ void World::step(const std::function<void(const World&)>& after_substep) {
   if (!ok) {  // never leave NaN or infinity in the state: roll the step back and report it
     particles_.position = backup_x_;
     particles_.velocity = backup_v_;
+      work_ = work_before;
     stats_.non_finite = true;
     ++stats_.failures;
   }
@@ -175,10 +233,45 @@ const StepStats& World::stats() const {
   return stats_;
 }
 
+double World::pose(int max_iterations) {
+  const double before = energy().total();
+  backup_x_ = particles_.position;
+  for (Vec3& v : particles_.velocity) v = Vec3(0.0);
+  const Settings saved = settings_;
+  settings_.gravity = Vec3(0.0);
+  settings_.damping = 0.0;
+  if (!pose_solver_) pose_solver_ = make_projection_solver();
+  refresh_compliance();
+  StepStats stats;
+  const double h = settings_.dt / settings_.substeps;
+  // Each substep projects along the gradients where it starts, so a large move (a chain swung over) takes a few;
+  // stop when nothing moves any more.
+  std::vector<Vec3> previous;
+  double moved = 0.0;
+  for (int i = 0; i < max_iterations; ++i) {
+    previous = particles_.position;
+    pose_solver_->substep(*this, h, stats);
+    for (Vec3& v : particles_.velocity) v = Vec3(0.0);
+    moved = 0.0;
+    for (std::size_t p = 0; p < previous.size(); ++p)
+      moved = std::max(moved, glm::length(particles_.position[p] - previous[p]));
+    if (!(moved > 1e-12)) break;
+  }
+  settings_ = saved;
+  Vec3 poison(0.0);
+  for (const Vec3& x : particles_.position) poison += x * 0.0;
+  if (!finite(poison)) particles_.position = backup_x_;
+  for (double& f : row_force_) f = 0.0;  // at rest and weightless: no force to show
+  stats_measured_ = false;
+  work_.mouse += energy().total() - before;
+  return moved;
+}
+
 void World::measure_violation(double& absolute, double& relative, double& velocity) const {
   absolute = relative = velocity = 0.0;
   RowGradient grad;
   for (const RowRef& row : rows_) {
+    if (row.constraint->tool()) continue;
     const double c = std::abs(row.constraint->evaluate(row.row, particles_.position, grad));
     double jv = 0.0;
     for (int s = 0; s < row.count; ++s) jv += glm::dot(grad[s], particles_.velocity[row.particle[s]]);
@@ -190,12 +283,16 @@ void World::measure_violation(double& absolute, double& relative, double& veloci
 }
 
 double World::spring_energy() const {
+  const bool rigid_as_springs = solver_info_->rods_are_springs;
+  if (!rigid_as_springs && compliant_rows_.empty()) return 0.0;
   double sum = 0.0;
   for (const RowRef& row : rows_) {
-    const double c = row.constraint->value(row.row, particles_.position);
-    sum += c * c;
+    const Constraint& c = *row.constraint;
+    if (c.tool() || (c.compliance() == 0.0 && !rigid_as_springs)) continue;
+    const double value = c.value(row.row, particles_.position);
+    sum += value * value * (c.compliance() > 0.0 ? 1.0 / c.compliance() : settings_.stiffness);
   }
-  return 0.5 * settings_.stiffness * sum;
+  return 0.5 * sum;
 }
 
 Energy World::energy() const {
@@ -206,7 +303,7 @@ Energy World::energy() const {
     e.kinetic += 0.5 * m * glm::dot(particles_.velocity[i], particles_.velocity[i]);
     e.potential -= m * glm::dot(settings_.gravity, particles_.position[i]);
   }
-  if (solver_info_->rods_are_springs) e.potential += spring_energy();
+  e.potential += spring_energy();
   return e;
 }
 

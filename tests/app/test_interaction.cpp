@@ -24,7 +24,7 @@ TEST_CASE("hard drag: the grabbed particle follows the cursor with rods held and
   const glm::dvec2 start_pixel = screen_of(sandbox, start);
   push_mouse_button(SDL_MOUSEBUTTONDOWN, start_pixel);
   sandbox.pump_events();
-  REQUIRE(state.drag.particle == bob);
+  REQUIRE(state.drag.controller.particle() == bob);
   CHECK(world.constraints().size() == constraints + 1);  // the moving pin
 
   state.paused = false;
@@ -54,7 +54,7 @@ TEST_CASE("hard drag: the grabbed particle follows the cursor with rods held and
   }
   push_mouse_button(SDL_MOUSEBUTTONUP, fling);
   sandbox.pump_events();
-  CHECK(state.drag.kind == Drag::Kind::None);
+  CHECK(!state.drag.active());
   CHECK(world.constraints().size() == constraints);  // the pin is gone
   const Vec3 v = world.particles().velocity[bob];
   CHECK(v.x > 0.5);  // it keeps the drag velocity (to the right)
@@ -63,7 +63,7 @@ TEST_CASE("hard drag: the grabbed particle follows the cursor with rods held and
   CHECK(std::isfinite(world.energy().total()));
 }
 
-TEST_CASE("spring drag: the mouse spring pulls the particle toward the cursor") {
+TEST_CASE("spring drag: a soft, damped pin pulls the particle toward the cursor") {
   Sandbox sandbox(test_options(1280, 720));  // panels at their usual width beside the scene
   REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
   SandboxState& state = sandbox.state();
@@ -78,18 +78,23 @@ TEST_CASE("spring drag: the mouse spring pulls the particle toward the cursor") 
   const glm::dvec2 start_pixel = screen_of(sandbox, start);
   push_mouse_button(SDL_MOUSEBUTTONDOWN, start_pixel);
   sandbox.pump_events();
-  REQUIRE(world.mouse_spring.particle == bob);
-  CHECK(world.constraints().size() == constraints);  // no pin in spring mode
+  REQUIRE(state.drag.controller.particle() == bob);
+  REQUIRE(world.constraints().size() == constraints + 1);  // the mouse's pin, soft
+  const Constraint& pin = *world.constraints()[state.drag.controller.constraint()];
+  CHECK(pin.tool());
+  // k = s M with M the 2 kg the bob carries along: much softer than the hard pin's M/h².
+  CHECK(pin.compliance() == doctest::Approx(1.0 / (state.spring_stiffness * 2.0)));
   const Vec3 goal(1.0, 0.0, 0.0);  // on the first rod's circle
   const glm::dvec2 goal_pixel = screen_of(sandbox, goal);
   push_mouse_motion(goal_pixel, start_pixel, true);
   state.paused = false;
   run_frames(sandbox, 90, kDt);
-  CHECK(glm::length(world.mouse_spring.target - goal) < 0.05);
+  CHECK(glm::length(state.drag.controller.target() - goal) < 0.05);
   CHECK(glm::length(world.particles().position[bob] - goal) < glm::length(start - goal));
   push_mouse_button(SDL_MOUSEBUTTONUP, goal_pixel);
   sandbox.pump_events();
-  CHECK(world.mouse_spring.particle == -1);
+  CHECK(!state.drag.active());
+  CHECK(world.constraints().size() == constraints);
 }
 
 TEST_CASE("dragging empty space pans in 2D or orbits in 3D and the wheel zooms") {
@@ -208,8 +213,8 @@ TEST_CASE("3D drag moves the grabbed point in the camera-facing plane under the 
   push_mouse_button(SDL_MOUSEBUTTONDOWN, start_pixel);
   push_mouse_motion(goal_pixel, start_pixel, true);
   run_frames(sandbox, 1, 1.0 / 60.0);
-  REQUIRE(state.drag.kind == Drag::Kind::Pin);
-  const auto& pin = static_cast<const PinConstraint&>(*world.constraints()[state.drag.constraint]);
+  REQUIRE(state.drag.controller.kind() == DragController::Kind::Pin);
+  const auto& pin = static_cast<const PinConstraint&>(*world.constraints()[state.drag.controller.constraint()]);
   // Paused: the pin follows the cursor at once, in the plane through the particle facing the camera.
   CHECK(std::abs(glm::dot(pin.point() - start, sandbox.camera().forward())) < 1e-9);
   const double pixel = 1.0 / sandbox.camera().pixels_per_unit(goal);
@@ -221,7 +226,7 @@ TEST_CASE("3D drag moves the grabbed point in the camera-facing plane under the 
   CHECK(world.max_violation() < 2.0 * pixel);  // a rounded goal off the sphere: the rod gives way that much
   push_mouse_button(SDL_MOUSEBUTTONUP, goal_pixel);
   run_frames(sandbox, 1, 1.0 / 60.0);
-  CHECK(state.drag.kind == Drag::Kind::None);
+  CHECK(!state.drag.active());
 }
 
 }  // namespace lagrange::app::test
@@ -262,7 +267,7 @@ TEST_CASE("the solver combo box switches the solver with the mouse and the click
   CHECK(std::string(world.solver_info().id) == target);
   CHECK(world.step_count() == steps);  // frames of zero wall time: nothing stepped
   CHECK(world.particles().position == before);
-  CHECK(sandbox.state().drag.kind == Drag::Kind::None);
+  CHECK(!sandbox.state().drag.active());
 
   click_widget(sandbox, "pause");
   CHECK(sandbox.state().paused);

@@ -49,6 +49,26 @@ class Constraint {
 
   // Short type name used in files and messages ("distance", "pin").
   virtual const char* type() const = 0;
+
+  // Softness, the same for every row (docs/physics.md, "Compliance"). compliance α in m/N (C in metres, λ in
+  // newtons): the row holds C + α λ = 0, i.e. it is a spring of stiffness 1/α; 0 (the default) is a rigid row.
+  // damping β in N·s/m acts along a compliant row (force −β Ċ); rigid rows ignore it. Set both before
+  // World::add_constraint, or later through World::set_compliance.
+  double compliance() const { return compliance_; }
+  double damping() const { return damping_; }
+  void set_compliance(double compliance, double damping = 0.0) {
+    compliance_ = compliance;
+    damping_ = damping;
+  }
+  // A tool row (the mouse's pin) is not part of the scene: max |C|, max |J v|, the spring energy and the CSV's
+  // violation skip it, and the work its force does is reported as the mouse's (World::work()).
+  bool tool() const { return tool_; }
+  void set_tool(bool tool) { tool_ = tool; }
+
+ private:
+  double compliance_ = 0.0;
+  double damping_ = 0.0;
+  bool tool_ = false;
 };
 
 // Rod of fixed length between two particles: C = |x_a − x_b| − length (length units, so λ is a force).

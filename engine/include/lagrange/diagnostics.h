@@ -11,6 +11,13 @@ struct Energy {
   double total() const { return kinetic + potential; }
 };
 
+// Work done on the scene from outside, accumulated since the world was made (World::work()). With it the energy
+// balance E − E₀ = W_mouse + W_damping + drift separates the solver's drift from what the hand and the dampers did.
+struct Work {
+  double mouse = 0.0;    // J: by tool rows (the mouse's pin), and by posing (World::pose)
+  double damping = 0.0;  // J (≤ 0): by air drag (Settings::damping), penalty spring_damping, compliant rows' damping
+};
+
 struct StepStats {
   Energy energy;
   double max_violation = 0.0;           // max |C| over all rows, length units (after the step)

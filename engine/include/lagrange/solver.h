@@ -29,6 +29,14 @@ struct SolverInfo {
   const char* description;  // one line
   Colour colour;
   bool rods_are_springs;    // the solver treats constraints as springs: their ½ k C² counts as potential energy
+  // Compliant rows are solved implicitly (projection, SHAKE, RATTLE: stable for any compliance); false: they are
+  // explicit springs (acceleration, penalty), stable only while h < 2/ω. The drag controller reads it.
+  bool implicit_compliance;
+  // The strongest pull the mouse may put on what it drags, in weights of it (drag.h; DragSettings::max_force can
+  // only lower it). Projection holds a 100-weight pull exactly; SHAKE's and RATTLE's sweeps stop short of
+  // convergence on long chains under such tension and the error grows without bound, and the explicit solvers
+  // stretch their rods by it: they get a gentler hand.
+  double mouse_force_cap;
   std::unique_ptr<Solver> (*create)();
 };
 

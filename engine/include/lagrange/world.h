@@ -33,14 +33,6 @@ struct RowRef {
   double scale;  // length_scale(row)
 };
 
-// A spring from a particle to a point, for the app's soft mouse drag. Not part of the energy.
-struct MouseSpring {
-  int particle = -1;  // -1: none
-  Vec3 target{0.0};
-  double stiffness = 200.0;  // N/m per kg of the grabbed particle
-  double damping = 20.0;     // 1/s, critically-damped-ish default for the stiffness above
-};
-
 class World {
  public:
   explicit World(int dimension = 3, Settings settings = {});
@@ -57,6 +49,12 @@ class World {
   void remove_constraint(int index);  // later constraints shift down by one
   int add_distance(int a, int b, double length);   // length < 0: the current distance
   int add_pin(int particle, Vec3 point);
+  // Makes every row of a constraint compliant: C + α λ = 0 with damping β along it (Constraint::compliance()).
+  // α = 0 makes it rigid again. Throws Error for a negative or non-finite value.
+  void set_compliance(int constraint_index, double compliance, double damping = 0.0);
+  // Rows whose constraint has compliance > 0, in row order (empty in every shipped scene: rigid rods cost nothing
+  // extra). Refreshed by add/remove/set_compliance and at the start of every step.
+  std::span<const int> compliant_rows() const { return compliant_rows_; }
 
   // --- state ----------------------------------------------------------------------------------------------------
   Particles& particles() { return particles_; }
@@ -69,8 +67,6 @@ class World {
   // Validates (throws Error with the message of validate()) and switches solver if the id changed. No reset.
   void set_settings(const Settings& settings);
   const SolverInfo& solver_info() const { return *solver_info_; }
-
-  MouseSpring mouse_spring;
 
   // --- stepping -------------------------------------------------------------------------------------------------
   // Advances by settings().dt in settings().substeps substeps. A step that produces a NaN or infinity is rolled
@@ -85,11 +81,22 @@ class World {
   const StepStats& stats() const;
   double time() const { return time_; }
   long step_count() const { return step_count_; }
+  // Moves the positions onto the constraints with the velocities at zero and no gravity or drag: projection
+  // substeps (whatever the solver) until nothing moves or `max_iterations` ran, so a compliant tool pin pulls its
+  // particle to its point (or the nearest point the rods reach) and every rigid row stays exact. Time does not advance. The energy it changes is the hand's: it is added to
+  // work().mouse. The sandbox poses a paused scene with it. Returns how far the last substep moved anything.
+  double pose(int max_iterations = 50);
+
+  // Work done on the scene since the world was made (diagnostics.h), and a way for the drag controller to book
+  // the work of a hand that moves things outside the step (grabbing a fixed particle).
+  const Work& work() const { return work_; }
+  void add_mouse_work(double joules) { work_.mouse += joules; }
 
   // --- measurements (any time) ----------------------------------------------------------------------------------
   Energy energy() const;
-  double max_violation(bool relative = false) const;  // max |C| (or |C| / length scale) over all rows
-  double max_velocity_violation() const;              // max |J v|
+  // max |C| (or |C| / length scale) and max |J v| over the scene's rows: tool rows (the mouse) are skipped.
+  double max_violation(bool relative = false) const;
+  double max_velocity_violation() const;
 
   // Rows flattened from all constraints, and each constraint's first row.
   std::span<const RowRef> rows() const { return rows_; }
@@ -101,15 +108,18 @@ class World {
   // Increases whenever rows are added or removed, so solvers know to rebuild cached patterns.
   unsigned topology_version() const { return topology_version_; }
 
-  // External forces at positions x and velocities v: gravity, linear damping and the mouse spring.
+  // External forces at velocities v: gravity and linear damping.
   void external_forces(std::span<const Vec3> x, std::span<const Vec3> v, std::vector<Vec3>& force) const;
-  // Penalty springs' energy ½ k Σ C², counted in the potential while the penalty solver is active.
+  // Spring energy of the scene's rows, part of the potential: ½ C²/α for every compliant row, and ½ k C² for the
+  // rigid rows while a solver that treats them as springs (penalty) is active. Tool rows are the hand's, skipped.
   double spring_energy() const;
 
  private:
   void append_rows(int constraint_index);
   void measure_violation(double& absolute, double& relative, double& velocity) const;
   void rebuild_rows();
+  void refresh_compliance();
+  void account_work(double h, const std::vector<Vec3>& v0);
 
   int dimension_;
   Particles particles_;
@@ -127,7 +137,11 @@ class World {
   long step_count_ = 0;
   double time_base_ = 0.0;  // time() = time_base_ + (step_count_ − base_step_) · dt; moved when dt changes
   long base_step_ = 0;
-  std::vector<Vec3> backup_x_, backup_v_;
+  std::vector<Vec3> backup_x_, backup_v_, substep_v_;
+  std::vector<int> compliant_rows_;
+  bool tool_rows_ = false;
+  Work work_;
+  std::unique_ptr<Solver> pose_solver_;
 };
 
 }  // namespace lagrange

@@ -1,0 +1,295 @@
+// The drag controller (drag.h). The mouse is a compliant tool pin; docs/physics.md, "The mouse", derives the
+// choices made here:
+//   hard    α = h²/M: the held particle sits within α M g = g h² of the point (0.17 mm at h = 1/240 s); beyond the
+//           rods' reach the compliant row makes the projection equations regular (the Newton matrix gains α/h² =
+//           1/M on the pin's diagonal), and their solution puts the particle at the reachable point nearest the
+//           point. The force is capped at F_max (max_force weights of M, and string_limit · m l/h²) by raising α to
+//           |C|/F_max.
+//   spring  α = 1/(s M): k = s M, so ω₀ = √s whatever the mass moved.
+//   both    β = 2√(k M) with k = 1/α: critical damping of the moved mass on the pin.
+// Explicit solvers (acceleration, penalty) integrate the pin as an explicit spring, stable only while ω h < 2 on
+// the particle's own mass m: there α ≥ 4h²/m (ω h ≤ 1/2) and β ≤ m/h.
+#include "lagrange/drag.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <memory>
+
+namespace lagrange {
+namespace {
+
+// The movable particles connected to `start` through constraints, never walking through a fixed particle (it holds
+// what hangs from it, it does not carry it along).
+std::vector<int> component(const World& world, int start) {
+  const Particles& particles = world.particles();
+  const std::size_t n = particles.size();
+  std::vector<std::vector<int>> neighbours(n);
+  for (const auto& constraint : world.constraints()) {
+    const auto ids = constraint->particles();
+    for (std::size_t a = 0; a < ids.size(); ++a)
+      for (std::size_t b = 0; b < ids.size(); ++b)
+        if (a != b) neighbours[ids[a]].push_back(ids[b]);
+  }
+  std::vector<char> seen(n, 0);
+  std::vector<int> found, queue{start};
+  seen[start] = 1;
+  while (!queue.empty()) {
+    const int p = queue.back();
+    queue.pop_back();
+    if (!particles.fixed(p)) found.push_back(p);
+    if (particles.fixed(p) && p != start) continue;
+    for (int q : neighbours[p])
+      if (!seen[q]) {
+        seen[q] = 1;
+        queue.push_back(q);
+      }
+  }
+  return found;
+}
+
+double gravity_scale(const World& world) { return std::max(glm::length(world.settings().gravity), 9.81); }
+
+}  // namespace
+
+const char* drag_model_id(DragModel model) { return model == DragModel::Hard ? "hard" : "spring"; }
+
+std::optional<DragModel> find_drag_model(std::string_view id) {
+  if (id == "hard") return DragModel::Hard;
+  if (id == "spring") return DragModel::Spring;
+  return std::nullopt;
+}
+
+double component_mass(const World& world, int particle) {
+  double mass = 0.0;
+  for (int p : component(world, particle)) mass += world.particles().mass[p];
+  return mass;
+}
+
+void DragController::begin(World& world, int particle, const DragSettings& settings) {
+  if (active()) release(world);
+  Particles& particles = world.particles();
+  if (particle < 0 || static_cast<std::size_t>(particle) >= particles.size())
+    throw Error("drag: no particle " + std::to_string(particle) + " (there are " +
+                std::to_string(particles.size()) + ")");
+  settings_ = settings;
+  particle_ = particle;
+  target_ = point_ = particles.position[particle];
+  point_velocity_ = particles.velocity[particle];
+  stretch_ = 0.0;
+  const std::vector<int> moved = component(world, particle);
+  moved_mass_ = 0.0;
+  lightest_ = INFINITY;
+  shortest_ = INFINITY;
+  std::vector<char> in(particles.size(), 0);
+  for (int q : moved) {
+    moved_mass_ += particles.mass[q];
+    lightest_ = std::min(lightest_, particles.mass[q]);
+    in[q] = 1;
+  }
+  for (const auto& c : world.constraints()) {
+    const auto ids = c->particles();
+    if (ids.size() == 2 && (in[ids[0]] || in[ids[1]]))
+      for (int r = 0; r < c->rows(); ++r) shortest_ = std::min(shortest_, c->length_scale(r));
+  }
+  // A particle the scene pins is dragged by that pin: a second pin would contradict it.
+  const auto constraints = world.constraints();
+  for (std::size_t c = 0; c < constraints.size(); ++c) {
+    auto* pin = dynamic_cast<PinConstraint*>(constraints[c].get());
+    if (pin && !pin->tool() && pin->particle() == particle) {
+      kind_ = Kind::ScenePin;
+      constraint_ = static_cast<int>(c);
+      target_ = point_ = pin->point();
+      pin->set_tool(true);  // it is the hand's while dragged: measurements skip it, its work is the mouse's
+      choose_compliance(world, false);
+      return;
+    }
+  }
+  kind_ = Kind::Pin;
+  if (particles.fixed(particle)) {
+    // Made movable, as heavy as what hangs from it, so the same compliant pin moves it and it can never tear the
+    // rods; fixed again on release. Its weight now counts in the energy: that change is the hand's.
+    const double before = world.energy().total();
+    kind_ = Kind::Fixed;
+    fixed_mass_ = particles.mass[particle];
+    const double heavy = moved_mass_ > 0.0 ? moved_mass_ : (fixed_mass_ > 0.0 ? fixed_mass_ : 1.0);
+    particles.mass[particle] = heavy;
+    particles.inv_mass[particle] = 1.0 / heavy;
+    particles.velocity[particle] = Vec3(0.0);
+    moved_mass_ += heavy;
+    lightest_ = std::min(lightest_, heavy);
+    world.add_mouse_work(world.energy().total() - before);
+  }
+  auto pin = std::make_unique<PinConstraint>(particle, point_, world.dimension());
+  pin->set_tool(true);
+  constraint_ = world.add_constraint(std::move(pin));
+  choose_compliance(world, false);
+}
+
+void DragController::move(Vec3 target) { target_ = target; }
+
+double DragController::max_force(const World& world, bool posing) const {
+  const Settings& s = world.settings();
+  const double h = s.dt / s.substeps;
+  // A pose has no time in it, so no weight to compare with: only the tension limit of the projection applies.
+  const double weights = std::min(settings_.max_force, world.solver_info().mouse_force_cap);
+  double force = posing ? INFINITY : weights * moved_mass_ * gravity_scale(world);
+  // With no inertia to carry them, posing substeps turn a taut chain only under less tension (measured: 0.3 m l/h²
+  // poses an over-reached double pendulum exactly in one call, 1 m l/h² leaves it bouncing around the line).
+  const double limit = posing ? kPoseStringLimit : settings_.string_limit;
+  if (std::isfinite(lightest_ * shortest_)) force = std::min(force, limit * lightest_ * shortest_ / (h * h));
+  return force;
+}
+
+void DragController::choose_compliance(World& world, bool posing) {
+  const Settings& s = world.settings();
+  const double h = s.dt / s.substeps;
+  const double mass = moved_mass_;
+  double alpha, beta;
+  if (posing) {
+    alpha = std::max(h * h / (kPoseStiffening * mass), stretch_ / max_force(world, true));
+    beta = 0.0;
+  } else if (settings_.model == DragModel::Hard) {
+    alpha = std::max(h * h / mass, stretch_ / max_force(world, false));
+    beta = 2.0 * std::sqrt(mass / alpha);
+  } else {
+    const double k = settings_.spring_stiffness * mass;
+    alpha = 1.0 / k;
+    beta = 2.0 * std::sqrt(k * mass);
+  }
+  if (!posing && !world.solver_info().implicit_compliance) {
+    const double m = world.particles().mass[particle_];
+    alpha = std::max(alpha, 4.0 * h * h / m);
+    beta = std::min(beta, m / h);
+  }
+  compliance_ = alpha;
+  damping_ = beta;
+  world.set_compliance(constraint_, alpha, beta);
+}
+
+void DragController::before_step(World& world) {
+  if (!active()) return;
+  if (world.dimension() == 2) target_.z = point_.z;
+  const double dt = world.settings().dt;
+  // The held point chases the cursor at the velocity (target − point)/follow_time, at most max_speed, and changes
+  // its velocity by at most max_acceleration·dt per step: a jump of the cursor becomes a smooth run, so the hand
+  // never yanks (its force on what it moves stays near M·max_acceleration plus the weight).
+  Vec3 wanted = settings_.follow_time > 0.0 ? (target_ - point_) / settings_.follow_time : (target_ - point_) / dt;
+  const double speed = glm::length(wanted);
+  if (speed > settings_.max_speed) wanted *= settings_.max_speed / speed;
+  Vec3 change = wanted - point_velocity_;
+  const double most = settings_.max_acceleration * dt;
+  if (glm::length(change) > most) change *= most / glm::length(change);
+  point_velocity_ += change;
+  point_ += dt * point_velocity_;
+  static_cast<PinConstraint&>(world.constraint(constraint_)).set_point(point_);
+  // The force cap must hold in this step already: judge the stretch by where the particle would coast to, not
+  // only by the last step's (a grab that jumps the point would otherwise get one step of a very stiff pin).
+  const Particles& particles = world.particles();
+  const Vec3 coast = particles.position[particle_] + dt * particles.velocity[particle_];
+  const double coast_stretch = glm::length(coast - point_);
+  if (std::isfinite(coast_stretch)) stretch_ = std::max(stretch_, coast_stretch);
+  choose_compliance(world, false);
+}
+
+void DragController::after_step(const World& world) {
+  if (!active()) return;
+  stretch_ = glm::length(world.particles().position[particle_] - point_);
+  if (!std::isfinite(stretch_)) stretch_ = 0.0;
+}
+
+bool DragController::pose(World& world, double max_seconds) {
+  if (!active()) return true;
+  const auto start = std::chrono::steady_clock::now();
+  if (world.dimension() == 2) target_.z = point_.z;
+  point_ = target_;
+  point_velocity_ = Vec3(0.0);
+  static_cast<PinConstraint&>(world.constraint(constraint_)).set_point(point_);
+  // One projection substep at a time, the force cap judged after each (beyond reach the stiff pose pin would
+  // otherwise put a tension on the rods that the projection cannot turn: docs/physics.md).
+  stretch_ = glm::length(world.particles().position[particle_] - point_);
+  bool rest = false;
+  for (int i = 0; i < kPoseIterations && !rest; ++i) {
+    choose_compliance(world, true);
+    rest = !(world.pose(1) > 1e-12);
+    stretch_ = glm::length(world.particles().position[particle_] - point_);
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > max_seconds) break;
+  }
+  stretch_ = 0.0;
+  return rest;
+}
+
+void DragController::release(World& world) {
+  if (!active()) return;
+  Particles& particles = world.particles();
+  const int p = particle_;
+  if (kind_ == Kind::ScenePin) {
+    auto& pin = static_cast<PinConstraint&>(world.constraint(constraint_));
+    pin.set_point(particles.position[p]);  // rigid again where the particle is: no jump
+    pin.set_tool(false);
+    world.set_compliance(constraint_, 0.0, 0.0);
+  } else {
+    world.remove_constraint(constraint_);
+  }
+  if (kind_ == Kind::Fixed) {
+    const double before = world.energy().total();
+    particles.inv_mass[p] = 0.0;
+    particles.mass[p] = fixed_mass_;
+    particles.velocity[p] = Vec3(0.0);
+    world.add_mouse_work(world.energy().total() - before);
+  } else {
+    // The fling: the component keeps its velocity, scaled as a whole (J v = 0 stays true) when the grabbed
+    // particle would leave faster than max_speed.
+    const double speed = glm::length(particles.velocity[p]);
+    if (speed > settings_.max_speed) {
+      const double before = world.energy().total();
+      const double scale = settings_.max_speed / speed;
+      for (int q : component(world, p)) particles.velocity[q] *= scale;
+      world.add_mouse_work(world.energy().total() - before);
+    }
+  }
+  kind_ = Kind::None;
+  particle_ = constraint_ = -1;
+  stretch_ = 0.0;
+}
+
+DragScript::DragScript(std::vector<ScriptedDrag> drags, DragSettings settings)
+    : drags_(std::move(drags)), settings_(settings), played_(drags_.size(), false) {}
+
+std::string DragScript::check(const std::vector<ScriptedDrag>& drags, const World& world) {
+  const std::size_t n = world.particles().size();
+  for (std::size_t i = 0; i < drags.size(); ++i) {
+    const ScriptedDrag& d = drags[i];
+    const std::string which = "drag " + std::to_string(i + 1) + ": ";
+    if (d.particle < 0 || static_cast<std::size_t>(d.particle) >= n)
+      return which + "no particle " + std::to_string(d.particle) + " (the scene has " + std::to_string(n) +
+             ", numbered from 0)";
+    if (!(d.start >= 0.0)) return which + "T0 must be >= 0";
+    if (!(d.end >= d.start)) return which + "T1 must not be before T0";
+    for (std::size_t j = 0; j < i; ++j)
+      if (d.start < drags[j].end && drags[j].start < d.end)
+        return which + "overlaps drag " + std::to_string(j + 1) + " (one particle is dragged at a time)";
+  }
+  return {};
+}
+
+void DragScript::before_step(World& world, DragController& controller) {
+  const double t = world.time();
+  const double eps = 1e-9 * world.settings().dt;
+  if (current_ >= 0 && t >= drags_[current_].end - eps) {
+    controller.release(world);
+    current_ = -1;
+  }
+  if (current_ >= 0) return;
+  for (std::size_t i = 0; i < drags_.size(); ++i) {
+    const ScriptedDrag& d = drags_[i];
+    if (played_[i] || t < d.start - eps || t >= d.end - eps) continue;
+    controller.begin(world, d.particle, settings_);
+    controller.move(d.target);
+    current_ = static_cast<int>(i);
+    played_[i] = true;
+    return;
+  }
+}
+
+}  // namespace lagrange

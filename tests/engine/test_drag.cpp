@@ -1,0 +1,263 @@
+// The drag controller (lagrange/drag.h): the mouse as a compliant tool pin. Over-reach drags against the closed
+// form of the nearest reachable point, rods exact, settling, plausible forces, the fling cap, the energy balance,
+// posing, spring drags on the cloth, and the scripted drags of the command line.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "lagrange/drag.h"
+#include "lagrange/scene.h"
+#include "test_util.h"
+
+using namespace lagrange;
+using lagrange::test::all_finite;
+using lagrange::test::settings_for;
+
+namespace {
+
+Settings sandbox_settings(Vec3 gravity = {0.0, -9.81, 0.0}) {
+  Settings s = settings_for("projection", 1.0 / 60.0, gravity);
+  s.substeps = 8;
+  return s;
+}
+
+// Steps `steps` times with the controller in the loop, as the sandbox and `run` do; calls check() after each step.
+template <class Check>
+void drive(World& world, DragController& drag, int steps, Check check) {
+  for (int i = 0; i < steps; ++i) {
+    drag.before_step(world);
+    world.step();
+    drag.after_step(world);
+    check();
+  }
+}
+
+double drift(const World& world, double e0) {
+  return world.energy().total() - e0 - world.work().mouse - world.work().damping;
+}
+
+}  // namespace
+
+TEST_CASE("over-reach: the end of a pendulum chain goes to pivot + (L1 + ... + Ln) direction and settles there") {
+  for (int links : {1, 2, 3}) {
+    for (double g : {9.81, 0.0}) {
+      CAPTURE(links);
+      CAPTURE(g);
+      World world = lagrange::test::chain(sandbox_settings({0.0, -g, 0.0}), links, 1.0, {1.0, 0.0, 0.0});
+      const int end = links;
+      const double reach = links * 1.0;
+      const Vec3 direction = glm::normalize(Vec3(0.6, -0.8, 0.0));
+      const double d = reach + 0.3;
+      DragController drag;
+      drag.begin(world, end, DragSettings{});
+      drag.move(d * direction);
+      int worst_iterations = 0;
+      drive(world, drag, 360, [&] {  // 6 s
+        REQUIRE(all_finite(world));
+        CHECK(world.stats().failures == 0);
+        CHECK(world.max_violation(true) < 1e-8);  // the scene's rods; the mouse's pin is not counted
+        worst_iterations = std::max(worst_iterations, world.stats().iterations);
+      });
+      CHECK(worst_iterations <= 8 * world.settings().substeps);  // a few Newton iterations per substep
+      const Vec3 nearest = reach * direction;  // the pivot is at the origin
+      const Vec3 x = world.particles().position[end];
+      // Gravity tilts the held chain by at most (d − L)/(F/W · d) radians, F/W the pull in weights (the force
+      // cap); without gravity the pull is the only force on the end and the chain converges onto the line (the
+      // last of a three-link chain's vibration dies slowly: within 1e-3 of the reach after 6 s).
+      const double tilt = g > 0.0 ? (d - reach) / (DragSettings{}.max_force * d) : 1e-3;
+      CHECK(glm::length(x - nearest) <= reach * tilt);
+      // Held, not swinging: the kinetic energy is a sliver of what a fall over the chain's length would give.
+      const double mass = links * 1.0;
+      CHECK(world.energy().kinetic < 1e-3 * mass * 9.81 * reach);
+      // The mouse's own row is far from satisfied, and that is not the scene's violation.
+      const Constraint& pin = world.constraint(drag.constraint());
+      CHECK(pin.tool());
+      CHECK(std::abs(pin.value(0, world.particles().position)) + std::abs(pin.value(1, world.particles().position)) > 0.1);
+    }
+  }
+}
+
+TEST_CASE("within reach the held particle sits within g h^2 of the point and every rod is exact") {
+  World world = lagrange::test::chain(sandbox_settings(), 2, 1.0, {1.0, 0.0, 0.0});
+  DragController drag;
+  drag.begin(world, 2, DragSettings{});
+  const Vec3 target(1.2, -0.9, 0.0);  // 1.5 m from the pivot: reachable
+  drag.move(target);
+  drive(world, drag, 240, [&] { CHECK(world.max_violation(true) < 1e-8); });
+  const double h = world.settings().dt / world.settings().substeps;
+  // α = h²/M and the pin carries at most the weight M g of what it moves: offset ≤ α M g = g h².
+  CHECK(glm::length(world.particles().position[2] - target) <= 9.81 * h * h * 1.01);
+  CHECK(drag.compliance() == doctest::Approx(h * h / 2.0));
+}
+
+TEST_CASE("a hard drag of a hanging chain gives plausible forces and a capped fling") {
+  // A 1 kg chain of ten 0.1 m links hanging at rest; its end is yanked sideways and let go mid-motion.
+  Settings s = sandbox_settings();
+  World world = lagrange::test::chain(s, 10, 0.1, {0.0, -1.0, 0.0}, 0.1);
+  DragController drag;
+  DragSettings settings;
+  drag.begin(world, 10, settings);
+  drag.move(Vec3(3.0, -1.0, 0.0));  // far and fast: the point runs at its speed cap
+  double peak = 0.0;
+  drive(world, drag, 20, [&] {
+    CHECK(world.max_violation(true) < 1e-8);
+    for (double f : world.row_force()) peak = std::max(peak, std::abs(f));
+  });
+  const double weight = 1.0 * 9.81;
+  CHECK(peak <= 2.0 * settings.max_force * weight);  // the pull is capped; rods carry it and the chain's inertia
+  CHECK(peak < 2e3);  // the issue saw 1e5 N in this 1 kg chain from a gentler drag
+  drag.move(Vec3(-3.0, -1.0, 0.0));                  // whip back
+  drive(world, drag, 6, [] {});
+  drag.release(world);
+  CHECK(world.constraints().size() == 10);  // the pin is gone
+  for (std::size_t i = 1; i < world.particles().size(); ++i)
+    CHECK(glm::length(world.particles().velocity[i]) <= settings.max_speed * 1.5);
+  CHECK(glm::length(world.particles().velocity[10]) <= settings.max_speed + 1e-9);
+  drive(world, drag, 60, [&] { CHECK(world.max_violation(true) < 1e-8); });
+}
+
+TEST_CASE("the energy balance closes: E - E0 = W_mouse + W_damping up to the solver's drift") {
+  for (double damping : {0.0, 0.5}) {
+    CAPTURE(damping);
+    Settings s = sandbox_settings();
+    s.damping = damping;
+    World world = lagrange::test::chain(s, 2, 1.0, {1.0, 0.0, 0.0});
+    const double e0 = world.energy().total();
+    // The undragged motion's drift over the same time, as the scale of what the solver itself does.
+    World free = lagrange::test::chain(s, 2, 1.0, {1.0, 0.0, 0.0});
+    double free_drift = 0.0;
+    DragController none;
+    drive(free, none, 180, [&] { free_drift = std::max(free_drift, std::abs(drift(free, e0))); });
+
+    DragController drag;
+    drag.begin(world, 2, DragSettings{});
+    drag.move(Vec3(0.5, 1.2, 0.0));  // lift the end above the pivot: the hand works against gravity
+    drive(world, drag, 60, [] {});
+    drag.move(Vec3(-1.0, 0.8, 0.0));
+    drive(world, drag, 30, [] {});
+    drag.release(world);
+    drive(world, drag, 90, [] {});
+    const double w = world.work().mouse;
+    CHECK(std::abs(w) > 10.0);  // the hand did real work
+    CHECK(std::abs(drift(world, e0)) < 0.02 * std::abs(w));
+    CHECK(std::abs(drift(world, e0)) < 20.0 * free_drift + 1e-3);
+    if (damping > 0.0) CHECK(world.work().damping < -0.1);
+    else CHECK(world.work().damping == 0.0);
+  }
+}
+
+TEST_CASE("posing: the particle goes to the point, rods exact, velocities zero, time stands still") {
+  World world = lagrange::test::chain(sandbox_settings(), 2, 1.0, {0.6, 0.8, 0.0});
+  for (int i = 0; i < 20; ++i) world.step();  // moving
+  const double t = world.time();
+  const long steps = world.step_count();
+  const double e_before = world.energy().total(), w_before = world.work().mouse;
+  DragController drag;
+  drag.begin(world, 2, DragSettings{});
+  const Vec3 target(-0.5, -1.3, 0.0);  // reachable
+  drag.move(target);
+  drag.pose(world);
+  CHECK(glm::length(world.particles().position[2] - target) < 1e-6);
+  CHECK(world.max_violation(true) < 1e-10);
+  for (const Vec3& v : world.particles().velocity) CHECK(glm::length(v) == 0.0);
+  CHECK(world.time() == t);
+  CHECK(world.step_count() == steps);
+  // The hand's work is exactly the energy the pose changed.
+  CHECK(world.work().mouse - w_before == doctest::Approx(world.energy().total() - e_before).epsilon(1e-12));
+  // Beyond reach: the nearest reachable point.
+  drag.move(Vec3(0.0, 3.0, 0.0));
+  drag.pose(world);
+  CHECK(glm::length(world.particles().position[2] - Vec3(0.0, 2.0, 0.0)) < 1e-6);
+  CHECK(world.max_violation(true) < 1e-10);
+  drag.release(world);
+  for (const Vec3& v : world.particles().velocity) CHECK(glm::length(v) == 0.0);  // play starts from rest
+}
+
+TEST_CASE("spring drag moves a cloth corner to the cursor within about a second") {
+  Scene scene = load_scene_file(std::filesystem::path(LAGRANGE_ASSETS_DIR) / "hanging_cloth.json");
+  World world = make_world(scene);
+  const int corner = 19;  // a free corner (the scene pins 0 and 399)
+  const Vec3 target(0.3, 0.2, -0.3);  // 0.85 m from both pinned corners: reachable
+  const Vec3 start = world.particles().position[corner];
+  REQUIRE(glm::length(start - target) > 0.3);
+  DragController drag;
+  DragSettings settings;
+  settings.model = DragModel::Spring;
+  drag.begin(world, corner, settings);
+  drag.move(target);
+  // k = s M on the whole 4 kg cloth, not on the 10 g corner.
+  CHECK(drag.moved_mass() == doctest::Approx(4.0));
+  CHECK(drag.compliance() == doctest::Approx(1.0 / (settings.spring_stiffness * 4.0)));
+  drive(world, drag, 60, [&] { CHECK(world.max_violation(true) < 1e-8); });
+  CHECK(glm::length(world.particles().position[corner] - target) < 0.05);
+  drag.release(world);
+}
+
+TEST_CASE("a fixed particle dragged beyond its rods' reach moves as a heavy particle and is fixed again on release") {
+  Scene scene = load_scene_file(std::filesystem::path(LAGRANGE_ASSETS_DIR) / "rope_bridge.json");
+  World world = make_world(scene);
+  int post = -1;
+  for (std::size_t i = 0; i < world.particles().size() && post < 0; ++i)
+    if (world.particles().fixed(i)) post = static_cast<int>(i);
+  REQUIRE(post >= 0);
+  DragController drag;
+  drag.begin(world, post, DragSettings{});
+  CHECK(drag.kind() == DragController::Kind::Fixed);
+  CHECK_FALSE(world.particles().fixed(post));
+  drag.move(world.particles().position[post] + Vec3(-5.0, 2.0, 0.0));  // the bridge cannot stretch that far
+  drive(world, drag, 120, [&] {
+    REQUIRE(all_finite(world));
+    CHECK(world.stats().failures == 0);
+    CHECK(world.max_violation(true) < 1e-8);
+  });
+  drag.release(world);
+  CHECK(world.particles().fixed(post));
+  CHECK(glm::length(world.particles().velocity[post]) == 0.0);
+  drive(world, drag, 30, [&] { CHECK(world.max_violation(true) < 1e-8); });
+}
+
+TEST_CASE("scripted drags begin at T0, release at T1, and bad scripts are refused with the reason") {
+  World world = lagrange::test::chain(sandbox_settings(), 2, 1.0, {1.0, 0.0, 0.0});
+  CHECK(DragScript::check({{2, Vec3(1.0), 0.0, 1.0}}, world).empty());
+  CHECK(DragScript::check({{3, Vec3(1.0), 0.0, 1.0}}, world).find("no particle 3") != std::string::npos);
+  CHECK(DragScript::check({{1, Vec3(1.0), 1.0, 0.5}}, world).find("T1") != std::string::npos);
+  CHECK(DragScript::check({{1, Vec3(1.0), 0.0, 1.0}, {2, Vec3(1.0), 0.5, 2.0}}, world).find("overlaps") !=
+        std::string::npos);
+  DragScript script({{2, Vec3(0.0, -2.5, 0.0), 0.25, 0.5}, {1, Vec3(0.5, 0.5, 0.0), 0.75, 1.0}}, DragSettings{});
+  DragController drag;
+  std::vector<int> held;
+  for (int i = 0; i < 75; ++i) {  // 1.25 s
+    script.before_step(world, drag);
+    held.push_back(drag.active() ? drag.particle() : -1);
+    drag.before_step(world);
+    world.step();
+    drag.after_step(world);
+  }
+  // Steps start at t = i/60: drag 1 holds for i in [15, 30), drag 2 for [45, 60).
+  for (int i = 0; i < 75; ++i) {
+    CAPTURE(i);
+    CHECK(held[i] == (i >= 15 && i < 30 ? 2 : i >= 45 && i < 60 ? 1 : -1));
+  }
+  CHECK(world.constraints().size() == 2);
+}
+
+TEST_CASE("SHAKE and RATTLE get a gentler hand: an over-reach drag of a rope bridge's post leaves it in one piece") {
+  // Their sweeps stop short of convergence on long chains; under a 100-weight pull the error grew to 1e94 m.
+  for (const char* solver : {"shake", "rattle"}) {
+    CAPTURE(solver);
+    Scene scene = load_scene_file(std::filesystem::path(LAGRANGE_ASSETS_DIR) / "rope_bridge.json");
+    scene.settings.solver = solver;
+    World world = make_world(scene);
+    CHECK(world.solver_info().mouse_force_cap < DragSettings{}.max_force);
+    const int post = static_cast<int>(world.particles().size()) - 1;
+    DragController drag;
+    drag.begin(world, post, DragSettings{});
+    drag.move(Vec3(4.0, -4.0, 0.0));
+    drive(world, drag, 120, [&] {
+      REQUIRE(all_finite(world));
+      CHECK(world.max_violation(true) < 1e-2);  // not converged to 1e-10 (it never is here), but bounded
+    });
+  }
+}
