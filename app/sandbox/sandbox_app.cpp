@@ -11,6 +11,7 @@
 
 #include "sandbox/picking.h"
 #include "sandbox/scene_draw.h"
+#include "sandbox/screenshot_folder.h"
 #include "sandbox/ui.h"
 
 namespace lagrange::app {
@@ -95,7 +96,7 @@ Sandbox::Sandbox(const SandboxOptions& options) {
 
   state_.assets_dir = find_assets_dir();
   refresh_scene_files(state_);
-  state_.screenshot_dir = std::filesystem::absolute("screenshots");
+  state_.screenshot_dir = default_screenshot_dir();
   // A world exists before the first scene loads, so every accessor is valid.
   Scene empty;
   empty.name = "Empty";
@@ -169,10 +170,18 @@ void Sandbox::start_scene(Scene scene, const std::filesystem::path& path) {
   frame_scene();
 }
 
-void Sandbox::frame_scene() {
+void Sandbox::update_viewport() {
   int w, h;
   platform_->drawable_size(w, h);
-  state_.camera.set_viewport(w, h);
+  state_.window_width = w;
+  state_.window_height = h;
+  state_.pixel_ratio = platform_->pixel_ratio();
+  const std::array<int, 4> rect = scene_viewport(state_);
+  state_.camera.set_viewport(rect[0], rect[1], rect[2], rect[3]);
+}
+
+void Sandbox::frame_scene() {
+  update_viewport();  // the free middle between the panels: the scene is framed into it
   glm::dvec3 lo, hi;
   reach_bounds(state_.world, lo, hi);
   const double pad = state_.length_scale * 0.3;
@@ -183,18 +192,6 @@ void Sandbox::frame_scene() {
   lo -= glm::dvec3(pad);
   hi += glm::dvec3(pad);
   state_.camera.frame(lo, hi);
-  if (!state_.view.panels) return;
-  // The panels cover the sides: fit the scene into the free middle instead of the whole window.
-  const double ratio = platform_->pixel_ratio();
-  const double left = panel_width(state_) * ratio, right = panel_width(state_) * 1.1 * ratio;
-  const double free_width = std::max(w - left - right, 0.3 * w);
-  Camera& camera = state_.camera;
-  if (!camera.perspective) {
-    camera.half_height = std::max(camera.half_height, 0.5 * (hi.x - lo.x) * 1.08 * h / free_width);
-    camera.centre.x -= 0.5 * (left - right) * (2.0 * camera.half_height / h);
-  } else {
-    camera.distance *= std::clamp(0.6 * w / free_width, 1.0, 1.6);
-  }
 }
 
 // --- stepping -------------------------------------------------------------------------------------------------------
@@ -309,10 +306,7 @@ void Sandbox::advance_steps(int steps) {
 void Sandbox::frame(double wall_seconds) {
   const auto start = Clock::now();
   frame_start_ = start;
-  state_.pixel_ratio = platform_->pixel_ratio();
-  int w, h;
-  platform_->drawable_size(w, h);
-  state_.camera.set_viewport(w, h);
+  update_viewport();
 
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
@@ -357,7 +351,7 @@ void Sandbox::frame(double wall_seconds) {
 void Sandbox::update_hover() {
   state_.hover = {};
   if (state_.drag.kind != Drag::Kind::None || gesture_ != Gesture::None || mouse_.x < 0.0) return;
-  if (ImGui::GetIO().WantCaptureMouse) return;
+  if (ImGui::GetIO().WantCaptureMouse || !state_.camera.in_viewport(mouse_)) return;
   state_.hover = pick(state_.world, state_.camera, radii_, mouse_);
 }
 
@@ -388,11 +382,9 @@ void Sandbox::update_view_state(double wall_seconds) {
 // --- drawing --------------------------------------------------------------------------------------------------------
 
 void Sandbox::render(bool with_panels) {
-  int w, h;
-  platform_->drawable_size(w, h);
-  state_.camera.set_viewport(w, h);
+  update_viewport();
   build_draw_list(state_, radii_, draw_list_);
-  renderer_->draw(draw_list_, state_.camera, state_.view.msaa);
+  renderer_->draw(draw_list_, state_.camera, state_.view.msaa, state_.window_width, state_.window_height);
   if (screenshot_request_ && !*screenshot_request_) {
     screenshot_request_.reset();
     take_screenshot(state_, read_pixels());
@@ -405,6 +397,7 @@ void Sandbox::render(bool with_panels) {
   glFinish();
   FrameTiming& timing = state_.timing;
   timing.frame_ms = std::chrono::duration<double, std::milli>(Clock::now() - frame_start_).count();
+  timing.slowest_ms = std::max(timing.slowest_ms, timing.frame_ms);
   timing.recent.push_back(timing.frame_ms);
   if (timing.recent.size() > 120) timing.recent.pop_front();
   std::vector<double> sorted(timing.recent.begin(), timing.recent.end());

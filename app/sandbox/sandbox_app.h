@@ -7,6 +7,7 @@
 #include <SDL.h>
 
 #include <chrono>
+#include <deque>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -78,6 +79,8 @@ class Sandbox {
   void place_drag(glm::dvec3 point);
   void handle_key(const SDL_KeyboardEvent& key);
   void update_hover();
+  // Sets the camera's viewport to the free middle between the panels (the whole window when they are hidden).
+  void update_viewport();
   void update_view_state(double wall_seconds);
   glm::dvec2 to_pixels(int x, int y) const;
 
@@ -87,6 +90,7 @@ class Sandbox {
   std::vector<double> radii_;
   DrawList draw_list_;
   std::optional<bool> screenshot_request_;  // pending screenshot: with panels?
+  std::deque<SDL_Event> pending_;  // events held back to the next frame (pump_events)
   glm::dvec2 mouse_{-1.0, -1.0};     // drawable pixels, from the last mouse event
   bool buttons_down_[3] = {false, false, false};  // left, right, middle, from events
   enum class Gesture { None, Orbit, Pan } gesture_ = Gesture::None;
