@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cfloat>
 #include <cmath>
+#include <cstdio>
 
 #include "sandbox/picking.h"
 #include "sandbox/scene_draw.h"
@@ -265,6 +266,8 @@ void Sandbox::step_world() {
   World& world = state_.world;
   Drag& drag = state_.drag;
   if (drag.kind != Drag::Kind::None && drag.kind != Drag::Kind::Spring) place_drag(drag.target);
+  before_step_x_ = world.particles().position;
+  before_step_v_ = world.particles().velocity;
   try {
     world.step();
   } catch (const std::exception& error) {
@@ -272,11 +275,37 @@ void Sandbox::step_world() {
     state_.paused = true;
     return;
   }
+  if (undo_blow_up()) return;
   if (drag.kind != Drag::Kind::None) {
     drag.track.push_back({world.time(), drag.applied});
     while (drag.track.size() > 2 && drag.track.front().first < world.time() - 0.1) drag.track.pop_front();
   }
   record_step();
+}
+
+// A scene that runs away (penalty springs too stiff for Δt grow ×10¹⁰ a step until the energy overflows; the engine
+// only rolls back NaN and infinite positions) would leave the window showing "inf" and nothing on screen. The step
+// that ran away is undone instead, the simulation paused and the reason shown: R resets.
+bool Sandbox::undo_blow_up() {
+  World& world = state_.world;
+  constexpr double kRunaway = 1e9;  // metres or m/s: no lesson scene goes there
+  bool runaway = !std::isfinite(world.energy().total());
+  for (std::size_t i = 0; i < world.particles().size() && !runaway; ++i)
+    runaway = !(glm::length(world.particles().position[i]) < kRunaway) ||
+              !(glm::length(world.particles().velocity[i]) < kRunaway);
+  if (!runaway) return false;
+  world.particles().position = before_step_x_;
+  world.particles().velocity = before_step_v_;
+  state_.paused = true;
+  char message[400];
+  std::snprintf(message, sizeof message,
+                "The simulation blew up at t = %.3f s with %s: positions or energy ran away, so that step was undone "
+                "and the simulation paused. R resets; a smaller \xce\x94t, more substeps or a softer penalty k keep "
+                "it stable.",
+                world.time(), world.solver_info().name);
+  state_.settings_error = message;
+  state_.show_toast(message, true);
+  return true;
 }
 
 void Sandbox::record_step() {

@@ -73,6 +73,7 @@ class Sandbox {
   void apply(const Command& command);
   void step_world();
   void record_step();
+  bool undo_blow_up();  // after a step: true when it ran away and was undone
   void begin_drag(int particle, glm::dvec2 pixel);
   void move_drag(glm::dvec2 pixel);
   void end_drag(bool keep_velocity);
@@ -90,6 +91,7 @@ class Sandbox {
   std::vector<double> radii_;
   DrawList draw_list_;
   std::optional<bool> screenshot_request_;  // pending screenshot: with panels?
+  std::vector<Vec3> before_step_x_, before_step_v_;  // the state before the last step, for undo_blow_up
   std::deque<SDL_Event> pending_;  // events held back to the next frame (pump_events)
   glm::dvec2 mouse_{-1.0, -1.0};     // drawable pixels, from the last mouse event
   bool buttons_down_[3] = {false, false, false};  // left, right, middle, from events
