@@ -382,6 +382,8 @@ void Sandbox::update_hover() {
   if (state_.drag.kind != Drag::Kind::None || gesture_ != Gesture::None || mouse_.x < 0.0) return;
   if (ImGui::GetIO().WantCaptureMouse || !state_.camera.in_viewport(mouse_)) return;
   state_.hover = pick(state_.world, state_.camera, radii_, mouse_);
+  if (state_.hover.kind == Hover::Kind::Particle) ++state_.input_counts.particle_hover_frames;
+  if (state_.hover.kind == Hover::Kind::Rod) ++state_.input_counts.rod_hover_frames;
 }
 
 void Sandbox::update_view_state(double wall_seconds) {

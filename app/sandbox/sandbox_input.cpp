@@ -91,6 +91,7 @@ void Sandbox::handle_event(const SDL_Event& event) {
           toggle_trail(state_, hit.index);
         } else if (hit.kind == Hover::Kind::Particle) {
           begin_drag(hit.index, pixel);
+          ++state_.input_counts.grabs;
         } else if (event.button.clicks >= 2) {
           frame_scene();
         } else {

@@ -104,6 +104,13 @@ struct FrameTiming {
   std::deque<double> recent;
 };
 
+// What the pointer did since the window opened: `--report` prints it, so a scripted session shows what it reached.
+struct InputCounts {
+  long particle_hover_frames = 0;  // frames with the pointer resting on a particle
+  long rod_hover_frames = 0;       // ... on a rod
+  long grabs = 0;                  // particles grabbed with the mouse
+};
+
 struct SandboxState {
   Scene scene;                       // the static model, as loaded
   std::filesystem::path scene_path;  // "" when built in code
@@ -154,6 +161,7 @@ struct SandboxState {
   Drag drag;
   std::vector<Trail> trails;
   FrameTiming timing;
+  InputCounts input_counts;
   std::string renderer_name;
   double ui_scale = 1.0;     // HiDPI factor for fonts and widgets when the OS does not scale the drawable
   double pixel_ratio = 1.0;  // drawable pixels per window unit (2 on a Retina-style screen)
