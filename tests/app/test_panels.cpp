@@ -307,3 +307,23 @@ TEST_CASE("screenshots go to the pictures folder under Lagrange Lab and the save
 }
 
 }  // namespace lagrange::app::test
+
+namespace lagrange::app::test {
+
+TEST_CASE("docs/app.md lists exactly the keys of the shortcut table that the help, --list-keys and the tests use") {
+  std::ifstream file(std::filesystem::path(LAGRANGE_ASSETS_DIR) / ".." / "docs" / "app.md");
+  REQUIRE(file.good());
+  std::vector<std::string> documented;
+  bool in_keys = false;
+  for (std::string line; std::getline(file, line);) {
+    if (line.starts_with("## ")) in_keys = line == "## Keys";
+    if (!in_keys || !line.starts_with("| ") || line.starts_with("| key") || line.starts_with("| ---")) continue;
+    documented.push_back(line.substr(2, line.find(" |", 2) - 2));
+  }
+  std::vector<std::string> table;
+  for (const Shortcut& s : shortcuts())
+    if (s.codes[0] != SDLK_UNKNOWN) table.push_back(s.keys);
+  CHECK(documented == table);
+}
+
+}  // namespace lagrange::app::test
