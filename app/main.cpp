@@ -1,12 +1,16 @@
 // lagrange-lab: the sandbox window and the headless commands.
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <new>
 #include <string>
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "common/output_file.h"
 #include "lagrange/scene.h"
+#include "lagrange/text.h"
 #ifdef LAGRANGE_HAVE_SANDBOX
 #include "sandbox/sandbox.h"
 #endif
@@ -31,6 +35,8 @@ int dispatch(int argc, char** argv) {
     std::fputs(kUsage, stdout);
     return 0;
   }
+  // The headless commands: SIGINT / SIGTERM remove unfinished output and exit 130 / 143 at once.
+  if (command == "run" || command == "bench" || command == "shot") io::install_interrupt_cleanup();
   if (command == "run") return cli::run_main(argc - 2, argv + 2);
   if (command == "solvers") return cli::solvers_main(argc - 2, argv + 2);
   if (command == "bench") return cli::bench_main(argc - 2, argv + 2);
@@ -45,27 +51,56 @@ int dispatch(int argc, char** argv) {
     return 2;
   }
 #endif
-  std::fprintf(stderr, "lagrange-lab: unknown command '%s'\n\n%s", command.c_str(), kUsage);
+  std::fprintf(stderr, "lagrange-lab: unknown command %s\n\n%s", lagrange::quoted(command).c_str(), kUsage);
   return 2;
+}
+
+// Messages may quote input: escape what is left of control characters (keeps the text, cuts nothing useful).
+std::string safe(const char* text) { return lagrange::printable(text, 4096); }
+
+int run_command(int argc, char** argv) {
+  using namespace lagrange;
+  const std::string command = argc > 1 ? lagrange::printable(argv[1]) : "";
+  try {
+    return dispatch(argc, argv);
+  } catch (const cli::UsageError& e) {
+    std::fprintf(stderr, "lagrange-lab %s: %s\n", command.c_str(), safe(e.what()).c_str());
+    return cli::kExitBadInput;
+  } catch (const io::SameFileError& e) {
+    std::fprintf(stderr, "lagrange-lab %s: %s\n", command.c_str(), safe(e.what()).c_str());
+    return cli::kExitBadInput;
+  } catch (const io::OutputError& e) {
+    std::fprintf(stderr, "lagrange-lab %s: %s\n", command.c_str(), safe(e.what()).c_str());
+    return cli::kExitOutputFailed;
+  } catch (const SceneError& e) {
+    std::fprintf(stderr, "lagrange-lab: %s\n", safe(e.what()).c_str());
+    return cli::kExitBadInput;
+  } catch (const Error& e) {
+    std::fprintf(stderr, "lagrange-lab: %s\n", safe(e.what()).c_str());
+    return cli::kExitBadInput;
+  } catch (const std::bad_alloc&) {
+    std::fputs("lagrange-lab: out of memory (a smaller scene may fit; without --allow-large the scene limits keep "
+               "scenes well within memory)\n", stderr);
+    return cli::kExitOutOfMemory;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "lagrange-lab: error: %s\n", safe(e.what()).c_str());
+    return 1;
+  }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const char* command = argc > 1 ? argv[1] : "";
-  try {
-    return dispatch(argc, argv);
-  } catch (const lagrange::cli::UsageError& e) {
-    std::fprintf(stderr, "lagrange-lab %s: %s\n", command, e.what());
-    return 2;
-  } catch (const lagrange::SceneError& e) {
-    std::fprintf(stderr, "lagrange-lab: %s\n", e.what());
-    return 2;
-  } catch (const lagrange::Error& e) {
-    std::fprintf(stderr, "lagrange-lab: %s\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "lagrange-lab: error: %s\n", e.what());
-    return 1;
+  const int code = run_command(argc, argv);
+  // Whatever went to standard output (a summary, a table, --help) must have arrived: a full disk or a closed
+  // pipe is a failure, not a success.
+  errno = 0;
+  const bool flushed = std::fflush(stdout) == 0;
+  if (!flushed || std::ferror(stdout)) {
+    const int error = errno;
+    std::fprintf(stderr, "lagrange-lab: standard output: cannot write%s%s\n", error ? ": " : "",
+                 error ? std::strerror(error) : "");
+    return code == 0 ? lagrange::cli::kExitOutputFailed : code;
   }
+  return code;
 }

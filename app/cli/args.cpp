@@ -1,7 +1,12 @@
 #include "cli/args.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+
+#include "lagrange/text.h"
 
 namespace lagrange::cli {
 
@@ -23,8 +28,15 @@ std::optional<std::string> Args::option(const char* name) {
   }
   if (item != name) return std::nullopt;
   if (next_ + 1 >= items_.size()) throw UsageError(std::string(name) + " needs a value");
+  const std::string& value = items_[next_ + 1];
+  const bool looks_like_option =
+      value.size() > 1 && value[0] == '-' &&
+      (value[1] == '-' || std::isalpha(static_cast<unsigned char>(value[1])));
+  if (looks_like_option)
+    throw UsageError(std::string(name) + " needs a value, got the option " + lagrange::quoted(value) + " (write " + name +
+                     "=" + printable(value) + " if that is really the value)");
   next_ += 2;
-  return items_[next_ - 1];
+  return value;
 }
 
 std::optional<std::string> Args::positional() {
@@ -35,25 +47,43 @@ std::optional<std::string> Args::positional() {
 void Args::finish() const {
   if (empty()) return;
   const std::string& item = items_[next_];
-  if (item.size() > 1 && item[0] == '-') throw UsageError("unknown option '" + item + "' (see --help)");
-  throw UsageError("unexpected argument '" + item + "' (see --help)");
+  if (item.size() > 1 && item[0] == '-') throw UsageError("unknown option " + lagrange::quoted(item) + " (see --help)");
+  throw UsageError("unexpected argument " + lagrange::quoted(item) + " (see --help)");
 }
 
 double parse_number(const std::string& flag, const std::string& text) {
   double value = 0.0;
   const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
   if (result.ec != std::errc() || result.ptr != text.data() + text.size() || !std::isfinite(value))
-    throw UsageError(flag + ": expected a finite number, got '" + text + "'");
+    throw UsageError(flag + ": expected a finite number, got " + lagrange::quoted(text));
   return value;
 }
 
-long parse_count(const std::string& flag, const std::string& text, long min) {
+long parse_count(const std::string& flag, const std::string& text, long min, long max) {
   long value = 0;
   const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (result.ec == std::errc::result_out_of_range && result.ptr == text.data() + text.size())
+    throw UsageError(flag + ": must be at most " + std::to_string(max) + ", got " + printable(text));
   if (result.ec != std::errc() || result.ptr != text.data() + text.size())
-    throw UsageError(flag + ": expected a whole number, got '" + text + "'");
+    throw UsageError(flag + ": expected a whole number, got " + lagrange::quoted(text));
   if (value < min) throw UsageError(flag + ": must be at least " + std::to_string(min) + ", got " + text);
+  if (value > max) throw UsageError(flag + ": must be at most " + std::to_string(max) + ", got " + text);
   return value;
+}
+
+long steps_for_duration(double seconds, double dt) {
+  const double steps = std::ceil(seconds / dt - 1e-9);
+  if (!(steps <= static_cast<double>(kMaxSteps)))
+    throw UsageError("--duration " + format_number(seconds) + " at dt " + format_number(dt) + " is " +
+                     format_number(steps) + " steps; at most " + std::to_string(kMaxSteps) +
+                     " (a longer dt, or a shorter duration)");
+  return std::max(0L, static_cast<long>(steps));
+}
+
+std::string format_number(double value) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.17g", value);
+  return buffer;
 }
 
 }  // namespace lagrange::cli

@@ -21,7 +21,8 @@ class Args {
   bool empty() const { return next_ >= items_.size(); }
   // True (and consumed) when the next item is exactly `flag`.
   bool flag(const char* name);
-  // The value after `name` when the next item is `name VALUE` or `name=VALUE`.
+  // The value after `name` when the next item is `name VALUE` or `name=VALUE`. A separate VALUE that looks like an
+  // option ("--quiet", "-x"; a negative number is fine) is refused, so `--csv --quiet` never writes a file "--quiet".
   std::optional<std::string> option(const char* name);
   // The next item if it does not start with '-'.
   std::optional<std::string> positional();
@@ -34,7 +35,18 @@ class Args {
   std::size_t next_ = 0;
 };
 
-double parse_number(const std::string& flag, const std::string& text);      // finite double
-long parse_count(const std::string& flag, const std::string& text, long min);  // integer >= min
+// The most steps one command may run (run --steps, --duration / dt; shot --steps, --time / dt): 10^8 steps of the
+// smallest scene take about a minute; more is a typo, or an overflow waiting to happen.
+constexpr long kMaxSteps = 100'000'000;
+
+double parse_number(const std::string& flag, const std::string& text);  // finite double
+// An integer in min..max; a message naming the flag and the range otherwise (no silent wrap-around).
+// Without a max, kMaxCount: no count is ever allowed to wrap around or silently truncate.
+constexpr long kMaxCount = 1'000'000'000;
+long parse_count(const std::string& flag, const std::string& text, long min, long max = kMaxCount);
+// ceil(seconds / dt) steps; UsageError when that is more than kMaxSteps.
+long steps_for_duration(double seconds, double dt);
+// "%.17g": the text that reads back to the same double.
+std::string format_number(double value);
 
 }  // namespace lagrange::cli

@@ -35,9 +35,9 @@ columns:
   steps      steps run (a solver that exceeds --budget stops early)
 
 options:
-  --steps N            steps per repeat (default 60 = 1 s of simulated time)
-  --repeats R          repeats per cell (default 3)
-  --budget S           wall-time budget per cell in seconds (default 5)
+  --steps N            steps per repeat (default 60 = 1 s of simulated time; 1 .. 1000000)
+  --repeats R          repeats per cell (default 3; 1 .. 1000)
+  --budget S           wall-time budget per cell in seconds (default 5; > 0 .. 3600)
   --workload NAME      run only this workload (repeatable)
   --solver NAME        run only this solver (repeatable)
   --set KEY=VALUE      change a setting for every run (e.g. --set tolerance=1e-8); default max_iterations=100000
@@ -118,9 +118,14 @@ int bench_main(int argc, char** argv) {
       std::fputs(kBenchUsage, stdout);
       return 0;
     }
-    if (auto v = args.option("--steps")) { steps = parse_count("--steps", *v, 1); continue; }
-    if (auto v = args.option("--repeats")) { repeats = parse_count("--repeats", *v, 1); continue; }
-    if (auto v = args.option("--budget")) { budget = parse_number("--budget", *v); continue; }
+    if (auto v = args.option("--steps")) { steps = parse_count("--steps", *v, 1, 1'000'000); continue; }
+    if (auto v = args.option("--repeats")) { repeats = parse_count("--repeats", *v, 1, 1000); continue; }
+    if (auto v = args.option("--budget")) {
+      budget = parse_number("--budget", *v);
+      if (!(budget > 0.0 && budget <= 3600.0))
+        throw UsageError("--budget: must be in > 0 .. 3600 seconds, got " + format_number(budget));
+      continue;
+    }
     if (auto v = args.option("--workload")) { workloads.push_back(*v); continue; }
     if (auto v = args.option("--solver")) {
       if (!find_solver(*v)) throw UsageError("--solver: unknown solver '" + *v + "'");

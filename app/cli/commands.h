@@ -1,8 +1,14 @@
 // The headless subcommands of lagrange-lab. Each takes the arguments after its own word and returns the exit code:
-// 0 success, 1 a runtime failure (cannot write a file), 2 bad input (usage, scene file, settings).
+// the exit codes below (docs/cli.md lists them).
 #pragma once
 
 namespace lagrange::cli {
+
+constexpr int kExitOutputFailed = 1;      // an output could not be written (file, PNG, standard output)
+constexpr int kExitBadInput = 2;          // usage, scene file, settings, limits, output path = input path
+constexpr int kExitSimulationFailed = 3;  // a step became NaN/inf (rolled back) or max |C|/L went above 1
+constexpr int kExitOutOfMemory = 4;       // std::bad_alloc
+// 130 / 143: interrupted by SIGINT / SIGTERM (128 + the signal), unfinished output removed
 
 int run_main(int argc, char** argv);
 int solvers_main(int argc, char** argv);

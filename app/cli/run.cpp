@@ -1,22 +1,19 @@
 // `lagrange-lab run`: simulate a scene with no window, print a summary, optionally write a CSV trajectory.
 // `lagrange-lab solvers`: list the solver table.
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <iostream>
-#include <sstream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "common/output_file.h"
 #include "lagrange/scene.h"
 #include "lagrange/solver.h"
+#include "lagrange/text.h"
 
 namespace lagrange::cli {
 namespace {
@@ -38,7 +35,10 @@ options:
   --set KEY=VALUE      change a setting (repeatable); keys:
 %s  --quiet              no summary
   --help               this text
-Exit codes: 0 ok, 1 could not write output, 2 bad command line or scene file.
+  --allow-large        lift the limits on scene size (file size, particles, rows; docs/cli.md)
+Steps: at most %ld (from --steps or --duration / dt).
+Exit codes: 0 ok, 1 could not write output, 2 bad command line or scene file, 3 the simulation failed
+(a step became NaN/inf, or max |C|/L above 1), 4 out of memory, 130/143 interrupted (SIGINT/SIGTERM).
 )";
 
 std::string settings_help() {
@@ -52,24 +52,27 @@ std::string settings_help() {
   return text;
 }
 
-void write_row(std::FILE* out, const World& world) {
+// A run whose relative violation exceeds this failed: a rod stretched or squeezed by more than its own length
+// has lost its meaning (docs/cli.md, exit code 3).
+constexpr double kFailedViolation = 1.0;
+
+void write_row(io::OutputFile& out, const World& world) {
   const Energy e = world.energy();
-  std::fprintf(out, "%ld,%.17g,%.17g,%.17g,%.17g,%.17g", world.step_count(), world.time(), e.kinetic, e.potential,
-               e.total(), world.max_violation());
+  out.print("%ld,%.17g,%.17g,%.17g,%.17g,%.17g", world.step_count(), world.time(), e.kinetic, e.potential,
+            e.total(), world.max_violation());
   const Particles& p = world.particles();
   for (std::size_t i = 0; i < p.size(); ++i) {
     const Vec3& x = p.position[i];
     const Vec3& v = p.velocity[i];
-    std::fprintf(out, ",%.17g,%.17g,%.17g,%.17g,%.17g,%.17g", x.x, x.y, x.z, v.x, v.y, v.z);
+    out.print(",%.17g,%.17g,%.17g,%.17g,%.17g,%.17g", x.x, x.y, x.z, v.x, v.y, v.z);
   }
-  std::fputc('\n', out);
+  out.write("\n");
 }
 
-void write_header(std::FILE* out, std::size_t particles) {
-  std::fputs("step,t,kinetic,potential,energy,violation", out);
-  for (std::size_t i = 0; i < particles; ++i)
-    std::fprintf(out, ",x%zu,y%zu,z%zu,vx%zu,vy%zu,vz%zu", i, i, i, i, i, i);
-  std::fputc('\n', out);
+void write_header(io::OutputFile& out, std::size_t particles) {
+  out.write("step,t,kinetic,potential,energy,violation");
+  for (std::size_t i = 0; i < particles; ++i) out.print(",x%zu,y%zu,z%zu,vx%zu,vy%zu,vz%zu", i, i, i, i, i, i);
+  out.write("\n");
 }
 
 }  // namespace
@@ -81,25 +84,27 @@ int run_main(int argc, char** argv) {
   std::optional<long> steps;
   long every = 1;
   bool quiet = false;
+  SceneLimits limits;
   std::vector<std::pair<std::string, std::string>> sets;
   while (!args.empty()) {
     if (args.flag("--help") || args.flag("-h")) {
-      std::printf(kRunUsage, settings_help().c_str());
+      std::printf(kRunUsage, settings_help().c_str(), kMaxSteps);
       return 0;
     }
     if (auto v = args.option("--solver")) { solver = *v; continue; }
     if (auto v = args.option("--dt")) { dt = parse_number("--dt", *v); continue; }
-    if (auto v = args.option("--steps")) { steps = parse_count("--steps", *v, 0); continue; }
+    if (auto v = args.option("--steps")) { steps = parse_count("--steps", *v, 0, kMaxSteps); continue; }
     if (auto v = args.option("--duration")) { duration = parse_number("--duration", *v); continue; }
-    if (auto v = args.option("--every")) { every = parse_count("--every", *v, 1); continue; }
+    if (auto v = args.option("--every")) { every = parse_count("--every", *v, 1, kMaxSteps); continue; }
     if (auto v = args.option("--csv")) { csv = *v; continue; }
     if (auto v = args.option("--set")) {
       const auto eq = v->find('=');
-      if (eq == std::string::npos) throw UsageError("--set: expected KEY=VALUE, got '" + *v + "'");
+      if (eq == std::string::npos) throw UsageError("--set: expected KEY=VALUE, got " + lagrange::quoted(*v));
       sets.emplace_back(v->substr(0, eq), v->substr(eq + 1));
       continue;
     }
     if (args.flag("--quiet")) { quiet = true; continue; }
+    if (args.flag("--allow-large")) { limits = SceneLimits::unlimited(); continue; }
     if (!scene_path) {
       if (auto p = args.positional()) { scene_path = *p; continue; }
     }
@@ -108,51 +113,43 @@ int run_main(int argc, char** argv) {
   if (!scene_path) throw UsageError("missing SCENE (see --help)");
   if (steps && duration) throw UsageError("give --steps or --duration, not both");
   if (duration && !(*duration >= 0.0)) throw UsageError("--duration: must be >= 0");
+  if (csv) io::refuse_same_file(*scene_path, *csv);
 
-  const Scene scene = load_scene_file(*scene_path);  // SceneError is reported by main with exit code 2
+  const Scene scene = load_scene_file(*scene_path, limits);  // SceneError is reported by main with exit code 2
   Settings settings = scene.settings;
   if (solver) {
     if (std::string problem = set_setting(settings, "solver", *solver); !problem.empty()) throw UsageError(problem);
   }
   if (dt) {
-    if (!(*dt > 0.0)) throw UsageError("--dt: must be greater than 0");
-    settings.dt = *dt;
+    if (std::string problem = set_setting(settings, "dt", format_number(*dt)); !problem.empty())
+      throw UsageError("--" + problem);
   }
   for (const auto& [key, value] : sets)
     if (std::string problem = set_setting(settings, key, value); !problem.empty())
       throw UsageError("--set " + problem);
+  const long total_steps = steps ? *steps : steps_for_duration(duration.value_or(10.0), settings.dt);
   World world = make_world(scene);
   world.set_settings(settings);
-  const long total_steps = steps ? *steps : static_cast<long>(std::ceil(duration.value_or(10.0) / settings.dt - 1e-9));
 
-  // The CSV goes to a temporary file renamed at the end, so a failed run never leaves half a file behind.
-  std::FILE* out = nullptr;
-  std::filesystem::path final_path, temp_path;
+  // The CSV goes through an OutputFile: a temporary file renamed at the end (or straight into a device, a FIFO or
+  // standard output), every write checked, so a failed run never leaves half a file behind.
+  std::optional<io::OutputFile> out;
   const bool csv_stdout = csv && *csv == "-";
-  if (csv_stdout) {
-    out = stdout;
-  } else if (csv) {
-    final_path = *csv;
-    temp_path = final_path;
-    temp_path += ".partial";
-    out = std::fopen(temp_path.c_str(), "w");
-    if (!out) {
-      std::fprintf(stderr, "lagrange-lab run: %s: cannot write: %s\n", csv->c_str(), std::strerror(errno));
-      return 1;
-    }
-  }
+  if (csv) out.emplace(*csv);
   if (out) {
-    write_header(out, world.particles().size());
-    write_row(out, world);
+    write_header(*out, world.particles().size());
+    write_row(*out, world);
   }
 
   const Energy e0 = world.energy();
   double worst_violation = world.max_violation(true), worst_velocity = 0.0, max_drift = 0.0;
-  long iterations = 0, recoveries = 0, failures = 0, rollbacks = 0;
+  long iterations = 0, recoveries = 0, failures = 0, rollbacks = 0, done = 0;
   int dependent = 0;
+  std::string failure;
   const auto start = std::chrono::steady_clock::now();
   for (long s = 1; s <= total_steps; ++s) {
     world.step();
+    done = s;
     const StepStats& st = world.stats();
     worst_violation = std::max(worst_violation, st.max_relative_violation);
     worst_velocity = std::max(worst_velocity, st.max_velocity_violation);
@@ -162,47 +159,52 @@ int run_main(int argc, char** argv) {
     failures += st.failures;
     rollbacks += st.non_finite ? 1 : 0;
     dependent = std::max(dependent, st.dependent_rows);
-    if (out && s % every == 0) write_row(out, world);
+    if (out && s % every == 0) write_row(*out, world);
+    // Stop at the first sign of failure: nothing after it means anything, and a blow-up only gets slower.
+    char text[200];
+    if (st.non_finite) {
+      std::snprintf(text, sizeof text, "step %ld produced NaN or infinity and was rolled back", s);
+      failure = text;
+    } else if (!(st.max_relative_violation <= kFailedViolation)) {
+      std::snprintf(text, sizeof text, "at step %ld max |C|/L reached %.3g, above the limit %g", s,
+                    st.max_relative_violation, kFailedViolation);
+      failure = text;
+    }
+    if (!failure.empty()) break;
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  if (out && !csv_stdout) {
-    const bool write_failed = std::ferror(out) != 0;
-    if (std::fclose(out) != 0 || write_failed) {
-      std::filesystem::remove(temp_path);
-      std::fprintf(stderr, "lagrange-lab run: %s: write failed\n", csv->c_str());
-      return 1;
-    }
-    std::error_code ec;
-    std::filesystem::rename(temp_path, final_path, ec);
-    if (ec) {
-      std::filesystem::remove(temp_path);
-      std::fprintf(stderr, "lagrange-lab run: %s: %s\n", csv->c_str(), ec.message().c_str());
-      return 1;
-    }
-  }
-  if (quiet) return 0;
+  // A failed run's CSV is not committed: the previous file, if any, stays (standard output got what it got).
+  if (out && failure.empty()) out->commit();
+  if (out && !failure.empty()) out->discard();
   std::FILE* report = csv_stdout ? stderr : stdout;
-  const Energy e1 = world.energy();
-  std::fprintf(report, "scene        %s (%s)\n", scene.name.c_str(), scene_path->c_str());
-  std::fprintf(report, "solver       %s, dt %.6g s, %d substep(s), tolerance %.3g\n", world.solver_info().id,
-               settings.dt, settings.substeps, settings.tolerance);
-  std::fprintf(report, "particles    %zu, constraints %zu (%zu rows)\n", world.particles().size(),
-               world.constraints().size(), world.rows().size());
-  std::fprintf(report, "steps        %ld (%.6g s simulated)\n", total_steps, world.time());
-  std::fprintf(report, "energy       start %.9g J, end %.9g J, drift %+.3e J, max |drift| %.3e J\n", e0.total(),
-               e1.total(), e1.total() - e0.total(), max_drift);
-  std::fprintf(report, "violation    max |C|/L %.3e over the run, %.3e at the end; max |J v| %.3e m/s\n",
-               worst_violation, world.max_violation(true), worst_velocity);
-  std::fprintf(report, "iterations   %.3g per step (mean)\n",
-               total_steps ? static_cast<double>(iterations) / total_steps : 0.0);
-  std::fprintf(report, "recoveries   %ld, convergence failures %ld, redundant rows %d\n", recoveries, failures,
-               dependent);
-  if (rollbacks)
-    std::fprintf(report, "warning      %ld step(s) produced NaN/inf and were rolled back (lower dt or stiffness)\n",
-                 rollbacks);
-  std::fprintf(report, "wall time    %.3f s (%.2f us per step)\n", wall,
-               total_steps ? 1e6 * wall / total_steps : 0.0);
+  if (!quiet) {
+    const Energy e1 = world.energy();
+    std::fprintf(report, "scene        %s (%s)\n", printable(scene.name).c_str(), printable(*scene_path).c_str());
+    std::fprintf(report, "solver       %s, dt %.6g s, %d substep(s), tolerance %.3g\n", world.solver_info().id,
+                 settings.dt, settings.substeps, settings.tolerance);
+    std::fprintf(report, "particles    %zu, constraints %zu (%zu rows)\n", world.particles().size(),
+                 world.constraints().size(), world.rows().size());
+    if (done == total_steps)
+      std::fprintf(report, "steps        %ld (%.6g s simulated)\n", done, world.time());
+    else
+      std::fprintf(report, "steps        %ld of %ld (%.6g s simulated; stopped: the simulation failed)\n", done,
+                   total_steps, world.time());
+    std::fprintf(report, "energy       start %.9g J, end %.9g J, drift %+.3e J, max |drift| %.3e J\n", e0.total(),
+                 e1.total(), e1.total() - e0.total(), max_drift);
+    std::fprintf(report, "violation    max |C|/L %.3e over the run, %.3e at the end; max |J v| %.3e m/s\n",
+                 worst_violation, world.max_violation(true), worst_velocity);
+    std::fprintf(report, "iterations   %.3g per step (mean)\n", done ? static_cast<double>(iterations) / done : 0.0);
+    std::fprintf(report, "recoveries   %ld, convergence failures %ld, redundant rows %d, rolled back %ld step(s)\n",
+                 recoveries, failures, dependent, rollbacks);
+    std::fprintf(report, "wall time    %.3f s (%.2f us per step)\n", wall, done ? 1e6 * wall / done : 0.0);
+  }
+  if (!failure.empty()) {
+    std::fflush(report);
+    std::fprintf(stderr, "lagrange-lab run: the simulation failed: %s%s\n", failure.c_str(),
+                 csv && !csv_stdout ? "; no CSV written" : "");
+    return kExitSimulationFailed;
+  }
   return 0;
 }
 

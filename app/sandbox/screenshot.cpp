@@ -3,6 +3,8 @@
 #include <glad/gl.h>
 #include <stb_image_write.h>
 
+#include "common/output_file.h"
+
 #include <algorithm>
 #include <cctype>
 #include <ctime>
@@ -27,22 +29,28 @@ Image read_framebuffer(int width, int height) {
 
 std::string write_png(const Image& image, const std::filesystem::path& file) {
   std::error_code error;
-  if (file.has_parent_path()) {
+  if (file.has_parent_path() && !std::filesystem::is_directory(file.parent_path(), error)) {
     std::filesystem::create_directories(file.parent_path(), error);
     if (error) return "cannot create folder " + file.parent_path().string() + ": " + error.message();
   }
-  std::filesystem::path temp = file;
-  temp += ".part";
-  if (!stbi_write_png(temp.string().c_str(), image.width, image.height, 4, image.rgba.data(), image.width * 4)) {
-    std::filesystem::remove(temp, error);
-    return "cannot write " + temp.string();
-  }
-  std::filesystem::rename(temp, file, error);
-  if (error) {
-    std::filesystem::remove(temp, error);
-    return "cannot rename the PNG to " + file.string() + ": " + error.message();
-  }
-  return {};
+  // Encoded in memory through stb's callback (which cannot report a failed write), then written by an
+  // io::OutputFile, which checks every write, fsyncs and renames: a full disk leaves the previous file as it was.
+  struct Encoded {
+    std::string bytes;
+    bool failed = false;
+  } png;
+  const auto append = [](void* context, void* data, int size) {
+    auto& out = *static_cast<Encoded*>(context);
+    try {  // nothing may be thrown through stb's C code
+      out.bytes.append(static_cast<const char*>(data), static_cast<std::size_t>(size));
+    } catch (...) {
+      out.failed = true;
+    }
+  };
+  if (!stbi_write_png_to_func(append, &png, image.width, image.height, 4, image.rgba.data(), image.width * 4) ||
+      png.failed)
+    return file.string() + ": cannot encode the PNG (out of memory)";
+  return io::write_file(file.string(), png.bytes);
 }
 
 std::filesystem::path timestamped_path(const std::filesystem::path& folder, const std::string& scene_name) {

@@ -1,5 +1,6 @@
-// Reading the framebuffer back and writing PNGs safely: a temp file in the same folder, then a rename, so a PNG is
-// either complete or absent.
+// Reading the framebuffer back and writing PNGs safely through io::OutputFile (app/common/output_file.h): a unique
+// temporary file in the same folder, every write checked, fsync, then a rename, so a PNG is complete or absent and
+// a failed write keeps the previous file.
 #pragma once
 
 #include <cstdint>
@@ -25,7 +26,7 @@ struct Image {
 // Reads the bound framebuffer's colour (the window's back buffer after drawing), flipped to top-to-bottom rows.
 Image read_framebuffer(int width, int height);
 
-// Writes `image` to `file` atomically. Returns an empty string on success, else a message.
+// Writes `image` to `file` atomically. Returns an empty string on success, else "FILE: REASON".
 std::string write_png(const Image& image, const std::filesystem::path& file);
 
 // folder/lagrange-<scene>-YYYYmmdd-HHMMSS[-n].png, not yet existing.

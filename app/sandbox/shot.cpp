@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "cli/args.h"
+#include "common/output_file.h"
 #include "sandbox/cli_options.h"
 #include "sandbox/sandbox.h"
 #include "sandbox/sandbox_app.h"
@@ -52,7 +53,7 @@ int shot_main(int argc, char** argv) {
         solver = *v;
         if (!find_solver(solver)) return usage_error("unknown solver '" + solver + "'; known: " + solver_ids());
       } else if (auto v = args.option("--steps")) {
-        steps = cli::parse_count("--steps", *v, 0);
+        steps = cli::parse_count("--steps", *v, 0, cli::kMaxSteps);
         have_steps = true;
       } else if (auto v = args.option("--time")) {
         seconds = cli::parse_number("--time", *v);
@@ -64,7 +65,7 @@ int shot_main(int argc, char** argv) {
         out = *v;
         if (out.empty()) return usage_error("--out needs a file name");
       } else if (auto v = args.option("--frames")) {
-        frames = cli::parse_count("--frames", *v, 1);
+        frames = cli::parse_count("--frames", *v, 1, 1'000'000);
       } else if (args.flag("--panels")) {
         panels = true;
       } else if (args.flag("--bare")) {
@@ -82,6 +83,11 @@ int shot_main(int argc, char** argv) {
   if (scene.empty()) return usage_error("which scene? e.g. lagrange-lab shot assets/double_pendulum.json");
   if (have_steps && seconds >= 0) return usage_error("--steps and --time exclude each other");
   if (out.empty()) out = std::filesystem::path(scene).stem().string() + ".png";
+  try {
+    io::refuse_same_file(scene, out);
+  } catch (const io::SameFileError& error) {
+    return usage_error(error.what());
+  }
 
   // No display needed: SDL's offscreen driver gives a GL context through EGL. Respect an explicit choice.
   setenv("SDL_VIDEODRIVER", "offscreen", 0);
@@ -106,7 +112,13 @@ int shot_main(int argc, char** argv) {
   state.view.panels = panels;
   sandbox->frame_scene();
   sandbox->advance_steps(0);  // applies the solver choice, so --time uses its dt
-  if (seconds >= 0) steps = std::lround(seconds / sandbox->world().settings().dt);
+  if (seconds >= 0) {
+    const double wanted = std::round(seconds / sandbox->world().settings().dt);
+    if (!(wanted <= static_cast<double>(cli::kMaxSteps)))
+      return usage_error("--time " + cli::format_number(seconds) + " is " + cli::format_number(wanted) +
+                         " steps of this scene; at most " + std::to_string(cli::kMaxSteps));
+    steps = static_cast<long>(wanted);
+  }
   sandbox->advance_steps(static_cast<int>(steps));
   if (!state.settings_error.empty()) {
     std::fprintf(stderr, "lagrange-lab shot: %s\n", state.settings_error.c_str());

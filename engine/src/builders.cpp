@@ -37,6 +37,12 @@ void check_positive(const char* field, double value) {
   if (value <= 0.0) fail(field, "must be a positive number, got " + number_text(value));
 }
 
+// Lengths below this are typos: below rounding next to positions of 1e9, and 1/L overflows.
+void check_length(const char* field, double value) {
+  check_positive(field, value);
+  if (value < 1e-6) fail(field, "must be at least 1e-6 (m), got " + number_text(value));
+}
+
 void check_point(const char* field, Vec3 point) {
   if (!finite(point)) fail(field, "must have finite coordinates");
 }
@@ -62,7 +68,7 @@ ConstraintDef rod(int a, int b, double length) {
 
 int append_chain(Scene& scene, const ChainDef& def) {
   check_count("links", def.links, 1, kMaxChainLinks);
-  check_positive("link_length", def.link_length);
+  check_length("link_length", def.link_length);
   check_positive("particle_mass", def.particle_mass);
   const Vec3 direction = unit("direction", def.direction);
   const int existing = static_cast<int>(scene.particles.size());
@@ -108,7 +114,7 @@ int append_chain(Scene& scene, const ChainDef& def) {
 int append_cloth(Scene& scene, const ClothDef& def) {
   check_count("nx", def.nx, 2, kMaxClothSide);
   check_count("ny", def.ny, 2, kMaxClothSide);
-  check_positive("spacing", def.spacing);
+  check_length("spacing", def.spacing);
   check_positive("particle_mass", def.particle_mass);
   check_point("origin", def.origin);
   const Vec3 u = unit("u", def.u);

@@ -23,7 +23,12 @@
 #include <string>
 #include <vector>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "lagrange/builders.h"
+#include "lagrange/text.h"
 
 namespace lagrange {
 namespace {
@@ -32,6 +37,13 @@ using Json = nlohmann::json;
 
 // Larger numbers are typos (or would overflow once squared by the solvers).
 constexpr double kMaxMagnitude = 1e9;
+// Shorter rods are typos too: relative to positions up to 1e9 they are below rounding, and 1/L overflows.
+constexpr double kMinLength = 1e-6;
+
+// Scenes are a few levels deep; a document nested deeper is not a scene (and must not cost time to report).
+constexpr std::size_t kMaxDepth = 64;
+// Longer words are not typos of a key: the suggester (quadratic in the length) skips them.
+constexpr std::size_t kMaxSuggestLength = 64;
 
 // The top-level keys that are shorthands for settings of the same name.
 constexpr const char* kShorthandSettings[] = {"dt", "substeps", "solver", "gravity"};
@@ -49,15 +61,16 @@ std::string full_precision(double value) {
   return buffer;
 }
 
+// Echoed text from the file: control characters escaped, cut after kEchoLength bytes.
 std::string in_quotes(std::string_view text) {
   std::string out(1, '"');  // not "\"" + ...: GCC 12 -O2 raises a false -Wrestrict on that form
-  out += text;
+  out += printable(text);
   out += '"';
   return out;
 }
 
 std::string join_key(const std::string& path, std::string_view key) {
-  return path.empty() ? std::string(key) : path + "." + std::string(key);
+  return path.empty() ? printable(key) : path + "." + printable(key);
 }
 
 std::string join_index(const std::string& path, std::size_t index) {
@@ -107,6 +120,7 @@ std::string suggestion(std::string_view word, const std::vector<std::string>& ca
   const std::string* best = nullptr;
   int best_distance = word.size() >= 4 ? 2 : 1;
   for (const std::string& candidate : candidates) {
+    if (word.size() > kMaxSuggestLength) break;
     const int distance = edit_distance(word, candidate);
     if (distance <= best_distance && (!best || distance < best_distance)) {
       best = &candidate;
@@ -126,6 +140,7 @@ class DocumentBuilder final : public Json::json_sax_t {
  public:
   Json root;
   std::string duplicate_path;     // first key given twice, as a JSON path
+  bool too_deep = false;          // nested more than kMaxDepth levels
   std::size_t error_byte = 0;     // 1-based offset of the last character read when the error happened
   std::string error_message;
 
@@ -163,6 +178,10 @@ class DocumentBuilder final : public Json::json_sax_t {
     return true;
   }
   bool open(Json container) {
+    if (stack_.size() >= kMaxDepth) {
+      too_deep = true;
+      return false;
+    }
     stack_.push_back({insert(std::move(container)), {}});
     return true;
   }
@@ -185,13 +204,17 @@ class DocumentBuilder final : public Json::json_sax_t {
     slot = std::move(value);
     return &slot;
   }
-  std::string path() const {
+  std::string path() const {  // appended in place: linear in the depth
     std::string out;
     for (const Frame& frame : stack_) {
-      if (frame.container->is_array())
-        out = join_index(out, frame.container->size() - 1);
-      else
-        out = join_key(out, frame.key);
+      if (frame.container->is_array()) {
+        out += '[';
+        out += std::to_string(frame.container->size() - 1);
+        out += ']';
+      } else {
+        if (!out.empty()) out += '.';
+        out += printable(frame.key);
+      }
     }
     return out;
   }
@@ -249,11 +272,14 @@ std::optional<Problem> constraint_problem(const ConstraintDef& c, std::span<cons
   if (auto problem = index_problem("particles[1]", c.b, particles.size())) return problem;
   if (c.a == c.b)
     return Problem{"particles", "a rod needs two different particles, got " + std::to_string(c.a) + " twice"};
-  if (c.length && (!std::isfinite(*c.length) || *c.length <= 0.0))
-    return Problem{"length", "must be a positive number, got " + number_text(*c.length)};
+  if (c.length && (!std::isfinite(*c.length) || *c.length < kMinLength))
+    return Problem{"length", "must be a number of at least 1e-6 (m), got " + number_text(*c.length)};
   if (!c.length && particles[c.a].position == particles[c.b].position)
     return Problem{"length", "is missing and particles " + std::to_string(c.a) + " and " + std::to_string(c.b) +
                                  " start at the same position, so the initial distance is 0; give a length"};
+  if (!c.length && !(glm::length(particles[c.a].position - particles[c.b].position) >= kMinLength))
+    return Problem{"length", "is missing and particles " + std::to_string(c.a) + " and " + std::to_string(c.b) +
+                                 " start less than 1e-6 apart; give a length"};
   if (particles[c.a].fixed && particles[c.b].fixed)
     return Problem{"", "both particles (" + std::to_string(c.a) + " and " + std::to_string(c.b) +
                            ") are fixed, so this rod can never move anything; remove it or unfix one of them"};
@@ -266,7 +292,9 @@ class Reader {
   Reader(std::string file, int dimension) : file_(std::move(file)), dimension_(dimension) {}
 
   [[noreturn]] void fail(const std::string& path, const std::string& problem) const {
-    throw SceneError(file_ + ": " + (path.empty() ? "top level" : path) + ": " + problem);
+    // The path may hold keys from the file: printable() escapes and cuts them (idempotent on escaped text).
+    throw SceneError(printable(file_, kEchoPathLength) + ": " + (path.empty() ? "top level" : printable(path, 4 * kEchoLength)) +
+                     ": " + problem);
   }
   void fail_on(const std::string& path, const std::optional<Problem>& problem) const {
     if (problem) fail(problem->field.empty() ? path : join_key(path, problem->field), problem->text);
@@ -458,9 +486,59 @@ ConstraintDef read_constraint(const Reader& reader, const Json& value, const std
   return c;
 }
 
+std::size_t rows_of(const ConstraintDef& c, int dimension) {
+  return c.type == ConstraintDef::Type::Pin ? static_cast<std::size_t>(dimension) : 1;
+}
+
+// The scene limits, checked before anything is allocated: generators are sized from their parameters first.
+struct SizeBudget {
+  const SceneLimits& limits;
+  mutable std::size_t counted = 0, rows = 0;  // rows of scene.constraints[0, counted): kept linear
+
+  [[noreturn]] static void over(const Reader& reader, const std::string& path, const char* what, std::size_t count,
+                                std::size_t limit) {
+    reader.fail(path, "the scene would have " + std::to_string(count) + " " + what + ", more than the limit of " +
+                          std::to_string(limit) + " (lagrange-lab --allow-large lifts the limits)");
+  }
+  // Would adding `particles` and `rows` to `scene` stay within the limits?
+  void check(const Reader& reader, const std::string& path, const Scene& scene, std::size_t particles,
+             std::size_t rows) const {
+    for (; counted < scene.constraints.size(); ++counted) rows += rows_of(scene.constraints[counted], reader.dimension());
+    const std::size_t have_rows = rows;
+    if (particles > limits.max_particles || scene.particles.size() + particles > limits.max_particles)
+      over(reader, path, "particles", scene.particles.size() + particles, limits.max_particles);
+    if (rows > limits.max_rows || have_rows + rows > limits.max_rows)
+      over(reader, path, "constraint rows", have_rows + rows, limits.max_rows);
+  }
+  // Rows and the coupled system's size Σ (rows on a particle)² of the finished scene.
+  void check_coupling(const Reader& reader, const Scene& scene) const {
+    std::vector<std::size_t> degree(scene.particles.size(), 0);
+    std::size_t rows = 0;
+    for (const ConstraintDef& c : scene.constraints) {
+      const std::size_t r = rows_of(c, reader.dimension());
+      rows += r;
+      if (c.type == ConstraintDef::Type::Pin) {
+        degree[c.particle] += r;
+      } else {
+        degree[c.a] += r;
+        degree[c.b] += r;
+      }
+    }
+    if (rows > limits.max_rows) over(reader, "constraints", "constraint rows", rows, limits.max_rows);
+    std::size_t coupling = 0;
+    for (std::size_t d : degree) coupling += d * d;
+    if (coupling > limits.max_coupling)
+      reader.fail("constraints", "too many constraints share particles: their coupled system would hold " +
+                                     std::to_string(coupling) + " row pairs, more than the limit of " +
+                                     std::to_string(limits.max_coupling) +
+                                     " (lagrange-lab --allow-large lifts the limits)");
+  }
+};
+
 // Expands one generator into `scene` with the builders. Ranges are checked there (one place); their messages
 // read "FIELD: PROBLEM" with FIELD the key used here, so only the path needs adding.
-void run_generator(const Reader& reader, const Json& value, const std::string& path, Scene& scene) {
+void run_generator(const Reader& reader, const Json& value, const std::string& path, Scene& scene,
+                   const SizeBudget& budget) {
   const Json& object = reader.object(value, path);
   const std::string type_path = join_key(path, "type");
   const std::string type = reader.string(reader.required(object, path, "type", "\"chain\" or \"cloth\""), type_path);
@@ -489,6 +567,10 @@ void run_generator(const Reader& reader, const Json& value, const std::string& p
           reader.fail(sub("anchor_particle"), "must be a particle index (0 or more), got " +
                                                   describe(at("anchor_particle")));
       }
+      const std::size_t links = def.links > 0 ? static_cast<std::size_t>(def.links) : 0;
+      const bool own_anchor = def.anchor_particle < 0;
+      budget.check(reader, path, scene, links + (own_anchor ? 1 : 0),
+                   links + (own_anchor && !def.fixed_anchor ? static_cast<std::size_t>(reader.dimension()) : 0));
       append_chain(scene, def);
     } else if (type == "cloth") {
       reader.check_keys(object, path, {"type", "nx", "ny", "spacing", "particle_mass", "origin", "u", "v", "shear",
@@ -506,6 +588,10 @@ void run_generator(const Reader& reader, const Json& value, const std::string& p
         reader.fail(path, "a cloth in a 2D scene needs \"v\" in the xy plane (the default, [0, 0, 1], leaves it)");
       if (has("shear")) def.shear = reader.boolean(at("shear"), sub("shear"));
       if (has("pin_two_corners")) def.pin_two_corners = reader.boolean(at("pin_two_corners"), sub("pin_two_corners"));
+      const std::size_t nx = def.nx > 0 ? static_cast<std::size_t>(def.nx) : 0;
+      const std::size_t ny = def.ny > 0 ? static_cast<std::size_t>(def.ny) : 0;
+      const std::size_t rods = nx && ny ? (nx - 1) * ny + nx * (ny - 1) + (def.shear ? 2 * (nx - 1) * (ny - 1) : 0) : 0;
+      budget.check(reader, path, scene, nx * ny, rods);
       append_cloth(scene, def);
     } else {
       reader.fail(type_path, "unknown generator type " + in_quotes(type) + suggestion(type, {"chain", "cloth"}));
@@ -525,6 +611,9 @@ void run_generator(const Reader& reader, const Json& value, const std::string& p
 Json parse_document(std::string_view text, const std::string& file) {
   DocumentBuilder builder;
   const bool ok = Json::sax_parse(text.begin(), text.end(), &builder, Json::input_format_t::json, true);
+  const std::string name = printable(file, kEchoPathLength);
+  if (builder.too_deep)
+    throw SceneError(name + ": nested more than " + std::to_string(kMaxDepth) + " levels deep; not a scene file");
   if (!ok) {
     // nlohmann's message reads "[json.exception.parse_error.101] parse error at line 3, column 7: PROBLEM".
     std::string problem = builder.error_message;
@@ -540,11 +629,13 @@ Json parse_document(std::string_view text, const std::string& file) {
         ++column;
       }
     }
-    throw SceneError(file + ": invalid JSON at line " + std::to_string(line) + ", column " + std::to_string(column) +
-                     ": " + problem);
+    // The message quotes what was read, which can be a whole 10 MB string with control characters in it.
+    throw SceneError(name + ": invalid JSON at line " + std::to_string(line) + ", column " + std::to_string(column) +
+                     ": " + printable(problem, 2 * kEchoLength));
   }
   if (!builder.duplicate_path.empty())
-    throw SceneError(file + ": " + builder.duplicate_path + ": key given twice in the same object");
+    throw SceneError(name + ": " + printable(builder.duplicate_path, 4 * kEchoLength) +
+                     ": key given twice in the same object");
   return std::move(builder.root);
 }
 
@@ -557,7 +648,7 @@ std::vector<std::string> top_level_keys() {
 
 }  // namespace
 
-Scene parse_scene(std::string_view json_text, const std::string& source) {
+Scene parse_scene(std::string_view json_text, const std::string& source, const SceneLimits& limits) {
   const std::string file = source.empty() ? "scene" : source;
   const Json root = parse_document(json_text, file);
   Reader reader(file, 2);
@@ -567,9 +658,9 @@ Scene parse_scene(std::string_view json_text, const std::string& source) {
   for (const auto& [key, value] : root.items()) {
     if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
     if (!get_setting(Settings{}, key).empty())
-      reader.fail(key, "this setting goes in the \"settings\" object (only dt, substeps, solver and gravity may be "
+      reader.fail(join_key("", key), "this setting goes in the \"settings\" object (only dt, substeps, solver and gravity may be "
                        "given at the top level)");
-    reader.fail(key, "unknown key" + suggestion(key, allowed));
+    reader.fail(join_key("", key), "unknown key" + suggestion(key, allowed));
   }
 
   Scene scene;
@@ -588,16 +679,19 @@ Scene parse_scene(std::string_view json_text, const std::string& source) {
 
   if (root.contains("particles")) {
     const Json& list = reader.array(root["particles"], "particles");
+    if (list.size() > limits.max_particles)
+      SizeBudget::over(reader, "particles", "particles", list.size(), limits.max_particles);
     for (std::size_t i = 0; i < list.size(); ++i)
       scene.particles.push_back(read_particle(reader, list[i], join_index("particles", i)));
   }
   // Generated particles follow the listed ones; the listed constraints come first, then the generated ones.
   Scene generated;
   generated.particles = scene.particles;
+  const SizeBudget budget{limits};
   if (root.contains("generators")) {
     const Json& list = reader.array(root["generators"], "generators");
     for (std::size_t i = 0; i < list.size(); ++i)
-      run_generator(reader, list[i], join_index("generators", i), generated);
+      run_generator(reader, list[i], join_index("generators", i), generated, budget);
   }
   if (generated.particles.empty()) {
     if (root.contains("particles"))
@@ -608,6 +702,8 @@ Scene parse_scene(std::string_view json_text, const std::string& source) {
 
   if (root.contains("constraints")) {
     const Json& list = reader.array(root["constraints"], "constraints");
+    if (list.size() > limits.max_rows)
+      SizeBudget::over(reader, "constraints", "constraint rows", list.size(), limits.max_rows);
     for (std::size_t i = 0; i < list.size(); ++i) {
       const std::string path = join_index("constraints", i);
       ConstraintDef c = read_constraint(reader, list[i], path);
@@ -616,22 +712,51 @@ Scene parse_scene(std::string_view json_text, const std::string& source) {
     }
   }
   scene.constraints.insert(scene.constraints.end(), generated.constraints.begin(), generated.constraints.end());
+  budget.check_coupling(reader, scene);
   return scene;
 }
 
-Scene load_scene_file(const std::filesystem::path& path) {
+SceneLimits SceneLimits::unlimited() {
+  const std::size_t all = static_cast<std::size_t>(-1);
+  return SceneLimits{all, all, all, all};
+}
+
+Scene load_scene_file(const std::filesystem::path& path, const SceneLimits& limits) {
   const std::string file = path.string();
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw SceneError(file + ": is a directory, not a scene file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  const std::string name = printable(file, kEchoPathLength);
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below like any non-regular file.
+  const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) {
     const int error = errno;
-    throw SceneError(file + ": cannot open file: " + (error ? std::strerror(error) : "unknown error"));
+    throw SceneError(name + ": cannot open file: " + (error ? std::strerror(error) : "unknown error"));
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw SceneError(file + ": cannot read file");
-  return parse_scene(text.str(), file);
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw SceneError(name + ": cannot read file: " + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) throw SceneError(name + ": is a directory, not a scene file");
+  if (!S_ISREG(st.st_mode))
+    throw SceneError(name + ": is not a regular file (a FIFO, device or socket); a scene must be a file");
+  const auto too_big = [&](std::size_t bytes) {
+    throw SceneError(name + ": is " + std::to_string(bytes) + " bytes, more than the limit of " +
+                     std::to_string(limits.max_file_bytes) + " for a scene file (lagrange-lab --allow-large lifts it)");
+  };
+  if (static_cast<std::size_t>(st.st_size) > limits.max_file_bytes) too_big(static_cast<std::size_t>(st.st_size));
+  std::string text;
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw SceneError(name + ": cannot read file: " + std::strerror(errno));
+    }
+    if (n == 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+    if (text.size() > limits.max_file_bytes) too_big(text.size());  // the file grew while being read
+  }
+  return parse_scene(text, file, limits);
 }
 
 World make_world(const Scene& scene) {

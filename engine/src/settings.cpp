@@ -1,6 +1,7 @@
 // The settings table: one entry per key, used by --set, scene files ("settings" object), the app and the docs.
 #include "lagrange/settings.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -8,6 +9,7 @@
 #include <string>
 
 #include "lagrange/solver.h"
+#include "lagrange/text.h"
 
 namespace lagrange {
 namespace {
@@ -34,11 +36,15 @@ bool parse_int(std::string_view text, int& out) {
 
 enum class Kind { Number, Count, Vector, SolverId };
 
+// Every number has a range: beyond it a value is a typo, overflows a count (dt = 1e-300 is 10^300 steps per
+// second), or makes a run last hours (substeps = 2^31). The ranges are documented by range_text (run --help,
+// docs/cli.md).
 struct Entry {
   SettingInfo info;
   Kind kind;
-  double min;        // smallest allowed value (numbers and counts)
+  double min;        // smallest allowed value (numbers and counts; vectors: of each component)
   bool min_open;     // value must be > min rather than >= min
+  double max;        // largest allowed value
   double Settings::*number;
   int Settings::*count;
 };
@@ -46,23 +52,23 @@ struct Entry {
 constexpr double kNone = 0.0;
 
 const std::array<Entry, 10> kEntries{{
-    {{"dt", "s", "time step: the length of one step"}, Kind::Number, 0.0, true, &Settings::dt, nullptr},
-    {{"substeps", "", "solver substeps per step, each of dt / substeps"}, Kind::Count, 1, false, nullptr,
+    {{"dt", "s", "time step: the length of one step"}, Kind::Number, 1e-9, false, 1.0, &Settings::dt, nullptr},
+    {{"substeps", "", "solver substeps per step, each of dt / substeps"}, Kind::Count, 1, false, 1000, nullptr,
      &Settings::substeps},
-    {{"solver", "", "constraint solver id (lagrange-lab solvers lists them)"}, Kind::SolverId, kNone, false,
+    {{"solver", "", "constraint solver id (lagrange-lab solvers lists them)"}, Kind::SolverId, kNone, false, kNone,
      nullptr, nullptr},
-    {{"tolerance", "", "target max |C| / rod length for projection, shake and rattle"}, Kind::Number, 0.0, true,
-     &Settings::tolerance, nullptr},
+    {{"tolerance", "", "target max |C| / rod length for projection, shake and rattle"}, Kind::Number, 1e-15, false,
+     1e-2, &Settings::tolerance, nullptr},
     {{"max_iterations", "", "cap on Newton iterations (projection) or sweeps (shake, rattle) per substep"},
-     Kind::Count, 1, false, nullptr, &Settings::max_iterations},
+     Kind::Count, 1, false, 1e6, nullptr, &Settings::max_iterations},
     {{"baumgarte", "1/s", "acceleration solver: rate β of the C̈ + 2βĊ + β²C = 0 stabilization (0 = off)"},
-     Kind::Number, 0.0, false, &Settings::baumgarte, nullptr},
-    {{"stiffness", "N/m", "penalty solver: spring constant of every rod and pin"}, Kind::Number, 0.0, true,
+     Kind::Number, 0.0, false, 1e6, &Settings::baumgarte, nullptr},
+    {{"stiffness", "N/m", "penalty solver: spring constant of every rod and pin"}, Kind::Number, 0.0, true, 1e12,
      &Settings::stiffness, nullptr},
-    {{"spring_damping", "N·s/m", "penalty solver: damper along every spring"}, Kind::Number, 0.0, false,
+    {{"spring_damping", "N·s/m", "penalty solver: damper along every spring"}, Kind::Number, 0.0, false, 1e9,
      &Settings::spring_damping, nullptr},
-    {{"gravity", "m/s²", "gravitational acceleration as x,y,z"}, Kind::Vector, kNone, false, nullptr, nullptr},
-    {{"damping", "1/s", "linear drag: force −damping · m · v on every particle"}, Kind::Number, 0.0, false,
+    {{"gravity", "m/s²", "gravitational acceleration as x,y,z"}, Kind::Vector, -1e6, false, 1e6, nullptr, nullptr},
+    {{"damping", "1/s", "linear drag: force −damping · m · v on every particle"}, Kind::Number, 0.0, false, 1e6,
      &Settings::damping, nullptr},
 }};
 
@@ -72,10 +78,19 @@ const Entry* find_entry(std::string_view key) {
   return nullptr;
 }
 
+std::string short_number(double value) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%g", value);
+  return buffer;
+}
+
+std::string range_of(const Entry& e) {
+  return (e.min_open ? "> " : "") + short_number(e.min) + " .. " + short_number(e.max);
+}
+
 std::string range_problem(const Entry& e, double value) {
-  if (e.min_open ? value > e.min : value >= e.min) return {};
-  return std::string(e.info.key) + ": must be " + (e.min_open ? "greater than " : "at least ") +
-         format_double(e.min) + ", got " + format_double(value);
+  if ((e.min_open ? value > e.min : value >= e.min) && value <= e.max) return {};
+  return std::string(e.info.key) + ": must be in " + range_of(e) + ", got " + format_double(value);
 }
 
 }  // namespace
@@ -94,20 +109,24 @@ std::string set_setting(Settings& settings, std::string_view key, std::string_vi
   if (!e) {
     std::string keys;
     for (const Entry& entry : kEntries) keys += (keys.empty() ? "" : ", ") + std::string(entry.info.key);
-    return "unknown setting '" + std::string(key) + "' (known: " + keys + ")";
+    return "unknown setting " + lagrange::quoted(key) + " (known: " + keys + ")";
   }
   const std::string k(key);
   switch (e->kind) {
     case Kind::Number: {
       double v = 0.0;
-      if (!parse_double(value, v)) return k + ": must be a finite number, got '" + std::string(value) + "'";
+      if (!parse_double(value, v)) return k + ": must be a finite number, got " + lagrange::quoted(value);
       if (std::string p = range_problem(*e, v); !p.empty()) return p;
       settings.*(e->number) = v;
       return {};
     }
     case Kind::Count: {
       int v = 0;
-      if (!parse_int(value, v)) return k + ": must be a whole number, got '" + std::string(value) + "'";
+      if (!parse_int(value, v)) {
+        double x = 0.0;  // a whole number too large for an int is out of range, not malformed
+        if (parse_double(value, x) && x == std::floor(x)) return range_problem(*e, x);
+        return k + ": must be a whole number, got " + lagrange::quoted(value);
+      }
       if (std::string p = range_problem(*e, v); !p.empty()) return p;
       settings.*(e->count) = v;
       return {};
@@ -119,19 +138,27 @@ std::string set_setting(Settings& settings, std::string_view key, std::string_vi
         const std::size_t comma = rest.find(',');
         const std::string_view part = rest.substr(0, comma);
         if (!parse_double(part, v[i]) || (i < 2) == (comma == std::string_view::npos))
-          return k + ": must be three finite numbers x,y,z, got '" + std::string(value) + "'";
+          return k + ": must be three finite numbers x,y,z, got " + lagrange::quoted(value);
         rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
       }
+      for (int i = 0; i < 3; ++i)
+        if (std::string p = range_problem(*e, v[i]); !p.empty()) return p;
       settings.gravity = v;
       return {};
     }
     case Kind::SolverId:
       if (!find_solver(value))
-        return k + ": unknown solver '" + std::string(value) + "' (known: " + solver_ids() + ")";
+        return k + ": unknown solver " + lagrange::quoted(value) + " (known: " + solver_ids() + ")";
       settings.solver = std::string(value);
       return {};
   }
   return {};
+}
+
+std::string range_text(std::string_view key) {
+  const Entry* e = find_entry(key);
+  if (!e || e->kind == Kind::SolverId) return {};
+  return e->kind == Kind::Vector ? "each " + range_of(*e) : range_of(*e);
 }
 
 std::string get_setting(const Settings& settings, std::string_view key) {
@@ -160,8 +187,10 @@ std::string validate(const Settings& settings) {
   }
   const Vec3 g = settings.gravity;
   if (!std::isfinite(g.x) || !std::isfinite(g.y) || !std::isfinite(g.z)) return "gravity: must be finite";
+  if (std::string p = range_problem(*find_entry("gravity"), std::max({g.x, g.y, g.z})); !p.empty()) return p;
+  if (std::string p = range_problem(*find_entry("gravity"), std::min({g.x, g.y, g.z})); !p.empty()) return p;
   if (!find_solver(settings.solver))
-    return "solver: unknown solver '" + settings.solver + "' (known: " + solver_ids() + ")";
+    return "solver: unknown solver " + lagrange::quoted(settings.solver) + " (known: " + solver_ids() + ")";
   return {};
 }
 

@@ -97,6 +97,10 @@ void World::rebuild_rows() {
 void World::set_settings(const Settings& settings) {
   if (std::string problem = validate(settings); !problem.empty()) throw Error(problem);
   const bool switch_solver = !solver_ || settings.solver != settings_.solver;
+  if (settings.dt != settings_.dt) {  // t = time_base_ + (steps since then) · dt: move the base to now
+    time_base_ = time_;
+    base_step_ = step_count_;
+  }
   settings_ = settings;
   if (switch_solver) {
     solver_info_ = find_solver(settings.solver);
@@ -134,7 +138,7 @@ void World::step(const std::function<void(const World&)>& after_substep) {
   for (int s = 0; s < settings_.substeps; ++s) {
     solver_->substep(*this, h, stats_);
     ++stats_.substeps;
-    time_ += h;
+    time_ = time_before + (s + 1) * h;
     if (after_substep) {
       const auto before = Clock::now();
       after_substep(*this);
@@ -151,11 +155,13 @@ void World::step(const std::function<void(const World&)>& after_substep) {
   if (!ok) {  // never leave NaN or infinity in the state: roll the step back and report it
     particles_.position = backup_x_;
     particles_.velocity = backup_v_;
-    time_ = time_before;
     stats_.non_finite = true;
     ++stats_.failures;
   }
+  // A rolled-back step still counts: time goes on and the state stays at its last finite value, so step and t
+  // always agree. t is computed from the step count, never accumulated, so it carries no rounding drift.
   ++step_count_;
+  time_ = time_base_ + static_cast<double>(step_count_ - base_step_) * settings_.dt;
   stats_.solve_seconds = std::chrono::duration<double>(Clock::now() - start - observing).count();
   stats_measured_ = false;
 }

@@ -356,7 +356,7 @@ TEST_CASE("scene: rods") {
   CHECK(error_of(scene_with(two, R"([{"type": "distance", "particles": [2, 2]}])")) ==
         "bad.json: constraints[0].particles: a rod needs two different particles, got 2 twice");
   CHECK(error_of(scene_with(two, R"([{"type": "distance", "particles": [0, 2], "length": 0}])")) ==
-        "bad.json: constraints[0].length: must be a positive number, got 0");
+        "bad.json: constraints[0].length: must be a number of at least 1e-6 (m), got 0");
   check_message(error_of(scene_with(two, R"([{"type": "distance", "particles": [0, 1]}])")),
                 "bad.json: constraints[0].length", "start at the same position");
   // A closed loop of rods and a doubly pinned particle are allowed: the solvers handle redundant rows.

@@ -148,3 +148,29 @@ TEST_CASE("World::step calls its observer after every substep, with the substep'
   for (int i = 0; i < 4; ++i) CHECK(times[i] == doctest::Approx(0.0025 * (i + 1)));
   CHECK(world.stats().substeps == 4);
 }
+
+TEST_CASE("time is steps times dt: computed not accumulated and moved on by a rolled-back step") {
+  lagrange::test::TrapsOff traps;  // the overflow below is on purpose
+  Settings s = settings_for("penalty", 0.01, {0.0, 0.0, 0.0});
+  s.substeps = 8;
+  World world(2, s);
+  world.add_particle({.position = {0.0, 0.0, 0.0}, .fixed = true});
+  // 1e-300 kg on a spring stretched by 0.5 m: the acceleration overflows in the first step.
+  world.add_particle({.position = {1.5, 0.0, 0.0}, .mass = 1e-300});
+  world.add_distance(0, 1, 1.0);
+  const Vec3 start = world.particles().position[1];
+  world.step();
+  CHECK(world.stats().non_finite);
+  CHECK(world.particles().position[1] == start);  // rolled back to the last finite state
+  CHECK(world.step_count() == 1);
+  CHECK(world.time() == 0.01);  // the step counts: t and step agree
+
+  World pendulum = lagrange::test::simple_pendulum("projection", 0.3, 1.0, 0.1);
+  for (int i = 0; i < 1000; ++i) pendulum.step();
+  CHECK(pendulum.time() == 1000 * 0.1);  // 0.1 added 1000 times would be 99.9999999999986
+  Settings half = pendulum.settings();
+  half.dt = 0.05;
+  pendulum.set_settings(half);
+  for (int i = 0; i < 10; ++i) pendulum.step();
+  CHECK(pendulum.time() == 1000 * 0.1 + 10 * 0.05);
+}

@@ -42,10 +42,24 @@ struct Scene {
   std::vector<ConstraintDef> constraints;
 };
 
+// Bounds on what one scene may make, checked before anything is allocated (generators are sized from their
+// parameters first), so hostile or mistyped input ends at once with a message instead of exhausting memory or
+// time. docs/scenes.md, "Limits"; the command line's --allow-large lifts them.
+struct SceneLimits {
+  std::size_t max_file_bytes = std::size_t{16} << 20;  // 16 MiB
+  std::size_t max_particles = 100'000;
+  std::size_t max_rows = 300'000;  // constraint rows: 1 per rod, 2 or 3 per pin (the dimension)
+  // Σ over particles of (rows on that particle)²: how many row pairs the solvers' coupled system holds, which
+  // grows with the square of the rows sharing one particle (10 000 pins on one particle: 9·10⁸).
+  std::size_t max_coupling = 4'000'000;
+  static SceneLimits unlimited();
+};
+
 // Parses scene JSON. `source` names the file in messages. Throws SceneError.
-Scene parse_scene(std::string_view json_text, const std::string& source);
-// Reads and parses a file. Throws SceneError (also for a missing or unreadable file).
-Scene load_scene_file(const std::filesystem::path& path);
+Scene parse_scene(std::string_view json_text, const std::string& source, const SceneLimits& limits = {});
+// Reads and parses a file: only a regular file (never waits on a FIFO or reads a device), up to
+// limits.max_file_bytes. Throws SceneError (also for a missing or unreadable file).
+Scene load_scene_file(const std::filesystem::path& path, const SceneLimits& limits = {});
 // Builds the world. Throws SceneError for what only shows once built (e.g. a constraint on two fixed particles).
 World make_world(const Scene& scene);
 

@@ -32,8 +32,10 @@ struct SettingInfo {
 std::span<const SettingInfo> setting_table();
 
 // Sets `key` from text. Returns an empty string on success, otherwise a message naming the key and the problem.
-// Values are checked (positive dt, substeps ≥ 1, finite numbers, a known solver id, ...).
+// Values are checked against each key's range (range_text), finite numbers, a known solver id, ...
 std::string set_setting(Settings& settings, std::string_view key, std::string_view value);
+// The allowed range of `key` as text ("1e-06 .. 1", "> 0 .. 1e+12", "each -1e+06 .. 1e+06"); "" for the solver id.
+std::string range_text(std::string_view key);
 // The current value of `key` as text (full precision), or an empty string for an unknown key.
 std::string get_setting(const Settings& settings, std::string_view key);
 // Checks a whole Settings struct; empty string when valid.

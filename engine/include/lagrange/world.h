@@ -73,8 +73,9 @@ class World {
   MouseSpring mouse_spring;
 
   // --- stepping -------------------------------------------------------------------------------------------------
-  // Advances by settings().dt in settings().substeps substeps. A substep that produces a NaN or infinity is rolled
-  // back and reported in stats().non_finite; the state is never left non-finite.
+  // Advances by settings().dt in settings().substeps substeps. A step that produces a NaN or infinity is rolled
+  // back and reported in stats().non_finite; the state is never left non-finite. A rolled-back step still counts:
+  // step_count() and time() advance (t = steps × dt) while the state stays at its last finite value.
   // `after_substep`, when given, is called with the world after every substep (before the step's NaN check); the
   // time it takes is left out of stats().solve_seconds, so a caller can measure between substeps (the benchmark
   // checks |C|/L after every substep) without charging the solver for it.
@@ -124,6 +125,8 @@ class World {
   mutable bool stats_measured_ = true;
   double time_ = 0.0;
   long step_count_ = 0;
+  double time_base_ = 0.0;  // time() = time_base_ + (step_count_ − base_step_) · dt; moved when dt changes
+  long base_step_ = 0;
   std::vector<Vec3> backup_x_, backup_v_;
 };
 
