@@ -33,12 +33,18 @@ bool Sandbox::pump_events() {
   // Dear ImGui 1.86 samples which keys are down once per frame: a press and its release handled in the same frame
   // (a quick tap on a slow frame, xdotool, a script) never reach a focused text field, so Enter would not open the
   // typed path. While ImGui has the keyboard, a release whose press came in this frame waits for the next frame.
+  // Likewise whether the panels own the mouse is known from the last frame, at the pointer's last position: a
+  // button pressed right after the pointer jumped (from a panel onto a particle, as a script or a quick hand does)
+  // waits one frame, so the panels first see where the pointer now is.
   std::vector<SDL_Scancode> pressed;
+  bool moved = false;
   while (!pending_.empty()) {
     const SDL_Event& next = pending_.front();
     if (next.type == SDL_KEYUP && ImGui::GetIO().WantCaptureKeyboard &&
         std::find(pressed.begin(), pressed.end(), next.key.keysym.scancode) != pressed.end())
       break;
+    if (next.type == SDL_MOUSEBUTTONDOWN && moved) break;
+    if (next.type == SDL_MOUSEMOTION) moved = true;
     if (next.type == SDL_KEYDOWN) pressed.push_back(next.key.keysym.scancode);
     event = next;
     pending_.pop_front();

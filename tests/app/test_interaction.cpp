@@ -251,3 +251,26 @@ TEST_CASE("the solver combo box switches the solver with the mouse and the click
 }
 
 }  // namespace lagrange::app::test
+
+namespace lagrange::app::test {
+
+TEST_CASE("a press right after the pointer jumps from a panel onto a particle grabs it") {
+  // xdotool and quick hands move and press within one frame; the panels' claim on the mouse is from the last frame.
+  Sandbox sandbox(test_options(1280, 720));
+  REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
+  SandboxState& state = sandbox.state();
+  state.paused = true;
+  push_mouse_motion({100, 300}, {100, 300}, false);  // over the control panel
+  run_frames(sandbox, 2, 0.0);
+  REQUIRE(ImGui::GetIO().WantCaptureMouse);
+  const glm::dvec2 bob = screen_of(sandbox, sandbox.world().particles().position[2]);
+  push_mouse_motion(bob, {100, 300}, false);
+  push_mouse_button(SDL_MOUSEBUTTONDOWN, bob);
+  run_frames(sandbox, 2, 0.0);
+  CHECK(state.drag.particle == 2);
+  push_mouse_button(SDL_MOUSEBUTTONUP, bob);
+  run_frames(sandbox, 1, 0.0);
+  CHECK(state.drag.kind == Drag::Kind::None);
+}
+
+}  // namespace lagrange::app::test
