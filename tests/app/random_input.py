@@ -77,8 +77,12 @@ def drawn_targets(fbdir, origin, x_range):
                 continue
             b, g, r = (data[i], data[i + 1], data[i + 2]) if byte_order == 0 else (data[i + 3], data[i + 2], data[i + 1])
             if abs(r - background[0]) + abs(g - background[1]) + abs(b - background[2]) > 240:  # not grid lines
-                targets.append((x, y))
-    return targets
+                targets.append((x, y, max(r, g, b) - min(r, g, b) > 60))
+    # A particle, most likely: a saturated pixel with saturated pixels 6 to the left, right, above and below (a
+    # sphere, not a thin rod or trail).
+    saturated = {(x, y) for x, y, s in targets if s}
+    return [(x, y, all((x + dx, y + dy) in saturated for dx, dy in ((-6, 0), (6, 0), (0, -6), (0, 6))))
+            for x, y, _ in targets]
 
 
 def start_xvfb(fbdir):
@@ -108,8 +112,14 @@ class Actions:
 
     def point(self, where="any"):
         r = self.rng
+        if where == "particle":
+            coloured = [t for t in self.targets if t[2]]
+            if coloured:
+                x, y, _ = r.choice(coloured)
+                return x, y
+            where = "scene"
         if where in ("scene", "any") and self.targets and r.random() < 0.5:  # on something drawn
-            x, y = r.choice(self.targets)
+            x, y, _ = r.choice(self.targets)
             return x + r.randint(-2, 2), y + r.randint(-2, 2)
         if where == "scene" or (where == "any" and r.random() < 0.65):
             x = r.randint(*self.scene_x)
@@ -129,11 +139,13 @@ class Actions:
     def add(self, name):
         self.counts[name] = self.counts.get(name, 0) + 1
 
-    def random_action(self):
+    def choose(self):
+        return self.rng.choices(["hover", "sweep", "drag", "fling", "pan", "wheel", "panel click", "scene click",
+                                 "double click", "shift click", "key"],
+                                weights=[20, 6, 12, 6, 4, 4, 8, 6, 2, 2, 14])[0]
+
+    def action(self, kind):
         r = self.rng
-        kind = r.choices(["hover", "sweep", "drag", "fling", "pan", "wheel", "panel click", "scene click",
-                          "double click", "shift click", "key"],
-                         weights=[20, 6, 12, 6, 4, 4, 8, 6, 2, 2, 14])[0]
         self.add(kind)
         if kind == "hover":  # long enough for a frame or two to draw the tooltip
             self.move(self.point(), r.uniform(0.1, 0.4))
@@ -143,7 +155,8 @@ class Actions:
                 self.move((a[0] + (b[0] - a[0]) * k // 12, a[1] + (b[1] - a[1]) * k // 12), 0.02)
         elif kind in ("drag", "fling", "pan"):
             button = 1 if kind != "pan" else r.choice([2, 3])
-            start = self.point("scene" if r.random() < 0.8 else "any")
+            start = self.point("particle" if kind != "pan" and r.random() < 0.7 else "scene" if r.random() < 0.8
+                               else "any")
             self.move(start, 0.0)
             self.lines.append(f"mousedown {button}")
             self.lines.append("sleep 0.03")
@@ -226,10 +239,18 @@ def run_scene(exe, scene, display, fbdir, keys, quit_keys, seconds, seed, max_fr
         start = time.monotonic()
         with open(script_path, "w") as script_log:
             while time.monotonic() - start < seconds:
-                # Where the particles and rods are now, from the screen's pixels; then one action.
+                kind = actions.choose()
+                # Some drags pause first (Space): grab a particle standing still, pose it, then run again.
+                pause = kind in ("drag", "fling") and rng.random() < 0.3
+                if pause:
+                    xdotool(display, ["-"], script="key space\nsleep 0.15\n")
+                    script_log.write("key space\nsleep 0.15\n")
+                # Where the particles and rods are now, from the screen's pixels; then the action.
                 actions.targets = drawn_targets(fbdir, origin, actions.scene_x)
                 actions.lines = []
-                actions.random_action()
+                actions.action(kind)
+                if pause:
+                    actions.lines.append("key space")
                 script_log.write("\n".join(actions.lines) + "\n")
                 xdotool(display, ["-"], script="\n".join(actions.lines) + "\n", timeout=60)
                 if app.poll() is not None:
