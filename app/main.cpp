@@ -1,5 +1,9 @@
 // lagrange-lab: the sandbox window and the headless commands.
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -36,7 +40,11 @@ int dispatch(int argc, char** argv) {
     return 0;
   }
   // The headless commands: SIGINT / SIGTERM remove unfinished output and exit 130 / 143 at once.
-  if (command == "run" || command == "bench" || command == "shot") io::install_interrupt_cleanup();
+  // A reader that went away (`run --csv - | head`) is a write error, exit 1 with its reason, not a silent death.
+  if (command == "run" || command == "bench" || command == "shot") {
+    io::install_interrupt_cleanup();
+    std::signal(SIGPIPE, SIG_IGN);
+  }
   if (command == "run") return cli::run_main(argc - 2, argv + 2);
   if (command == "solvers") return cli::solvers_main(argc - 2, argv + 2);
   if (command == "bench") return cli::bench_main(argc - 2, argv + 2);
@@ -88,9 +96,24 @@ int run_command(int argc, char** argv) {
   }
 }
 
+// A standard stream started closed (`>&-`) must stay unusable: otherwise the next file opened (a CSV's temporary
+// file) would get its number, and the summary would be written into the CSV. Read-only /dev/null in its place makes
+// every write to it fail (EBADF), as a closed stream would.
+void hold_closed_standard_streams() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    const int held = ::open("/dev/null", O_RDONLY);
+    if (held >= 0 && held != fd) {
+      ::dup2(held, fd);
+      ::close(held);
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  hold_closed_standard_streams();
   const int code = run_command(argc, argv);
   // Whatever went to standard output (a summary, a table, --help) must have arrived: a full disk or a closed
   // pipe is a failure, not a success.

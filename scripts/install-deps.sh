@@ -8,6 +8,8 @@ packages=(
   libgl1-mesa-dri libegl1-mesa-dev xvfb
   # the random-input GUI test: real X pointer and key events into the window under Xvfb (skipped when absent)
   xdotool
+  # the scene-loader fuzz target (scripts/fuzz.sh): clang and its libFuzzer + sanitizer runtimes
+  clang libclang-rt-14-dev
   # the sandbox's UI font (DejaVu Sans: crisp at every HiDPI scale; ImGui's built-in bitmap font is the fallback)
   fonts-dejavu-core
 )

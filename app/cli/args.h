@@ -38,6 +38,8 @@ class Args {
 // The most steps one command may run (run --steps, --duration / dt; shot --steps, --time / dt): 10^8 steps of the
 // smallest scene take about a minute; more is a typo, or an overflow waiting to happen.
 constexpr long kMaxSteps = 100'000'000;
+// And at most this many substeps in one run (steps × substeps): the same bound on the work, whatever the split.
+constexpr long kMaxSubsteps = 1'000'000'000;
 
 double parse_number(const std::string& flag, const std::string& text);  // finite double
 // An integer in min..max; a message naming the flag and the range otherwise (no silent wrap-around).

@@ -14,6 +14,8 @@
 #include <cstring>
 #include <vector>
 
+#include "lagrange/text.h"
+
 namespace lagrange::io {
 namespace {
 
@@ -77,7 +79,8 @@ void refuse_same_file(const std::string& input, const std::string& output) {
   struct stat in {}, out {};
   if (::stat(input.c_str(), &in) != 0 || ::stat(output.c_str(), &out) != 0) return;
   if (in.st_dev == out.st_dev && in.st_ino == out.st_ino)
-    throw SameFileError(output + ": is the input file " + input + "; refusing to overwrite it");
+    throw SameFileError(printable(output, kEchoPathLength) + ": is the input file " +
+                        printable(input, kEchoPathLength) + "; refusing to overwrite it");
 }
 
 OutputFile::OutputFile(std::string target) : target_(std::move(target)) {
@@ -88,33 +91,36 @@ OutputFile::OutputFile(std::string target) : target_(std::move(target)) {
   }
   struct stat st {};
   mode_t mode = new_file_mode();
-  if (::stat(target_.c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) throw OutputError(target_ + ": is a folder; give a file name");
+  const bool found = ::stat(target_.c_str(), &st) == 0;
+  struct stat link {};
+  if (::lstat(target_.c_str(), &link) == 0 && S_ISLNK(link.st_mode) && !(found && !S_ISREG(st.st_mode) &&
+                                                                        !S_ISDIR(st.st_mode)))
+    // A link's target is not ours to replace (nor is the link, which someone made on purpose). A link to a device
+    // or a FIFO (/dev/stdout) is written straight, below.
+    throw OutputError(shown() + ": is a symbolic link" + (found ? "" : " to a missing file") +
+                      "; refusing to write through it (give the file's own path, or - for standard output)");
+  if (found) {
+    if (S_ISDIR(st.st_mode)) throw OutputError(shown() + ": is a folder; give a file name");
     if (!S_ISREG(st.st_mode)) {
       // A device or a FIFO: write into it, never replace it. O_NONBLOCK so that a FIFO nobody reads fails at once
       // (ENXIO) instead of waiting forever; blocking writes afterwards.
       fd_ = ::open(target_.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
       if (fd_ < 0) {
         const int error = errno;
-        if (error == ENXIO) throw OutputError(target_ + ": no process is reading from this FIFO or socket");
-        throw OutputError(target_ + ": cannot open: " + reason(error));
+        if (error == ENXIO) throw OutputError(shown() + ": no process is reading from this FIFO or socket");
+        throw OutputError(shown() + ": cannot open: " + reason(error));
       }
       owns_fd_ = true;
       const int flags = ::fcntl(fd_, F_GETFL);
       if (flags >= 0) ::fcntl(fd_, F_SETFL, flags & ~O_NONBLOCK);
       return;
     }
-    // A regular file, possibly through symbolic links: replace the file the links lead to, keep the links.
-    char resolved[PATH_MAX];
-    if (!::realpath(target_.c_str(), resolved)) throw OutputError(target_ + ": " + reason(errno));
-    final_ = resolved;
+    // A regular file (not a link: refused above) is replaced by the rename.
+    final_ = target_;
     mode = st.st_mode & 07777;
   } else {
     const int error = errno;
-    if (error != ENOENT) throw OutputError(target_ + ": " + reason(error));
-    struct stat link {};
-    if (::lstat(target_.c_str(), &link) == 0)
-      throw OutputError(target_ + ": is a symbolic link to a missing file; refusing to follow it");
+    if (error != ENOENT) throw OutputError(shown() + ": " + reason(error));
     final_ = target_;
   }
   std::string name = name_of(final_);
@@ -125,7 +131,7 @@ OutputFile::OutputFile(std::string target) : target_(std::move(target)) {
   fd_ = ::mkostemp(buffer.data(), O_CLOEXEC);  // O_CREAT | O_EXCL: a unique new file, never a followed link
   if (fd_ < 0) {
     const int error = errno;
-    throw OutputError(target_ + ": cannot create a file in " + folder_of(final_) + ": " + reason(error));
+    throw OutputError(shown() + ": cannot create a file in " + folder_of(final_) + ": " + reason(error));
   }
   owns_fd_ = true;
   temp_ = buffer.data();
@@ -134,6 +140,8 @@ OutputFile::OutputFile(std::string target) : target_(std::move(target)) {
 }
 
 OutputFile::~OutputFile() { discard(); }
+
+std::string OutputFile::shown() const { return printable(target_, kEchoPathLength); }
 
 void OutputFile::discard() {
   if (owns_fd_ && fd_ >= 0) ::close(fd_);
@@ -149,11 +157,11 @@ void OutputFile::discard() {
 
 void OutputFile::fail(const std::string& what, int error) {
   discard();
-  throw OutputError(target_ + ": " + what + ": " + reason(error));
+  throw OutputError(shown() + ": " + what + ": " + reason(error));
 }
 
 void OutputFile::write(std::string_view data) {
-  if (fd_ < 0) throw OutputError(target_ + ": already closed");
+  if (fd_ < 0) throw OutputError(shown() + ": already closed");
   buffer_.append(data);
   if (buffer_.size() >= (1u << 16)) flush();
 }
@@ -192,7 +200,7 @@ void OutputFile::flush() {
 }
 
 void OutputFile::commit() {
-  if (fd_ < 0) throw OutputError(target_ + ": already closed");
+  if (fd_ < 0) throw OutputError(shown() + ": already closed");
   flush();
   if (temp_.empty()) {
     if (owns_fd_) {
@@ -212,8 +220,8 @@ void OutputFile::commit() {
   if (::rename(temp_.c_str(), final_.c_str()) != 0) {
     const int error = errno;
     discard();
-    if (error == EISDIR) throw OutputError(target_ + ": is a folder; give a file name");
-    throw OutputError(target_ + ": cannot replace the file: " + reason(error));
+    if (error == EISDIR) throw OutputError(shown() + ": is a folder; give a file name");
+    throw OutputError(shown() + ": cannot replace the file: " + reason(error));
   }
   unregister_temp(temp_);
   temp_.clear();

@@ -53,6 +53,7 @@ class OutputFile {
 
  private:
   void flush();
+  std::string shown() const;  // the target for a message: escaped, cut short
   [[noreturn]] void fail(const std::string& what, int error);
 
   std::string target_;   // as given

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "cli/args.h"
+#include "cli/commands.h"
 #include "common/output_file.h"
 #include "sandbox/cli_options.h"
 #include "sandbox/sandbox.h"
@@ -119,7 +120,18 @@ int shot_main(int argc, char** argv) {
                          " steps of this scene; at most " + std::to_string(cli::kMaxSteps));
     steps = static_cast<long>(wanted);
   }
-  sandbox->advance_steps(static_cast<int>(steps));
+  // Step by step, so that a simulation that fails (as `run` defines it: a step rolled back after NaN/inf, or
+  // max |C|/L above 1) ends at once with exit code 3 and writes no picture of a blown-up scene.
+  for (long i = 1; i <= steps; ++i) {
+    sandbox->advance_steps(1);
+    const StepStats& stats = sandbox->world().stats();
+    if (stats.non_finite || !(stats.max_relative_violation <= 1.0)) {
+      std::fprintf(stderr, "lagrange-lab shot: the simulation failed: at step %ld %s; no PNG written\n", i,
+                   stats.non_finite ? "the state became NaN or infinite and was rolled back"
+                                    : "max |C|/L went above 1");
+      return cli::kExitSimulationFailed;
+    }
+  }
   if (!state.settings_error.empty()) {
     std::fprintf(stderr, "lagrange-lab shot: %s\n", state.settings_error.c_str());
     return 1;

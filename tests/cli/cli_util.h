@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,8 +30,15 @@ struct CliResult {
 
 // Runs `lagrange-lab ARGS` through the shell, bounded by `timeout` so a hang fails instead of stalling CTest.
 // `redirect` replaces the default "2>&1" (e.g. "> /dev/full 2>&1").
+// The address space is capped at 2 GB (not under AddressSanitizer, which reserves far more), so that a binary
+// that wrongly reads /dev/zero or allocates a giant scene fails its test instead of exhausting the machine.
 inline CliResult cli(const std::string& args, const std::string& redirect = "2>&1", int timeout_s = 60) {
-  const std::string command = "timeout " + std::to_string(timeout_s) + " " + std::string(LAGRANGE_EXE) + " " +
+#if defined(__SANITIZE_ADDRESS__)
+  const std::string cap;
+#else
+  const std::string cap = "ulimit -v 2000000; ";
+#endif
+  const std::string command = cap + "timeout " + std::to_string(timeout_s) + " " + std::string(LAGRANGE_EXE) + " " +
                               args + " " + redirect;
   const auto start = std::chrono::steady_clock::now();
   std::FILE* pipe = popen(command.c_str(), "r");
@@ -41,6 +49,15 @@ inline CliResult cli(const std::string& args, const std::string& redirect = "2>&
   const int status = pclose(pipe);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, seconds};
+}
+
+// A private character device `name` in `dir` with the numbers of /dev/null (1, 3) or /dev/full (1, 7), so that a
+// binary that wrongly replaces its output replaces the private node, never the system's. Falls back to the system's
+// device where mknod is not allowed (not root), where no such binary could replace it either.
+inline fs::path private_device(const fs::path& dir, const char* name, unsigned minor) {
+  const fs::path node = dir / name;
+  if (::mknod(node.c_str(), S_IFCHR | 0666, makedev(1, minor)) == 0) return node;
+  return fs::path("/dev") / name;
 }
 
 inline std::string asset(const char* name) { return std::string(LAGRANGE_ASSETS_DIR) + "/" + name; }

@@ -112,3 +112,28 @@ TEST_CASE("out of memory exits 4 with its own message") {
   CHECK(out.find("cannot write") == std::string::npos);
 #endif
 }
+
+TEST_CASE("max-violation moves the failure limit of a drifting solver") {
+  const std::string chain = "run " + asset("hanging_chain.json") + " --solver acceleration --duration 3 --quiet";
+  const CliResult strict = cli(chain);
+  CHECK(strict.code == 3);  // the acceleration level stretches the chain's rods past their length within 3 s
+  CHECK(strict.out.find("above the limit 1") != std::string::npos);
+  CHECK(cli(chain + " --max-violation 10").code == 0);
+  CHECK(cli(chain + " --max-violation 0").code == 2);
+}
+
+#ifdef LAGRANGE_HAVE_SANDBOX
+TEST_CASE("shot of a simulation that fails exits 3 and keeps the previous picture") {
+  const fs::path dir = fresh_dir("shot-fails");
+  write_all(dir / "cloth.png", "previous\n");
+  const CliResult r = cli("shot " + asset("hanging_cloth.json") + " --solver shake --time 3 --size 64x64 --out " +
+                          quote(dir / "cloth.png"));
+  CHECK(r.code == 3);
+  CHECK(r.out.find("the simulation failed") != std::string::npos);
+  CHECK(read_all(dir / "cloth.png") == "previous\n");
+  CHECK(listing(dir) == std::vector<std::string>{"cloth.png"});
+  CHECK(cli("shot " + asset("hanging_cloth.json") + " --time 1 --size 64x64 --out " + quote(dir / "cloth.png")).code ==
+        0);
+  CHECK(read_all(dir / "cloth.png").rfind("\x89PNG", 0) == 0);
+}
+#endif

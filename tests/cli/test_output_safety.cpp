@@ -110,13 +110,15 @@ TEST_CASE("a planted link at any temporary name is never followed and a link tar
   CHECK(listing(dir) == std::vector<std::string>{"out.csv", "out.csv.part", "out.csv.partial", "out.csv.tmp",
                                                   "victim.txt"});
 
-  // --csv LINK, the link leading to a regular file: the file gets the CSV, the link stays a link.
+  // --csv LINK, the link leading to a regular file: a link's target is not ours; refused, both left as they were.
   write_all(dir / "real.csv", "old\n");
   fs::create_symlink("real.csv", dir / "alias.csv");
-  REQUIRE(cli("run " + asset("simple_pendulum.json") + " --steps 10 --quiet --csv " + quote(dir / "alias.csv")).code ==
-          0);
+  const CliResult alias =
+      cli("run " + asset("simple_pendulum.json") + " --steps 10 --quiet --csv " + quote(dir / "alias.csv"));
+  CHECK(alias.code == 1);
+  CHECK(alias.out.find("symbolic link") != std::string::npos);
   CHECK(fs::is_symlink(dir / "alias.csv"));
-  CHECK(read_all(dir / "real.csv") == read_all(dir / "out.csv"));
+  CHECK(read_all(dir / "real.csv") == "old\n");
 
   // A link to nothing is refused, and nothing is created where it points.
   fs::create_symlink(dir / "nowhere.csv", dir / "dangling.csv");
@@ -126,11 +128,12 @@ TEST_CASE("a planted link at any temporary name is never followed and a link tar
 }
 
 TEST_CASE("devices and FIFOs are written straight and never replaced") {
-  const CliResult null = cli("run " + asset("simple_pendulum.json") + " --steps 10 --quiet --csv /dev/null");
-  CHECK(null.code == 0);
-  CHECK(is_char_device("/dev/null"));
-
   const fs::path dir = fresh_dir("fifo");
+  const fs::path dev_null = private_device(dir, "null", 3);
+  const CliResult null = cli("run " + asset("simple_pendulum.json") + " --steps 10 --quiet --csv " + quote(dev_null));
+  CHECK(null.code == 0);
+  CHECK(is_char_device(dev_null));
+
   const fs::path fifo = dir / "pipe";
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
   // With a reader (opened first, non-blocking; the CSV fits in the pipe's buffer): the CSV arrives through it.
@@ -154,11 +157,13 @@ TEST_CASE("devices and FIFOs are written straight and never replaced") {
 }
 
 TEST_CASE("a write that fails exits 1 with the reason and never Success") {
-  const CliResult full = cli("run " + asset("simple_pendulum.json") + " --steps 10 --quiet --csv /dev/full");
+  const fs::path devices = fresh_dir("devices");
+  const fs::path dev_full = private_device(devices, "full", 7);
+  const CliResult full = cli("run " + asset("simple_pendulum.json") + " --steps 10 --quiet --csv " + quote(dev_full));
   CHECK(full.code == 1);
   CHECK(full.out.find("No space left on device") != std::string::npos);
   CHECK(full.out.find("Success") == std::string::npos);
-  CHECK(is_char_device("/dev/full"));
+  CHECK(is_char_device(dev_full));
 
   const fs::path dir = fresh_dir("unwritable");
   const CliResult missing = cli("run " + asset("simple_pendulum.json") + " --steps 5 --csv " + quote(dir / "no" / "x.csv"));
@@ -172,10 +177,11 @@ TEST_CASE("a write that fails exits 1 with the reason and never Success") {
   CHECK(read_all(dir / "file") == "x");
   CHECK(listing(dir) == std::vector<std::string>{"file"});
 #ifdef LAGRANGE_HAVE_SANDBOX
-  const CliResult png = cli("shot " + asset("simple_pendulum.json") + " --size 64x64 --out /dev/full");
+  const CliResult png = cli("shot " + asset("simple_pendulum.json") + " --size 64x64 --out " + quote(dev_full));
   CHECK(png.code == 1);
   CHECK(png.out.find("No space left on device") != std::string::npos);
   CHECK(png.out.find("Success") == std::string::npos);
+  CHECK(is_char_device(dev_full));
   fs::create_directories(dir / "folder");
   const CliResult folder = cli("shot " + asset("simple_pendulum.json") + " --size 64x64 --out " + quote(dir / "folder"));
   CHECK(folder.code == 1);
@@ -233,6 +239,18 @@ TEST_CASE("write errors on standard output exit 1") {
   const CliResult reason = cli("run " + pendulum + " --steps 10", "2>&1 > /dev/full");
   CHECK(reason.out.find("standard output") != std::string::npos);
   CHECK(reason.out.find("No space left on device") != std::string::npos);
+  // Standard output closed (>&-): exit 1, and the summary never lands in the CSV opened after it.
+  const fs::path dir = fresh_dir("closed-stdout");
+  const CliResult closed = cli("run " + pendulum + " --steps 10 --csv " + quote(dir / "out.csv"), ">&- 2>/dev/null");
+  CHECK(closed.code == 1);
+  CHECK(read_all(dir / "out.csv").find("scene ") == std::string::npos);
+  // A reader that goes away (| head): exit 1 with the reason, not a silent death by SIGPIPE.
+  const fs::path code_file = dir / "code";
+  const std::string piped = "{ timeout 60 " + std::string(LAGRANGE_EXE) + " run " + pendulum +
+                            " --steps 100000 --csv - 2>/dev/null; echo $? > " + quote(code_file) +
+                            "; } | head -c 10 > /dev/null";
+  REQUIRE(std::system(piped.c_str()) == 0);
+  CHECK(read_all(code_file) == "1\n");
   // And the same commands succeed when standard output works.
   CHECK(cli("run " + pendulum + " --steps 10", "> /dev/null 2>&1").code == 0);
 }
