@@ -6,6 +6,8 @@ packages=(
   libsdl2-dev libimgui-dev python3-glad libglm-dev doctest-dev libstb-dev nlohmann-json3-dev libeigen3-dev
   # Mesa's software OpenGL, so the window, screenshots and GUI tests work with no GPU and no display
   libgl1-mesa-dri libegl1-mesa-dev xvfb
+  # the random-input GUI test: real X pointer and key events into the window under Xvfb (skipped when absent)
+  xdotool
   # the scene-loader fuzz target (scripts/fuzz.sh): clang and its libFuzzer + sanitizer runtimes
   clang libclang-rt-14-dev
   # the sandbox's UI font (DejaVu Sans: crisp at every HiDPI scale; ImGui's built-in bitmap font is the fallback)

@@ -11,9 +11,20 @@ constexpr double kNear = 0.02;
 constexpr double kOrthoDepth = 1000.0;
 }  // namespace
 
-void Camera::set_viewport(int width, int height) {
+void Camera::set_viewport(int x, int y, int width, int height) {
+  x_ = x;
+  y_ = y;
   width_ = std::max(width, 1);
   height_ = std::max(height, 1);
+}
+
+glm::dvec2 Camera::clamp_to_viewport(glm::dvec2 pixel, double margin) const {
+  const double mx = std::min(margin, 0.5 * width_), my = std::min(margin, 0.5 * height_);
+  return {std::clamp(pixel.x, x_ + mx, x_ + width_ - mx), std::clamp(pixel.y, y_ + my, y_ + height_ - my)};
+}
+
+bool Camera::in_viewport(glm::dvec2 pixel) const {
+  return pixel.x >= x_ && pixel.x < x_ + width_ && pixel.y >= y_ && pixel.y < y_ + height_;
 }
 
 glm::dvec3 Camera::forward() const {
@@ -42,8 +53,8 @@ glm::dmat4 Camera::projection() const {
 }
 
 Ray Camera::ray(glm::dvec2 pixel) const {
-  const double ndc_x = 2.0 * pixel.x / width_ - 1.0;
-  const double ndc_y = 1.0 - 2.0 * pixel.y / height_;
+  const double ndc_x = 2.0 * (pixel.x - x_) / width_ - 1.0;
+  const double ndc_y = 1.0 - 2.0 * (pixel.y - y_) / height_;
   const glm::dmat4 inverse = glm::inverse(projection() * view());
   glm::dvec4 near_point = inverse * glm::dvec4(ndc_x, ndc_y, -1.0, 1.0);
   glm::dvec4 far_point = inverse * glm::dvec4(ndc_x, ndc_y, 1.0, 1.0);
@@ -57,7 +68,7 @@ std::optional<glm::dvec3> Camera::project(glm::dvec3 world) const {
   if (clip.w <= 1e-9) return std::nullopt;
   const glm::dvec3 ndc = glm::dvec3(clip) / clip.w;
   const double depth = glm::dot(world - eye(), forward());
-  return glm::dvec3((ndc.x * 0.5 + 0.5) * width_, (0.5 - ndc.y * 0.5) * height_, depth);
+  return glm::dvec3(x_ + (ndc.x * 0.5 + 0.5) * width_, y_ + (0.5 - ndc.y * 0.5) * height_, depth);
 }
 
 double Camera::pixels_per_unit(glm::dvec3 world) const {

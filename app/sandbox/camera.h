@@ -1,5 +1,6 @@
 // The view: an orthographic camera for 2D scenes (the z = 0 plane) and a perspective orbit camera for 3D scenes.
-// Pixel coordinates have their origin at the top-left of the viewport, in drawable pixels.
+// Pixel coordinates are window coordinates: drawable pixels from the window's top-left corner. The camera draws into
+// a viewport, a rectangle of the window (the free middle between the panels); projection, rays and framing use it.
 #pragma once
 
 #include <glm/mat4x4.hpp>
@@ -26,18 +27,25 @@ class Camera {
   double yaw = 0.6, pitch = 0.35, distance = 6.0;
   double fov_y = 0.7853981633974483;  // 45°
 
-  void set_viewport(int width, int height);
+  // The rectangle the scene is drawn into: left, top, width, height in drawable pixels of the window.
+  void set_viewport(int x, int y, int width, int height);
+  void set_viewport(int width, int height) { set_viewport(0, 0, width, height); }
+  int x() const { return x_; }
+  int y() const { return y_; }
   int width() const { return width_; }
   int height() const { return height_; }
+  // The nearest window pixel inside the viewport, `margin` pixels from its edges.
+  glm::dvec2 clamp_to_viewport(glm::dvec2 pixel, double margin = 0.0) const;
+  bool in_viewport(glm::dvec2 pixel) const;
 
   glm::dmat4 view() const;
   glm::dmat4 projection() const;
   glm::dvec3 eye() const;
   glm::dvec3 forward() const;  // unit, from the eye into the scene
 
-  // The ray through a pixel (top-left origin).
+  // The ray through a window pixel.
   Ray ray(glm::dvec2 pixel) const;
-  // Pixel position of a world point and its depth (distance along forward); nothing when behind the camera.
+  // Window pixel position of a world point and its depth (distance along forward); nothing when behind the camera.
   std::optional<glm::dvec3> project(glm::dvec3 world) const;
   // Pixels per world unit at a world point (for picking radii and pixel-sized gizmos).
   double pixels_per_unit(glm::dvec3 world) const;
@@ -51,7 +59,7 @@ class Camera {
   void zoom(double notches, glm::dvec2 pixel);
 
  private:
-  int width_ = 1, height_ = 1;
+  int x_ = 0, y_ = 0, width_ = 1, height_ = 1;
 };
 
 }  // namespace lagrange::app

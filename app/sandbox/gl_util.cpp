@@ -92,10 +92,10 @@ void SceneTarget::bind() const {
   glViewport(0, 0, width_, height_);
 }
 
-void SceneTarget::resolve_to(GLuint target) const {
+void SceneTarget::resolve_to(GLuint target, int x, int y) const {
   glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target);
-  glBlitFramebuffer(0, 0, width_, height_, 0, 0, width_, height_, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  glBlitFramebuffer(0, 0, width_, height_, x, y, x + width_, y + height_, GL_COLOR_BUFFER_BIT, GL_NEAREST);
   glBindFramebuffer(GL_FRAMEBUFFER, target);
 }
 

@@ -23,8 +23,8 @@ class SceneTarget {
   // Re-creates the buffers when the size or sample count changed. Returns the samples actually in use.
   int resize(int width, int height, int samples);
   void bind() const;
-  // Copies (resolving multisamples) into framebuffer `target` (0: the window).
-  void resolve_to(GLuint target) const;
+  // Copies (resolving multisamples) into framebuffer `target` (0: the window) with its lower-left corner at (x, y).
+  void resolve_to(GLuint target, int x = 0, int y = 0) const;
   int samples() const { return samples_; }
 
  private:

@@ -19,66 +19,163 @@ void History::push(const Sample& sample) {
 namespace {
 
 constexpr double kLogFloor = 1e-16;
+constexpr ImU32 kLabelColour = IM_COL32(150, 152, 160, 255);
 
 double transformed(double value, bool log_scale) {
   return log_scale ? std::log10(std::max(std::abs(value), kLogFloor)) : value;
 }
 
-void format_tick(char* text, std::size_t size, double value, bool log_scale, const char* unit) {
+void format_value(char* text, std::size_t size, double value, bool log_scale, const char* unit) {
   if (log_scale)
-    std::snprintf(text, size, "1e%d %s", static_cast<int>(std::lround(value)), unit);
+    std::snprintf(text, size, "1e%d%s%s", static_cast<int>(std::lround(value)), *unit ? " " : "", unit);
   else
-    std::snprintf(text, size, "%.4g %s", value, unit);
+    std::snprintf(text, size, "%.4g%s%s", value, *unit ? " " : "", unit);
+}
+
+// The value at fraction q (0..1) of the sorted values, interpolated.
+double quantile(std::vector<double>& values, double q) {
+  const double position = q * static_cast<double>(values.size() - 1);
+  const std::size_t i = static_cast<std::size_t>(position);
+  std::nth_element(values.begin(), values.begin() + i, values.end());
+  const double a = values[i];
+  if (i + 1 >= values.size()) return a;
+  const double b = *std::min_element(values.begin() + i + 1, values.end());
+  return a + (b - a) * (position - i);
 }
 
 }  // namespace
 
-void plot_series(const char* id, const History& history, std::initializer_list<Series> series, float height,
-                 bool log_scale, const char* unit) {
-  ImGui::PushID(id);
-  const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const float width = std::max(ImGui::GetContentRegionAvail().x, 50.0f);
-  ImGui::InvisibleButton("plot", ImVec2(width, height));
-  const bool hovered = ImGui::IsItemHovered();
-  ImDrawList* draw = ImGui::GetWindowDrawList();
-  const ImVec2 corner(origin.x + width, origin.y + height);
-  draw->AddRectFilled(origin, corner, IM_COL32(20, 22, 27, 255), 3.0f);
-  draw->AddRect(origin, corner, IM_COL32(70, 74, 84, 255), 3.0f);
-
+PlotRange plot_range(const History& history, std::initializer_list<Series> series, bool log_scale) {
+  PlotRange range;
   const std::size_t n = history.size();
-  if (n < 2) {
-    draw->AddText(ImVec2(origin.x + 6, origin.y + 4), IM_COL32(140, 140, 150, 255), "waiting for steps...");
-    ImGui::PopID();
-    return;
-  }
-  double lo = INFINITY, hi = -INFINITY;
-  for (const Series& s : series)
+  if (n == 0) return range;
+  std::vector<double> values;
+  values.reserve(n * series.size());
+  range.peak_lo = INFINITY;
+  range.peak_hi = -INFINITY;
+  double last_lo = INFINITY, last_hi = -INFINITY;
+  for (const Series& s : series) {
     for (std::size_t i = 0; i < n; ++i) {
       const double v = transformed(history[i].*s.field, log_scale);
-      lo = std::min(lo, v);
-      hi = std::max(hi, v);
+      if (!std::isfinite(v)) continue;
+      values.push_back(v);
+      range.peak_lo = std::min(range.peak_lo, v);
+      range.peak_hi = std::max(range.peak_hi, v);
     }
+    const double last = transformed(history.back().*s.field, log_scale);
+    if (std::isfinite(last)) {
+      last_lo = std::min(last_lo, last);
+      last_hi = std::max(last_hi, last);
+    }
+  }
+  if (values.empty()) return range;
+  // Robust to spikes: the 1st to 99th percentile of everything shown (a spike shorter than 1 % of the window does not
+  // set the scale), always including the latest values, widened by 15 % of the span.
+  double lo = std::min(quantile(values, kPlotLowQuantile), last_lo);
+  double hi = std::max(quantile(values, kPlotHighQuantile), last_hi);
   if (log_scale) {
-    lo = std::floor(lo);
-    hi = std::max(std::ceil(hi), lo + 1.0);
+    lo = std::floor(lo - 0.3);  // at least a third of a decade of room, in whole decades
+    hi = std::max(std::ceil(hi + 0.3), lo + 1.0);
   } else {
-    const double pad = std::max((hi - lo) * 0.08, std::max(std::abs(hi), std::abs(lo)) * 1e-9 + 1e-12);
+    const double pad = std::max((hi - lo) * 0.15, std::max(std::abs(hi), std::abs(lo)) * 1e-9 + 1e-12);
     lo -= pad;
     hi += pad;
   }
+  range.lo = lo;
+  range.hi = hi;
+  range.clipped_low = range.peak_lo < lo;
+  range.clipped_high = range.peak_hi > hi;
+  if (log_scale) {  // report peaks as values, not exponents
+    range.peak_lo = std::pow(10.0, range.peak_lo);
+    range.peak_hi = std::pow(10.0, range.peak_hi);
+  }
+  return range;
+}
+
+PlotRects plot_series(const char* id, const History& history, std::initializer_list<Series> series, float height,
+                      bool log_scale, const char* unit) {
+  PlotRects rects;
+  ImGui::PushID(id);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float width = std::max(ImGui::GetContentRegionAvail().x, 50.0f);
+  const float line = ImGui::GetTextLineHeight();
+  const ImVec2 corner(origin.x + width, origin.y + height);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const float left = origin.x + 2, right = corner.x - 2;
+
+  // Top band: the legend, right-aligned, wrapped onto more lines when it does not fit beside the top value.
+  const std::size_t n = history.size();
+  const PlotRange range = plot_range(history, series, log_scale);
+  char top_text[64] = "", bottom_text[64] = "";
+  if (n >= 2) {
+    format_value(top_text, sizeof top_text, range.hi, log_scale, unit);
+    format_value(bottom_text, sizeof bottom_text, range.lo, log_scale, unit);
+  }
+  const float swatch = line * 0.6f, gap = 10.0f;
+  const float top_label_end = left + 3 + ImGui::CalcTextSize(top_text).x + gap;
+  // Rows of entries in order, each row right-aligned; the first row shares the band with the top value.
+  std::vector<std::vector<std::pair<float, const Series*>>> rows(1);
+  float row_width = 0.0f;
+  for (const Series& s : series) {
+    const float w = swatch + 4 + ImGui::CalcTextSize(s.label).x;
+    const float room = (rows.size() == 1 ? right - 4 - top_label_end : right - 4 - (left + 3));
+    if (!rows.back().empty() && row_width + gap + w > room) {
+      rows.emplace_back();
+      row_width = 0.0f;
+    }
+    row_width += (rows.back().empty() ? 0.0f : gap) + w;
+    rows.back().push_back({w, &s});
+  }
+  std::vector<std::pair<ImVec2, const Series*>> legend;
+  float y = origin.y + 1;
+  for (const auto& row : rows) {
+    float total = 0.0f;
+    for (const auto& [w, s] : row) total += w + (total > 0.0f ? gap : 0.0f);
+    float x = right - 4 - total;
+    for (const auto& [w, s] : row) {
+      legend.push_back({ImVec2(x, y), s});
+      rects.legend.push_back({x, y, x + w, y + line});
+      x += w + gap;
+    }
+    if (&row != &rows.back()) y += line;
+  }
+  const float top = y + line + 2, bottom_band = n >= 2 ? line + 1 : 0.0f;
+  const float plot_height = std::max(height, top - origin.y + bottom_band + 3.0f * line);
+  const ImVec2 frame_corner(corner.x, origin.y + plot_height);
+  const float bottom = frame_corner.y - bottom_band - 2;
+  rects.frame = {origin.x, origin.y, frame_corner.x, frame_corner.y};
+  rects.curves = {left, top, right, bottom};
+
+  ImGui::InvisibleButton("plot", ImVec2(width, plot_height));
+  const bool hovered = ImGui::IsItemHovered();
+  draw->AddRectFilled(origin, frame_corner, IM_COL32(20, 22, 27, 255), 3.0f);
+  draw->AddRect(origin, frame_corner, IM_COL32(70, 74, 84, 255), 3.0f);
+  draw->AddRectFilled(ImVec2(left, top), ImVec2(right, bottom), IM_COL32(14, 15, 19, 255));
+  for (const auto& [at, s] : legend) {
+    draw->AddRectFilled(ImVec2(at.x, at.y + 0.5f * (line - swatch)), ImVec2(at.x + swatch, at.y + 0.5f * (line + swatch)),
+                        s->colour);
+    draw->AddText(ImVec2(at.x + swatch + 4, at.y), s->colour, s->label);
+  }
+  if (n < 2) {
+    draw->AddText(ImVec2(left + 4, top + 2), kLabelColour, "waiting for steps...");
+    ImGui::PopID();
+    return rects;
+  }
+  const double lo = range.lo, hi = range.hi;
   const double t0 = history[0].time, t1 = std::max(history.back().time, t0 + 1e-9);
-  const float left = origin.x + 2, right = corner.x - 2, top = origin.y + 4, bottom = corner.y - 4;
   auto to_screen = [&](double t, double v) {
+    const double clamped = std::clamp(v, lo, hi);  // off-scale values run along the edge
     return ImVec2(left + static_cast<float>((t - t0) / (t1 - t0)) * (right - left),
-                  bottom - static_cast<float>((v - lo) / (hi - lo)) * (bottom - top));
+                  bottom - static_cast<float>((clamped - lo) / (hi - lo)) * (bottom - top));
   };
   // Horizontal guide lines at the range ends and the middle (decades on a log scale).
   const int guides = log_scale ? static_cast<int>(std::min(hi - lo, 8.0)) : 2;
   for (int g = 0; g <= guides; ++g) {
     const double v = lo + (hi - lo) * g / std::max(guides, 1);
-    const float y = to_screen(t0, v).y;
-    draw->AddLine(ImVec2(left, y), ImVec2(right, y), IM_COL32(45, 48, 56, 255));
+    const float gy = to_screen(t0, v).y;
+    draw->AddLine(ImVec2(left, gy), ImVec2(right, gy), IM_COL32(45, 48, 56, 255));
   }
+  draw->PushClipRect(ImVec2(left, top - 1), ImVec2(right, bottom + 1), true);
   // At most one min/max pair per pixel column: the same picture, spikes kept, far fewer vertices.
   const std::size_t buckets = std::max<std::size_t>(static_cast<std::size_t>(right - left), 1);
   std::vector<ImVec2> points;
@@ -94,24 +191,27 @@ void plot_series(const char* id, const History& history, std::initializer_list<S
         if (history[i].*s.field > history[hi_i].*s.field) hi_i = i;
       }
       for (std::size_t i : {std::min(lo_i, hi_i), std::max(lo_i, hi_i)}) {
-        const ImVec2 p = to_screen(history[i].time, transformed(history[i].*s.field, log_scale));
+        const double v = transformed(history[i].*s.field, log_scale);
+        if (!std::isfinite(v)) continue;
+        const ImVec2 p = to_screen(history[i].time, v);
         if (points.empty() || points.back().x != p.x || points.back().y != p.y) points.push_back(p);
       }
     }
     draw->AddPolyline(points.data(), static_cast<int>(points.size()), s.colour, 0, 1.5f);
   }
-  char text[64];
-  format_tick(text, sizeof text, hi, log_scale, unit);
-  draw->AddText(ImVec2(left + 3, origin.y + 1), IM_COL32(150, 152, 160, 255), text);
-  format_tick(text, sizeof text, lo, log_scale, unit);
-  draw->AddText(ImVec2(left + 3, corner.y - ImGui::GetTextLineHeight() - 1), IM_COL32(150, 152, 160, 255), text);
-  // Legend, right-aligned at the top.
-  float x = right - 4;
-  for (auto it = std::rbegin(series); it != std::rend(series); ++it) {
-    const float w = ImGui::CalcTextSize(it->label).x;
-    x -= w;
-    draw->AddText(ImVec2(x, origin.y + 1), it->colour, it->label);
-    x -= 10;
+  draw->PopClipRect();
+  // Scale labels outside the curves: the top value in the top band, the bottom value and any off-scale peak below.
+  draw->AddText(ImVec2(left + 3, origin.y + 1), kLabelColour, top_text);
+  const float label_y = frame_corner.y - line - 1;
+  draw->AddText(ImVec2(left + 3, label_y), kLabelColour, bottom_text);
+  if (range.clipped_high || range.clipped_low) {
+    char peak[96], value[48];
+    format_value(value, sizeof value, range.clipped_high ? range.peak_hi : range.peak_lo, false, unit);
+    std::snprintf(peak, sizeof peak, "%s %s off scale", range.clipped_high ? "\xe2\x86\x91 max" : "\xe2\x86\x93 min",
+                  value);
+    const float w = ImGui::CalcTextSize(peak).x;
+    draw->AddText(ImVec2(std::max(right - 4 - w, left + 3 + ImGui::CalcTextSize(bottom_text).x + gap), label_y),
+                  IM_COL32(230, 180, 90, 255), peak);
   }
   if (hovered) {
     const float mx = ImGui::GetIO().MousePos.x;
@@ -126,6 +226,7 @@ void plot_series(const char* id, const History& history, std::initializer_list<S
     ImGui::EndTooltip();
   }
   ImGui::PopID();
+  return rects;
 }
 
 }  // namespace lagrange::app

@@ -80,25 +80,31 @@ void Renderer::draw_segments(const std::vector<SegmentInstance>& segments, const
   glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, static_cast<GLsizei>(segments.size()));
 }
 
-void Renderer::draw(const DrawList& list, const Camera& camera, int samples) {
+void Renderer::draw(const DrawList& list, const Camera& camera, int samples, int window_width, int window_height) {
+  // The whole window gets the background (the panels draw over their part of it); the scene only its viewport.
+  // GL counts rows from the bottom.
+  const int vx = camera.x(), vy = window_height - camera.y() - camera.height();
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glDisable(GL_SCISSOR_TEST);
+  glDisable(GL_CULL_FACE);
+  glViewport(0, 0, window_width, window_height);
+  glClearDepth(1.0);
+  // A flat clear: a software rasterizer clears far faster than it fills a full-screen gradient.
+  glClearColor(kBackground.r, kBackground.g, kBackground.b, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   // Multisampled: into the offscreen target, resolved below. Otherwise straight into the window (one full-screen
   // copy less, which a software rasterizer notices).
   const bool offscreen = samples > 0;
   if (offscreen) {
     target_.resize(camera.width(), camera.height(), samples);
     target_.bind();
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   } else {
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    glViewport(0, 0, camera.width(), camera.height());
+    glViewport(vx, vy, camera.width(), camera.height());
+    // Nothing drawn for the scene spills outside its viewport (wide lines, sphere impostors at the edge).
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(vx, vy, camera.width(), camera.height());
   }
-  glDisable(GL_SCISSOR_TEST);
-  glDisable(GL_CULL_FACE);
-  glClearDepth(1.0);
-  glClear(GL_DEPTH_BUFFER_BIT);
-
-  // A flat clear: a software rasterizer clears far faster than it fills a full-screen gradient.
-  glClearColor(kBackground.r, kBackground.g, kBackground.b, 1.0f);
-  glClear(GL_COLOR_BUFFER_BIT);
 
   glEnable(GL_BLEND);
   glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
@@ -127,8 +133,9 @@ void Renderer::draw(const DrawList& list, const Camera& camera, int samples) {
   glBindVertexArray(0);
   glUseProgram(0);
 
-  if (offscreen) target_.resolve_to(0);
-  glViewport(0, 0, camera.width(), camera.height());
+  glDisable(GL_SCISSOR_TEST);
+  if (offscreen) target_.resolve_to(0, vx, vy);
+  glViewport(0, 0, window_width, window_height);
 }
 
 }  // namespace lagrange::app

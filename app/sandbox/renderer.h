@@ -51,8 +51,9 @@ class Renderer {
   Renderer(const Renderer&) = delete;
   Renderer& operator=(const Renderer&) = delete;
 
-  // Draws the scene into the window's framebuffer: through a multisampled target when samples > 0.
-  void draw(const DrawList& list, const Camera& camera, int samples);
+  // Clears the window (window_width x window_height pixels) and draws the scene into the camera's viewport: through a
+  // multisampled target when samples > 0.
+  void draw(const DrawList& list, const Camera& camera, int samples, int window_width, int window_height);
 
  private:
   void draw_segments(const std::vector<SegmentInstance>& segments, const Camera& camera);

@@ -8,9 +8,11 @@
 #include <chrono>
 #include <cfloat>
 #include <cmath>
+#include <cstdio>
 
 #include "sandbox/picking.h"
 #include "sandbox/scene_draw.h"
+#include "sandbox/screenshot_folder.h"
 #include "sandbox/ui.h"
 
 namespace lagrange::app {
@@ -95,7 +97,7 @@ Sandbox::Sandbox(const SandboxOptions& options) {
 
   state_.assets_dir = find_assets_dir();
   refresh_scene_files(state_);
-  state_.screenshot_dir = std::filesystem::absolute("screenshots");
+  state_.screenshot_dir = default_screenshot_dir();
   // A world exists before the first scene loads, so every accessor is valid.
   Scene empty;
   empty.name = "Empty";
@@ -169,10 +171,18 @@ void Sandbox::start_scene(Scene scene, const std::filesystem::path& path) {
   frame_scene();
 }
 
-void Sandbox::frame_scene() {
+void Sandbox::update_viewport() {
   int w, h;
   platform_->drawable_size(w, h);
-  state_.camera.set_viewport(w, h);
+  state_.window_width = w;
+  state_.window_height = h;
+  state_.pixel_ratio = platform_->pixel_ratio();
+  const std::array<int, 4> rect = scene_viewport(state_);
+  state_.camera.set_viewport(rect[0], rect[1], rect[2], rect[3]);
+}
+
+void Sandbox::frame_scene() {
+  update_viewport();  // the free middle between the panels: the scene is framed into it
   glm::dvec3 lo, hi;
   reach_bounds(state_.world, lo, hi);
   const double pad = state_.length_scale * 0.3;
@@ -183,18 +193,6 @@ void Sandbox::frame_scene() {
   lo -= glm::dvec3(pad);
   hi += glm::dvec3(pad);
   state_.camera.frame(lo, hi);
-  if (!state_.view.panels) return;
-  // The panels cover the sides: fit the scene into the free middle instead of the whole window.
-  const double ratio = platform_->pixel_ratio();
-  const double left = panel_width(state_) * ratio, right = panel_width(state_) * 1.1 * ratio;
-  const double free_width = std::max(w - left - right, 0.3 * w);
-  Camera& camera = state_.camera;
-  if (!camera.perspective) {
-    camera.half_height = std::max(camera.half_height, 0.5 * (hi.x - lo.x) * 1.08 * h / free_width);
-    camera.centre.x -= 0.5 * (left - right) * (2.0 * camera.half_height / h);
-  } else {
-    camera.distance *= std::clamp(0.6 * w / free_width, 1.0, 1.6);
-  }
 }
 
 // --- stepping -------------------------------------------------------------------------------------------------------
@@ -268,6 +266,8 @@ void Sandbox::step_world() {
   World& world = state_.world;
   DragController& drag = state_.drag.controller;
   drag.set_settings(state_.drag_settings());  // the panel may have changed the model or the stiffness
+  before_step_x_ = world.particles().position;
+  before_step_v_ = world.particles().velocity;
   try {
     drag.before_step(world);
     world.step();
@@ -277,7 +277,33 @@ void Sandbox::step_world() {
     state_.paused = true;
     return;
   }
+  if (undo_blow_up()) return;
   record_step();
+}
+
+// A scene that runs away (penalty springs too stiff for Δt grow ×10¹⁰ a step until the energy overflows; the engine
+// only rolls back NaN and infinite positions) would leave the window showing "inf" and nothing on screen. The step
+// that ran away is undone instead, the simulation paused and the reason shown: R resets.
+bool Sandbox::undo_blow_up() {
+  World& world = state_.world;
+  constexpr double kRunaway = 1e9;  // metres or m/s: no lesson scene goes there
+  bool runaway = !std::isfinite(world.energy().total());
+  for (std::size_t i = 0; i < world.particles().size() && !runaway; ++i)
+    runaway = !(glm::length(world.particles().position[i]) < kRunaway) ||
+              !(glm::length(world.particles().velocity[i]) < kRunaway);
+  if (!runaway) return false;
+  world.particles().position = before_step_x_;
+  world.particles().velocity = before_step_v_;
+  state_.paused = true;
+  char message[400];
+  std::snprintf(message, sizeof message,
+                "The simulation blew up at t = %.3f s with %s: positions or energy ran away, so that step was undone "
+                "and the simulation paused. R resets; a smaller \xce\x94t, more substeps or a softer penalty k keep "
+                "it stable.",
+                world.time(), world.solver_info().name);
+  state_.settings_error = message;
+  state_.show_toast(message, true);
+  return true;
 }
 
 void Sandbox::record_step() {
@@ -313,10 +339,7 @@ void Sandbox::advance_steps(int steps) {
 void Sandbox::frame(double wall_seconds) {
   const auto start = Clock::now();
   frame_start_ = start;
-  state_.pixel_ratio = platform_->pixel_ratio();
-  int w, h;
-  platform_->drawable_size(w, h);
-  state_.camera.set_viewport(w, h);
+  update_viewport();
 
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
@@ -365,8 +388,10 @@ void Sandbox::frame(double wall_seconds) {
 void Sandbox::update_hover() {
   state_.hover = {};
   if (state_.drag.active() || gesture_ != Gesture::None || mouse_.x < 0.0) return;
-  if (ImGui::GetIO().WantCaptureMouse) return;
+  if (ImGui::GetIO().WantCaptureMouse || !state_.camera.in_viewport(mouse_)) return;
   state_.hover = pick(state_.world, state_.camera, radii_, mouse_);
+  if (state_.hover.kind == Hover::Kind::Particle) ++state_.input_counts.particle_hover_frames;
+  if (state_.hover.kind == Hover::Kind::Rod) ++state_.input_counts.rod_hover_frames;
 }
 
 void Sandbox::update_view_state(double wall_seconds) {
@@ -396,11 +421,9 @@ void Sandbox::update_view_state(double wall_seconds) {
 // --- drawing --------------------------------------------------------------------------------------------------------
 
 void Sandbox::render(bool with_panels) {
-  int w, h;
-  platform_->drawable_size(w, h);
-  state_.camera.set_viewport(w, h);
+  update_viewport();
   build_draw_list(state_, radii_, draw_list_);
-  renderer_->draw(draw_list_, state_.camera, state_.view.msaa);
+  renderer_->draw(draw_list_, state_.camera, state_.view.msaa, state_.window_width, state_.window_height);
   if (screenshot_request_ && !*screenshot_request_) {
     screenshot_request_.reset();
     take_screenshot(state_, read_pixels());
@@ -413,6 +436,7 @@ void Sandbox::render(bool with_panels) {
   glFinish();
   FrameTiming& timing = state_.timing;
   timing.frame_ms = std::chrono::duration<double, std::milli>(Clock::now() - frame_start_).count();
+  timing.slowest_ms = std::max(timing.slowest_ms, timing.frame_ms);
   timing.recent.push_back(timing.frame_ms);
   if (timing.recent.size() > 120) timing.recent.pop_front();
   std::vector<double> sorted(timing.recent.begin(), timing.recent.end());

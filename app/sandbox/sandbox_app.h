@@ -7,6 +7,7 @@
 #include <SDL.h>
 
 #include <chrono>
+#include <deque>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -73,12 +74,15 @@ class Sandbox {
   void step_world();
   void record_step();
   void record_pose();
+  bool undo_blow_up();  // after a step: true when it ran away and was undone
   void begin_drag(int particle, glm::dvec2 pixel);
   void move_drag(glm::dvec2 pixel);
   void end_drag(bool keep_velocity);
   void place_drag(glm::dvec3 point);
   void handle_key(const SDL_KeyboardEvent& key);
   void update_hover();
+  // Sets the camera's viewport to the free middle between the panels (the whole window when they are hidden).
+  void update_viewport();
   void update_view_state(double wall_seconds);
   glm::dvec2 to_pixels(int x, int y) const;
 
@@ -88,6 +92,8 @@ class Sandbox {
   std::vector<double> radii_;
   DrawList draw_list_;
   std::optional<bool> screenshot_request_;  // pending screenshot: with panels?
+  std::vector<Vec3> before_step_x_, before_step_v_;  // the state before the last step, for undo_blow_up
+  std::deque<SDL_Event> pending_;  // events held back to the next frame (pump_events)
   glm::dvec2 mouse_{-1.0, -1.0};     // drawable pixels, from the last mouse event
   bool buttons_down_[3] = {false, false, false};  // left, right, middle, from events
   enum class Gesture { None, Orbit, Pan } gesture_ = Gesture::None;

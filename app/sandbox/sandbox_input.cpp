@@ -29,7 +29,27 @@ glm::dvec2 Sandbox::to_pixels(int x, int y) const {
 
 bool Sandbox::pump_events() {
   SDL_Event event;
-  while (SDL_PollEvent(&event)) handle_event(event);
+  while (SDL_PollEvent(&event)) pending_.push_back(event);
+  // Dear ImGui 1.86 samples which keys are down once per frame: a press and its release handled in the same frame
+  // (a quick tap on a slow frame, xdotool, a script) never reach a focused text field, so Enter would not open the
+  // typed path. While ImGui has the keyboard, a release whose press came in this frame waits for the next frame.
+  // Likewise whether the panels own the mouse is known from the last frame, at the pointer's last position: a
+  // button pressed right after the pointer jumped (from a panel onto a particle, as a script or a quick hand does)
+  // waits one frame, so the panels first see where the pointer now is.
+  std::vector<SDL_Scancode> pressed;
+  bool moved = false;
+  while (!pending_.empty()) {
+    const SDL_Event& next = pending_.front();
+    if (next.type == SDL_KEYUP && ImGui::GetIO().WantCaptureKeyboard &&
+        std::find(pressed.begin(), pressed.end(), next.key.keysym.scancode) != pressed.end())
+      break;
+    if (next.type == SDL_MOUSEBUTTONDOWN && moved) break;
+    if (next.type == SDL_MOUSEMOTION) moved = true;
+    if (next.type == SDL_KEYDOWN) pressed.push_back(next.key.keysym.scancode);
+    event = next;
+    pending_.pop_front();
+    handle_event(event);
+  }
   return !quit_;
 }
 
@@ -60,7 +80,8 @@ void Sandbox::handle_event(const SDL_Event& event) {
       const glm::dvec2 pixel = to_pixels(event.motion.x, event.motion.y);
       const glm::dvec2 delta = pixel - mouse_;
       mouse_ = pixel;
-      if (state_.drag.active()) move_drag(pixel);
+      // The grabbed particle stays in the scene's viewport: a cursor over a panel drags it along the edge.
+      if (state_.drag.active()) move_drag(state_.camera.clamp_to_viewport(pixel, 12.0));
       else if (gesture_ == Gesture::Orbit) state_.camera.orbit(delta.x, delta.y);
       else if (gesture_ == Gesture::Pan) state_.camera.pan(delta.x, delta.y);
       break;
@@ -76,6 +97,7 @@ void Sandbox::handle_event(const SDL_Event& event) {
           toggle_trail(state_, hit.index);
         } else if (hit.kind == Hover::Kind::Particle) {
           begin_drag(hit.index, pixel);
+          ++state_.input_counts.grabs;
         } else if (event.button.clicks >= 2) {
           frame_scene();
         } else {

@@ -1,5 +1,6 @@
 // `lagrange-lab [gui] [SCENE.json] [options]`: the window and its event loop.
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -9,6 +10,7 @@
 #include "sandbox/cli_options.h"
 #include "sandbox/sandbox.h"
 #include "sandbox/sandbox_app.h"
+#include "sandbox/ui.h"
 
 namespace lagrange::app {
 namespace {
@@ -22,9 +24,38 @@ constexpr const char* kUsage =
     "  --paused        start paused\n"
     "  --no-vsync      do not wait for the display refresh\n"
     "  --quit-after N  close after N frames (scripts, smoke tests)\n"
-    "  -h, --help      this text; press H in the window for the keys\n";
+    "  --report        on exit, print one line: scene, time, steps, energy, max |C|, slowest frame, frames the\n"
+    "                  pointer rested on a particle or a rod, particles grabbed, and whether the state is finite\n"
+    "  --list-keys     print the keyboard shortcuts, one key per line (SDL key names), and exit\n"
+    "  -h, --help      this text; press H in the window for the keys\n"
+    "exit codes: 0 closed normally, 1 no window could be opened, 2 bad option, 3 the simulation ended non-finite\n";
 
 int usage_error(const std::string& message) { return lagrange::app::usage_error("lagrange-lab", kUsage, message); }
+
+bool finite(const Vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+// What is not finite in the world or the view at the end ("" when everything is): positions, velocities, energy,
+// the mouse-pin targets, the camera.
+std::string non_finite_part(const Sandbox& sandbox) {
+  const World& world = sandbox.world();
+  const Particles& p = world.particles();
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (!finite(p.position[i])) return "position of particle " + std::to_string(i);
+    if (!finite(p.velocity[i])) return "velocity of particle " + std::to_string(i);
+  }
+  if (!std::isfinite(world.energy().total())) return "energy";
+  if (!std::isfinite(world.time())) return "time";
+  const Camera& camera = sandbox.camera();
+  if (!std::isfinite(camera.half_height) || !finite(glm::dvec3(camera.centre, 0.0)) || !finite(camera.target) ||
+      !std::isfinite(camera.distance) || !std::isfinite(camera.yaw) || !std::isfinite(camera.pitch))
+    return "camera";
+  return {};
+}
+
+void print_keys() {
+  for (const KeyPress& key : documented_keys())
+    std::printf("%s%s\n", key.ctrl ? "Ctrl+" : "", SDL_GetKeyName(key.key));
+}
 
 }  // namespace
 
@@ -33,6 +64,7 @@ int sandbox_main(int argc, char** argv) {
   SandboxOptions options;
   bool paused = false;
   long quit_after = -1;
+  bool report = false;
   try {
     cli::Args args(argc, argv);
     while (!args.empty()) {
@@ -50,6 +82,11 @@ int sandbox_main(int argc, char** argv) {
         paused = true;
       } else if (auto v = args.option("--quit-after")) {
         quit_after = cli::parse_count("--quit-after", *v, 1);
+      } else if (args.flag("--report")) {
+        report = true;
+      } else if (args.flag("--list-keys")) {
+        print_keys();
+        return 0;
       } else if (args.flag("--no-vsync")) {
         options.vsync = false;
       } else if (auto p = args.positional()) {
@@ -97,6 +134,22 @@ int sandbox_main(int argc, char** argv) {
       sandbox.frame(wall);
       sandbox.render();
       sandbox.present();
+    }
+    const std::string bad = non_finite_part(sandbox);
+    if (report) {
+      const World& world = sandbox.world();
+      const InputCounts& input = sandbox.state().input_counts;
+      std::printf("lagrange-lab: final scene=\"%s\" solver=%s t=%.4f s steps=%ld energy=%.6g J max|C|=%.3e m "
+                  "slowest frame=%.1f ms hover frames: particle=%ld rod=%ld grabs=%ld state=%s\n",
+                  sandbox.state().scene.name.c_str(), world.solver_info().id, world.time(), world.step_count(),
+                  world.energy().total(), world.max_violation(), sandbox.state().timing.slowest_ms,
+                  input.particle_hover_frames, input.rod_hover_frames, input.grabs,
+                  bad.empty() ? "finite" : "NON-FINITE");
+      std::fflush(stdout);
+    }
+    if (!bad.empty()) {
+      std::fprintf(stderr, "lagrange-lab: the simulation ended in a non-finite state (%s)\n", bad.c_str());
+      return 3;
     }
   } catch (const std::exception& error) {
     std::fprintf(stderr, "lagrange-lab: %s\n", error.what());

@@ -99,7 +99,15 @@ struct FrameTiming {
   double median_ms = 0.0;   // over the last 120 frames
   int steps_last_frame = 0;
   bool slowed = false;      // the per-frame step cap was hit: the simulation runs slower than real time
+  double slowest_ms = 0.0;  // the longest frame since the window opened
   std::deque<double> recent;
+};
+
+// What the pointer did since the window opened: `--report` prints it, so a scripted session shows what it reached.
+struct InputCounts {
+  long particle_hover_frames = 0;  // frames with the pointer resting on a particle
+  long rod_hover_frames = 0;       // ... on a rod
+  long grabs = 0;                  // particles grabbed with the mouse
 };
 
 struct SandboxState {
@@ -140,7 +148,10 @@ struct SandboxState {
   bool screenshot_without_panels = false;
   std::filesystem::path assets_dir;
   std::vector<std::filesystem::path> scene_files;
-  std::string open_path;
+  std::string open_path;              // put into the path field at the next frame
+  std::array<char, 1024> path_field{};    // the scene path field's text
+  std::array<char, 1024> folder_field{};  // the screenshot folder field's text
+  bool expand_sections = false;  // open every section of the control panel (GUI tests of the whole panel)
 
   std::vector<Command> commands;
   // Where some widgets were drawn in the last frame (x0, y0, x1, y1 in window units): the GUI tests click them.
@@ -149,9 +160,11 @@ struct SandboxState {
   Drag drag;
   std::vector<Trail> trails;
   FrameTiming timing;
+  InputCounts input_counts;
   std::string renderer_name;
   double ui_scale = 1.0;     // HiDPI factor for fonts and widgets when the OS does not scale the drawable
   double pixel_ratio = 1.0;  // drawable pixels per window unit (2 on a Retina-style screen)
+  int window_width = 1, window_height = 1;  // the window's drawable size in pixels; the scene gets the middle
 
   void push(Command::Kind kind) {
     Command command;

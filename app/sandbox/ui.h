@@ -2,18 +2,50 @@
 // Commands (applied between steps) or edit view options.
 #pragma once
 
+#include <SDL_keycode.h>
+
+#include <array>
 #include <span>
+#include <vector>
 
 #include "sandbox/sandbox_state.h"
 
 namespace lagrange::app {
 
 struct Shortcut {
-  const char* keys;
+  const char* keys;    // as the help overlay and docs/app.md show them
   const char* action;
+  // The keys themselves: codes[0] alone, codes[0] and codes[1], or every key from codes[0] to codes[1] when `range`.
+  // None for mouse gestures.
+  SDL_Keycode codes[2] = {SDLK_UNKNOWN, SDLK_UNKNOWN};
+  bool range = false;
+  bool ctrl = false;
 };
 // Every keyboard and mouse shortcut, for the help overlay and docs/app.md.
 std::span<const Shortcut> shortcuts();
+
+struct KeyPress {
+  SDL_Keycode key;
+  bool ctrl;
+  bool quits;  // Ctrl+Q
+};
+// Every key of shortcuts(), one entry per key (1 .. 9 gives nine): what the GUI tests and `--list-keys` press.
+std::vector<KeyPress> documented_keys();
+
+// The View section's on/off options, in the order the panel shows them: the panel is drawn from this table and the
+// GUI tests toggle every entry, so a new option added here is drawn and tested.
+struct ViewToggle {
+  const char* label;
+  bool ViewOptions::*member;
+  const char* tip;
+};
+std::span<const ViewToggle> view_toggles();
+struct RodColouringInfo {
+  RodColouring value;
+  const char* label;
+  const char* tip;
+};
+std::span<const RodColouringInfo> rod_colourings();
 
 // The whole UI for one frame: HUD, control panel, diagnostics, legend, hover tooltip, help.
 void draw_ui(SandboxState& state);
@@ -28,7 +60,12 @@ void draw_help(SandboxState& state);
 // Lists assets/*.json into state.scene_files.
 void refresh_scene_files(SandboxState& state);
 
-// Width of the side panels in pixels.
-float panel_width(const SandboxState& state);
+// Widths of the side panels in window units (0 when hidden): the control panel on the left, Diagnostics on the right.
+struct PanelLayout {
+  float left = 0.0f, right = 0.0f;
+};
+PanelLayout panel_layout(const SandboxState& state);
+// The free middle between the panels, where the scene is drawn: x, y, width, height in drawable pixels.
+std::array<int, 4> scene_viewport(const SandboxState& state);
 
 }  // namespace lagrange::app

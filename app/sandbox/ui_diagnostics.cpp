@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <cmath>
+#include <string>
 
 #include "sandbox/ui.h"
 
@@ -10,7 +11,7 @@ namespace lagrange::app {
 
 void draw_diagnostics(SandboxState& state) {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  const float width = panel_width(state) * 1.1f;
+  const float width = panel_layout(state).right;
   ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x + viewport->Size.x - width, viewport->Pos.y));
   ImGui::SetNextWindowSize(ImVec2(width, viewport->Size.y));
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
@@ -19,19 +20,29 @@ void draw_diagnostics(SandboxState& state) {
     ImGui::End();
     return;
   }
+  const ImVec2 pos = ImGui::GetWindowPos();
+  state.widget_rects["diagnostics panel"] = {pos.x + ImGui::GetWindowContentRegionMin().x, pos.y,
+                                             pos.x + ImGui::GetWindowContentRegionMax().x,
+                                             pos.y + ImGui::GetWindowHeight()};
   const World& world = state.world;
   const StepStats& stats = world.stats();
   const EnergyBalance balance = energy_balance(state);
   const float plot_h = 95.0f * static_cast<float>(state.ui_scale);
 
-  if (ImGui::BeginTable("numbers", 2, ImGuiTableFlags_SizingStretchProp)) {
-    auto row = [](const char* name, const char* tip, auto&&... value) {
+  if (ImGui::BeginTable("numbers", 2)) {
+    ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthFixed);  // as wide as the longest label
+    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+    for (auto it = state.widget_rects.begin(); it != state.widget_rects.end();)  // rows come and go
+      it = it->first.starts_with("diagnostics: ") ? state.widget_rects.erase(it) : std::next(it);
+    auto row = [&state](const char* name, const char* tip, auto&&... value) {
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
       ImGui::TextDisabled("%s", name);
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
+      const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+      if (*name) state.widget_rects[std::string("diagnostics: ") + name] = {lo.x, lo.y, hi.x, hi.y};
       ImGui::TableSetColumnIndex(1);
-      ImGui::Text(value...);
+      ImGui::TextWrapped(value...);  // a narrow panel wraps "2.452e-03 m/s" before the unit instead of cutting it
     };
     row("energy drift", "E - E0 - W_mouse - W_damping: the energy the solver made or lost since the last reset or load",
         "%+.4e J", balance.drift);
@@ -46,9 +57,18 @@ void draw_diagnostics(SandboxState& state) {
     row("max |J v|", "largest velocity along a constrained direction", "%.3e m/s", world.max_velocity_violation());
     row("iterations", "Newton iterations or sweeps in the last step (all substeps)", "%d", stats.iterations);
     row("solve time", "wall time of the last step", "%.3f ms", stats.solve_seconds * 1e3);
-    if (stats.recoveries || stats.failures || stats.dependent_rows || stats.non_finite)
-      row("warnings", "recoveries / substeps above tolerance / dropped dependent rows / NaN rolled back",
-          "%d / %d / %d%s", stats.recoveries, stats.failures, stats.dependent_rows, stats.non_finite ? " / NaN" : "");
+    // The engine's warnings for the last step, one labelled row each (only those that happened).
+    if (stats.recoveries)
+      row("recoveries", "substeps whose linearization lost its real solution and were re-linearized or split "
+                        "(last step)", "%d", stats.recoveries);
+    if (stats.failures)
+      row("above tolerance", "substeps that ended with |C| above the tolerance (last step): the solver could not "
+                             "meet it within the iteration cap", "%d substeps", stats.failures);
+    if (stats.dependent_rows)
+      row("dropped rows", "redundant or contradictory constraint rows left out of the last linear solve",
+          "%d", stats.dependent_rows);
+    if (stats.non_finite)
+      row("NaN rolled back", "a NaN or infinity appeared; the substep was undone (the state stays finite)", "yes");
     if (state.timing.median_ms > 0.0)
       row("frame", "wall time of one frame: UI, physics and rendering (median of the last 120)", "%.1f ms (%d steps)",
           state.timing.median_ms, state.timing.steps_last_frame);
@@ -59,28 +79,42 @@ void draw_diagnostics(SandboxState& state) {
   ImGui::TextUnformatted("Energy");
   if (state.history.size() > 1) {
     ImGui::SameLine();
-    ImGui::TextDisabled("(plots: the last %.1f s, %zu steps)", state.history.back().time - state.history[0].time,
+    ImGui::TextDisabled("(the last %.1f s)", state.history.back().time - state.history[0].time);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("The plots show the last %zu steps. Each scale covers the 1st to 99th percentile of what is "
+                        "shown, so one spike does not flatten the rest; a value off scale runs along the edge and is "
+                        "named below the plot.",
                         state.history.size());
   }
-  plot_series("energy", state.history,
-              {{"kinetic", &Sample::kinetic, IM_COL32(255, 170, 70, 255)},
-               {"potential", &Sample::potential, IM_COL32(90, 170, 255, 255)},
-               {"total", &Sample::total, IM_COL32(235, 235, 240, 255)}},
-              plot_h * 1.3f, false, "J");
+  auto plot = [&](const char* id, std::initializer_list<Series> series, float height, bool log_scale,
+                  const char* unit) {
+    const PlotRects rects = plot_series(id, state.history, series, height, log_scale, unit);
+    const std::string name = std::string("plot ") + id;
+    state.widget_rects[name] = rects.frame;
+    state.widget_rects[name + " curves"] = rects.curves;
+    for (std::size_t k = 0; k < rects.legend.size(); ++k)
+      state.widget_rects[name + " legend " + std::to_string(k)] = rects.legend[k];
+  };
+  plot("energy",
+       {{"kinetic", &Sample::kinetic, IM_COL32(255, 170, 70, 255)},
+        {"potential", &Sample::potential, IM_COL32(90, 170, 255, 255)},
+        {"total", &Sample::total, IM_COL32(235, 235, 240, 255)}},
+       plot_h * 1.3f, false, "J");
   ImGui::TextUnformatted("Total energy (zoomed)");
-  plot_series("total", state.history, {{"total", &Sample::total, IM_COL32(235, 235, 240, 255)}}, plot_h * 0.8f, false,
-              "J");
+  plot("total", {{"total", &Sample::total, IM_COL32(235, 235, 240, 255)}}, plot_h * 0.8f, false, "J");
   ImGui::TextUnformatted("Constraint violation (log)");
-  plot_series("violation", state.history,
-              {{"max |C|", &Sample::violation, IM_COL32(255, 95, 85, 255)},
-               {"max |Jv|", &Sample::velocity_violation, IM_COL32(200, 130, 255, 255)}},
-              plot_h, true, "");
+  plot("violation",
+       {{"max |C| [m]", &Sample::violation, IM_COL32(255, 95, 85, 255)},
+        {"max |Jv| [m/s]", &Sample::velocity_violation, IM_COL32(200, 130, 255, 255)}},
+       plot_h, true, "");
   ImGui::TextUnformatted("Solver effort");
-  plot_series("iterations", state.history, {{"iterations", &Sample::iterations, IM_COL32(120, 220, 140, 255)}},
-              plot_h * 0.7f, false, "");
-  plot_series("solve", state.history, {{"solve time", &Sample::solve_ms, IM_COL32(240, 220, 100, 255)}},
-              plot_h * 0.7f, false, "ms");
-  ImGui::TextDisabled("%s", state.renderer_name.c_str());
+  plot("iterations", {{"iterations", &Sample::iterations, IM_COL32(120, 220, 140, 255)}}, plot_h * 0.7f, false, "");
+  plot("solve", {{"solve time", &Sample::solve_ms, IM_COL32(240, 220, 100, 255)}}, plot_h * 0.7f, false, "ms");
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", state.renderer_name.c_str());  // wrapped: "llvmpipe (LLVM 15.0.6, 256 bits), OpenGL 4.5 ..."
+  ImGui::PopStyleColor();
+  const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+  state.widget_rects["renderer"] = {lo.x, lo.y, hi.x, hi.y};
   ImGui::End();
 }
 

@@ -1,6 +1,8 @@
 // HUD line, rod colour legend, hover tooltip and the help overlay.
 #include <imgui.h>
 
+#include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 
@@ -11,22 +13,22 @@ namespace lagrange::app {
 namespace {
 
 constexpr Shortcut kShortcuts[] = {
-    {"Space", "pause / resume"},
-    {"S or Right", "single step (pauses)"},
-    {"R", "reset the scene (keeps your settings)"},
-    {"1 .. 9", "switch solver (order of the solver list), live"},
-    {"[ and ]", "halve / double the time scale (slow motion)"},
-    {"D", "drag model: hard (pin) / spring"},
-    {"F", "frame the scene"},
-    {"T", "trails on / off"},
-    {"C", "clear trails"},
-    {"A", "constraint force arrows on / off"},
-    {"G", "grid on / off"},
-    {"Tab", "hide / show the panels"},
-    {"F12 or P", "screenshot (PNG)"},
-    {"H or F1", "this help"},
-    {"Esc", "close help / drop the grabbed particle where it is"},
-    {"Ctrl+Q", "quit"},
+    {"Space", "pause / resume", {SDLK_SPACE}},
+    {"S or Right", "single step (pauses)", {SDLK_s, SDLK_RIGHT}},
+    {"R", "reset the scene (keeps your settings)", {SDLK_r}},
+    {"1 .. 9", "switch solver (order of the solver list), live", {SDLK_1, SDLK_9}, true},
+    {"[ and ]", "halve / double the time scale (slow motion)", {SDLK_LEFTBRACKET, SDLK_RIGHTBRACKET}},
+    {"D", "drag model: hard (pin) / spring", {SDLK_d}},
+    {"F", "frame the scene", {SDLK_f}},
+    {"T", "trails on / off", {SDLK_t}},
+    {"C", "clear trails", {SDLK_c}},
+    {"A", "constraint force arrows on / off", {SDLK_a}},
+    {"G", "grid on / off", {SDLK_g}},
+    {"Tab", "hide / show the panels", {SDLK_TAB}},
+    {"F12 or P", "screenshot (PNG)", {SDLK_F12, SDLK_p}},
+    {"H or F1", "this help", {SDLK_h, SDLK_F1}},
+    {"Esc", "close help / drop the grabbed particle where it is", {SDLK_ESCAPE}},
+    {"Ctrl+Q", "quit", {SDLK_q}, false, true},
     {"Left-drag particle", "grab it; release to fling"},
     {"Shift+click particle", "trail on / off for it"},
     {"Left-drag empty", "2D: pan   3D: orbit"},
@@ -45,7 +47,23 @@ ImVec4 solver_colour(const SandboxState& state) {
 
 std::span<const Shortcut> shortcuts() { return kShortcuts; }
 
+std::vector<KeyPress> documented_keys() {
+  std::vector<KeyPress> keys;
+  for (const Shortcut& s : kShortcuts) {
+    if (s.codes[0] == SDLK_UNKNOWN) continue;
+    const bool quits = s.ctrl && s.codes[0] == SDLK_q;
+    if (s.range) {
+      for (SDL_Keycode k = s.codes[0]; k <= s.codes[1]; ++k) keys.push_back({k, s.ctrl, quits});
+    } else {
+      for (SDL_Keycode k : s.codes)
+        if (k != SDLK_UNKNOWN) keys.push_back({k, s.ctrl, quits});
+    }
+  }
+  return keys;
+}
+
 void draw_ui(SandboxState& state) {
+  state.widget_rects.erase("tooltip");
   if (state.view.panels) {
     draw_control_panel(state);
     draw_diagnostics(state);
@@ -56,53 +74,86 @@ void draw_ui(SandboxState& state) {
   if (state.view.help) draw_help(state);
 }
 
+namespace {
+
+// Lays out text pieces left to right, starting a new line when the next would pass `width`: the HUD stays inside the
+// scene's viewport however narrow it is.
+class FlowLine {
+ public:
+  explicit FlowLine(float width) : width_(width) {}
+  void text(const ImVec4& colour, const char* text, bool separator = true) {
+    const float w = ImGui::CalcTextSize(text).x;
+    const float sep = ImGui::CalcTextSize(" | ").x + 2.0f * ImGui::GetStyle().ItemSpacing.x;
+    if (used_ > 0.0f) {
+      if (used_ + (separator ? sep : ImGui::GetStyle().ItemSpacing.x) + w > width_) {
+        used_ = 0.0f;  // a new line, no separator
+      } else if (separator) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("|");
+        ImGui::SameLine();
+        used_ += sep;
+      } else {
+        ImGui::SameLine();
+        used_ += ImGui::GetStyle().ItemSpacing.x;
+      }
+    }
+    ImGui::TextColored(colour, "%s", text);
+    used_ += w;
+  }
+
+ private:
+  float width_, used_ = 0.0f;
+};
+
+// The free width of the scene between the panels, in window units.
+float scene_width(const SandboxState& state) {
+  const PanelLayout layout = panel_layout(state);
+  return static_cast<float>(state.window_width / state.pixel_ratio) - layout.left - layout.right;
+}
+
+}  // namespace
+
 void draw_hud(SandboxState& state) {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  const float margin = state.view.panels ? panel_width(state) + 12.0f : 12.0f;
+  const float margin = panel_layout(state).left + 12.0f;
+  const float max_width = std::max(scene_width(state) - 24.0f, 80.0f);
   ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x + margin, viewport->Pos.y + 10.0f));
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f), ImVec2(max_width, FLT_MAX));
   ImGui::SetNextWindowBgAlpha(0.55f);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
                                  ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoInputs;
   if (ImGui::Begin("##hud", nullptr, flags)) {
-    ImGui::TextColored(solver_colour(state), "\xe2\x97\x8f %s", state.world.solver_info().name);  // ●
-    ImGui::SameLine();
-    ImGui::TextDisabled("|");
-    ImGui::SameLine();
-    ImGui::Text("%s", state.scene.name.c_str());
-    ImGui::SameLine();
-    ImGui::TextDisabled("|");
-    ImGui::SameLine();
-    ImGui::Text("t = %.2f s", state.world.time());
+    const ImVec4 plain = ImGui::GetStyleColorVec4(ImGuiCol_Text);
+    FlowLine line(max_width - 2.0f * ImGui::GetStyle().WindowPadding.x);
+    char text[256];
+    std::snprintf(text, sizeof text, "\xe2\x97\x8f %s", state.world.solver_info().name);  // ●
+    line.text(solver_colour(state), text);
+    line.text(plain, state.scene.name.c_str());
+    std::snprintf(text, sizeof text, "t = %.2f s", state.world.time());
+    line.text(plain, text);
     if (state.time_scale != 1.0) {
-      ImGui::SameLine();
-      ImGui::TextColored(ImVec4(0.6f, 0.85f, 1.0f, 1.0f), "x%.3g", state.time_scale);
+      std::snprintf(text, sizeof text, "x%.3g", state.time_scale);
+      line.text(ImVec4(0.6f, 0.85f, 1.0f, 1.0f), text, false);
     }
-    if (state.paused) {
-      ImGui::SameLine();
-      ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "PAUSED");
-    }
-    if (state.timing.slowed) {
-      ImGui::SameLine();
-      ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "slower than real time");
-    }
-    if (!state.view.panels) {
-      ImGui::SameLine();
-      ImGui::TextDisabled("(Tab: panels, H: help)");
-    }
+    if (state.paused) line.text(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "PAUSED", false);
+    if (state.timing.slowed) line.text(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "slower than real time", false);
+    if (!state.view.panels) line.text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), "(Tab: panels, H: help)", false);
     if (state.toast_seconds > 0.0 && !state.toast.empty()) {
-      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40.0f);
+      ImGui::PushTextWrapPos(std::min(ImGui::GetFontSize() * 40.0f, max_width - ImGui::GetStyle().WindowPadding.x));
       ImGui::TextColored(state.toast_is_error ? ImVec4(1.0f, 0.45f, 0.40f, 1.0f) : ImVec4(0.6f, 0.9f, 0.6f, 1.0f), "%s",
                          state.toast.c_str());
       ImGui::PopTextWrapPos();
     }
+    const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    state.widget_rects["hud"] = {pos.x, pos.y, pos.x + size.x, pos.y + size.y};
   }
   ImGui::End();
 }
 
 void draw_legend(SandboxState& state) {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  const float margin = state.view.panels ? panel_width(state) + 12.0f : 12.0f;
+  const float margin = panel_layout(state).left + 12.0f;
   ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x + margin, viewport->Pos.y + viewport->Size.y - 10.0f),
                           ImGuiCond_Always, ImVec2(0.0f, 1.0f));
   ImGui::SetNextWindowBgAlpha(0.55f);
@@ -199,6 +250,8 @@ void draw_hover(SandboxState& state) {
       ImGui::TextColored(lambda < 0 ? ImVec4(1.0f, 0.55f, 0.3f, 1.0f) : ImVec4(0.4f, 0.7f, 1.0f, 1.0f), "%s %.4g N",
                          lambda < 0 ? "tension" : "compression", std::abs(lambda));
   }
+  const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  state.widget_rects["tooltip"] = {pos.x, pos.y, pos.x + size.x, pos.y + size.y};
   ImGui::EndTooltip();
 }
 

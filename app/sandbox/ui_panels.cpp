@@ -1,7 +1,9 @@
 // The control panel (left): scene browser, solver, simulation settings, interaction, view, screenshots.
 #include <imgui.h>
+#include <imgui_internal.h>  // GetActiveID: is the folder field being edited
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <string_view>
 
@@ -23,6 +25,49 @@ void remember_rect(SandboxState& state, const std::string& name) {
   state.widget_rects[name] = {lo.x, lo.y, hi.x, hi.y};
 }
 
+// Labels are sized by their text, never cut at the panel's edge. fit_label gives the next widget the width that
+// leaves room for its label beside it; a label too long for that goes on a line of its own above a full-width widget.
+// Returns the label to pass to the widget. Every labelled widget's rect is kept as "label: TEXT" for the GUI tests.
+std::string fit_label(const std::string& label) {
+  const std::string visible = label.substr(0, label.find("##"));
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float text = ImGui::CalcTextSize(visible.c_str()).x + ImGui::GetStyle().ItemInnerSpacing.x;
+  const float widget = std::min(0.6f * avail, avail - text);
+  if (widget >= 0.38f * avail) {
+    ImGui::SetNextItemWidth(widget);
+    return label;
+  }
+  ImGui::TextWrapped("%s", visible.c_str());
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  return "##" + label;
+}
+
+void remember_label(SandboxState& state, const std::string& label) {
+  remember_rect(state, "label: " + label.substr(0, label.find("##")));
+}
+
+// SameLine when an item `width` wide still fits on the current line.
+void same_line_if_fits(float width) {
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  ImGui::SameLine();
+  if (ImGui::GetCursorScreenPos().x + width > right) ImGui::NewLine();
+}
+
+// A checkbox whose label wraps at the panel's edge when it is too long for one line.
+bool checkbox(SandboxState& state, const char* label, bool* value) {
+  const float box = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x;
+  bool changed;
+  if (box + ImGui::CalcTextSize(label, nullptr, true).x <= ImGui::GetContentRegionAvail().x) {
+    changed = ImGui::Checkbox(label, value);
+  } else {
+    changed = ImGui::Checkbox((std::string("##") + label).c_str(), value);
+    ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
+    ImGui::TextWrapped("%s", label);
+  }
+  remember_label(state, label);
+  return changed;
+}
+
 const SettingInfo* setting_info(std::string_view key) {
   for (const SettingInfo& info : setting_table())
     if (key == info.key) return &info;
@@ -42,11 +87,21 @@ void setting_tooltip(std::string_view key) {
   if (info && ImGui::IsItemHovered()) ImGui::SetTooltip("%s: %s", info->key, info->description);
 }
 
-bool slider_double(std::string_view key, const char* label, double& value, double lo, double hi, const char* format,
-                   bool log = false) {
-  const bool changed = ImGui::SliderScalar(setting_label(key, label).c_str(), ImGuiDataType_Double, &value, &lo, &hi,
-                                           format, log ? ImGuiSliderFlags_Logarithmic : 0);
+bool slider_double(SandboxState& state, std::string_view key, const char* label, double& value, double lo, double hi,
+                   const char* format, bool log = false) {
+  const std::string text = setting_label(key, label);
+  const bool changed = ImGui::SliderScalar(fit_label(text).c_str(), ImGuiDataType_Double, &value, &lo, &hi, format,
+                                           log ? ImGuiSliderFlags_Logarithmic : 0);
   setting_tooltip(key);
+  remember_label(state, text);
+  return changed;
+}
+
+bool slider_int(SandboxState& state, std::string_view key, const char* label, int& value, int lo, int hi) {
+  const std::string text = setting_label(key, label);
+  const bool changed = ImGui::SliderInt(fit_label(text).c_str(), &value, lo, hi);
+  setting_tooltip(key);
+  remember_label(state, text);
   return changed;
 }
 
@@ -58,8 +113,8 @@ void scene_section(SandboxState& state) {
     ImGui::TextWrapped("%s", state.scene.description.c_str());
     ImGui::PopStyleColor();
   }
-  ImGui::TextDisabled("%zu particles, %zu constraints, %dD", state.world.particles().size(),
-                      state.world.constraints().size(), state.world.dimension());
+  hint("%zu particles, %zu constraints, %dD", state.world.particles().size(), state.world.constraints().size(),
+       state.world.dimension());
   ImGui::Spacing();
   if (ImGui::BeginListBox("##scenes", ImVec2(-FLT_MIN, ImGui::GetTextLineHeightWithSpacing() * 6.5f))) {
     for (const auto& file : state.scene_files) {
@@ -71,17 +126,21 @@ void scene_section(SandboxState& state) {
     if (state.scene_files.empty()) hint("no scenes in %s", state.assets_dir.string().c_str());
     ImGui::EndListBox();
   }
-  static char path[1024] = "";
+  auto& path = state.path_field;
   if (!state.open_path.empty()) {
-    std::strncpy(path, state.open_path.c_str(), sizeof path - 1);
+    std::snprintf(path.data(), path.size(), "%s", state.open_path.c_str());
     state.open_path.clear();
   }
-  ImGui::SetNextItemWidth(-70.0f * static_cast<float>(state.ui_scale));
-  const bool enter = ImGui::InputTextWithHint("##path", "path/to/scene.json", path, sizeof path,
+  const float open_width = ImGui::CalcTextSize("Open").x + 2.0f * ImGui::GetStyle().FramePadding.x;
+  ImGui::SetNextItemWidth(-(open_width + ImGui::GetStyle().ItemSpacing.x));
+  // Enter opens the file, as Open does.
+  const bool enter = ImGui::InputTextWithHint("##path", "path/to/scene.json", path.data(), path.size(),
                                               ImGuiInputTextFlags_EnterReturnsTrue);
+  remember_rect(state, "path field");
   ImGui::SameLine();
-  if ((ImGui::Button("Open") || enter) && path[0])
-    state.commands.push_back(Command::load(std::string(path)));
+  const bool open = ImGui::Button("Open");
+  if ((open || enter) && path[0]) state.commands.push_back(Command::load(std::string(path.data())));
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Open the scene file named in the field (or press Enter there).");
   hint("...or drop a .json file on the window");
   if (!state.scene_error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.40f, 1.0f));
@@ -138,36 +197,36 @@ void simulation_section(SandboxState& state) {
   if (ImGui::Button("Reset", ImVec2(w, 0))) state.push(Command::Kind::Reset);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("R: back to the scene's start, keeping your settings");
 
-  ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
   double scale_lo = 1.0 / 64.0, scale_hi = 4.0;
-  ImGui::SliderScalar("time scale", ImGuiDataType_Double, &state.time_scale, &scale_lo, &scale_hi, "x%.3g",
-                      ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderScalar(fit_label("time scale").c_str(), ImGuiDataType_Double, &state.time_scale, &scale_lo, &scale_hi,
+                      "x%.3g", ImGuiSliderFlags_Logarithmic);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Slow motion below 1. Keys [ and ] halve and double it.");
-  ImGui::SliderInt("max steps / frame", &state.max_steps_per_frame, 1, 64);
+  remember_label(state, "time scale");
+  ImGui::SliderInt(fit_label("max steps / frame").c_str(), &state.max_steps_per_frame, 1, 64);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("A slow machine runs slower than real time instead of freezing.");
+  remember_label(state, "max steps / frame");
 
   Settings s = state.edit;
   bool changed = false;
-  changed |= slider_double("dt", "\xce\x94t", s.dt, 1e-4, 0.05, "%.5f", true);
-  changed |= ImGui::SliderInt(setting_label("substeps", "substeps").c_str(), &s.substeps, 1, 64);
-  setting_tooltip("substeps");
+  changed |= slider_double(state, "dt", "\xce\x94t", s.dt, 1e-4, 0.05, "%.5f", true);
+  changed |= slider_int(state, "substeps", "substeps", s.substeps, 1, 64);
   if (state.world.dimension() == 2) {
-    changed |= slider_double("gravity", "gravity y", s.gravity.y, -30.0, 30.0, "%.3f");
+    changed |= slider_double(state, "gravity", "gravity y", s.gravity.y, -30.0, 30.0, "%.3f");
   } else {
     const double speed = 0.05;
-    changed |= ImGui::DragScalarN(setting_label("gravity", "gravity").c_str(), ImGuiDataType_Double, &s.gravity.x, 3,
+    const std::string label = setting_label("gravity", "gravity");
+    changed |= ImGui::DragScalarN(fit_label(label).c_str(), ImGuiDataType_Double, &s.gravity.x, 3,
                                   static_cast<float>(speed), nullptr, nullptr, "%.2f");
     setting_tooltip("gravity");
+    remember_label(state, label);
   }
-  changed |= slider_double("damping", "damping", s.damping, 0.0, 5.0, "%.3f");
-  changed |= slider_double("tolerance", "tolerance", s.tolerance, 1e-14, 1e-2, "%.0e", true);
-  changed |= ImGui::SliderInt(setting_label("max_iterations", "iteration cap").c_str(), &s.max_iterations, 1, 500);
-  setting_tooltip("max_iterations");
-  changed |= slider_double("baumgarte", "Baumgarte \xce\xb2", s.baumgarte, 0.0, 100.0, "%.2f");
-  changed |= slider_double("stiffness", "penalty k", s.stiffness, 10.0, 1e7, "%.3g", true);
-  changed |= slider_double("spring_damping", "penalty damping", s.spring_damping, 0.0, 100.0, "%.3g");
-  ImGui::PopItemWidth();
+  changed |= slider_double(state, "damping", "damping", s.damping, 0.0, 5.0, "%.3f");
+  changed |= slider_double(state, "tolerance", "tolerance", s.tolerance, 1e-14, 1e-2, "%.0e", true);
+  changed |= slider_int(state, "max_iterations", "iteration cap", s.max_iterations, 1, 500);
+  changed |= slider_double(state, "baumgarte", "Baumgarte \xce\xb2", s.baumgarte, 0.0, 100.0, "%.2f");
+  changed |= slider_double(state, "stiffness", "penalty k", s.stiffness, 10.0, 1e7, "%.3g", true);
+  changed |= slider_double(state, "spring_damping", "penalty damping", s.spring_damping, 0.0, 100.0, "%.3g");
   if (changed) {
     state.edit = s;
     state.commands.push_back(Command::apply_settings(s));
@@ -202,61 +261,101 @@ void interaction_section(SandboxState& state) {
   }
 }
 
+constexpr ViewToggle kViewToggles[] = {
+    {"size particles by mass", &ViewOptions::size_by_mass, "Ignore the radii in the file: radius from the cube root of the mass."},
+    {"gravity arrows", &ViewOptions::gravity_arrows, "Green: the weight m g of each particle."},
+    {"constraint force (A)", &ViewOptions::constraint_arrows, "Magenta: the force the rods and pins exert, J\xe1\xb5\x80\xce\xbb."},
+    {"trails (T)", &ViewOptions::trails, "The last positions of the trailed particles. Shift+click a particle to trail it."},
+    {"grid (G)", &ViewOptions::grid, "Metre grid (2D) or ground grid (3D)."},
+    {"legend", &ViewOptions::legend, "What the colours mean, at the bottom of the scene."},
+};
+
+constexpr RodColouringInfo kRodColourings[] = {
+    {RodColouring::Tension, "tension", "Grey to red: the rod pulls (tension); grey to blue: it pushes (compression)."},
+    {RodColouring::LengthError, "length error", "Relative length error |C|/L, 1e-12 (green) to 1e-2 (red), log scale."},
+    {RodColouring::Plain, "plain", "One grey for every rod."},
+};
+
 void view_section(SandboxState& state) {
   if (!ImGui::CollapsingHeader("View")) return;
   ImGui::TextUnformatted("Rod colour");
-  int colouring = static_cast<int>(state.view.rod_colouring);
-  ImGui::RadioButton("tension", &colouring, 0);
-  ImGui::SameLine();
-  ImGui::RadioButton("length error", &colouring, 1);
-  ImGui::SameLine();
-  ImGui::RadioButton("plain", &colouring, 2);
-  state.view.rod_colouring = static_cast<RodColouring>(colouring);
-  ImGui::Checkbox("size particles by mass", &state.view.size_by_mass);
-  ImGui::Checkbox("gravity arrows", &state.view.gravity_arrows);
-  ImGui::SameLine();
-  ImGui::Checkbox("constraint force (A)", &state.view.constraint_arrows);
-  ImGui::Checkbox("trails (T)", &state.view.trails);
-  ImGui::SameLine();
-  if (ImGui::SmallButton("clear (C)")) state.push(Command::Kind::ClearTrails);
-  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
-  ImGui::SliderInt("trail length [steps]", &state.view.trail_steps, 10, 2000);
+  for (const RodColouringInfo& info : kRodColourings) {
+    if (&info != &kRodColourings[0])
+      same_line_if_fits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(info.label).x);
+    if (ImGui::RadioButton(info.label, state.view.rod_colouring == info.value)) state.view.rod_colouring = info.value;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", info.tip);
+    remember_rect(state, std::string("rod colour ") + info.label);
+  }
+  for (const ViewToggle& toggle : kViewToggles) {
+    checkbox(state, toggle.label, &(state.view.*toggle.member));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", toggle.tip);
+  }
+  if (ImGui::SmallButton("clear trails (C)")) state.push(Command::Kind::ClearTrails);
+  remember_label(state, "clear trails (C)");
+  ImGui::SliderInt(fit_label("trail length [steps]").c_str(), &state.view.trail_steps, 10, 2000);
+  remember_label(state, "trail length [steps]");
   hint("Shift+click a particle to trail it.");
-  ImGui::Checkbox("grid (G)", &state.view.grid);
-  ImGui::SameLine();
-  ImGui::Checkbox("legend", &state.view.legend);
-  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
-  ImGui::SliderFloat("rod width [px]", &state.view.rod_width, 0.0f, 12.0f, state.view.rod_width <= 0 ? "auto" : "%.1f");
+  ImGui::SliderFloat(fit_label("rod width [px]").c_str(), &state.view.rod_width, 0.0f, 12.0f,
+                     state.view.rod_width <= 0 ? "auto" : "%.1f");
+  remember_label(state, "rod width [px]");
   const char* msaa[] = {"off", "2x", "4x", "8x"};
   int msaa_index = state.view.msaa >= 8 ? 3 : state.view.msaa >= 4 ? 2 : state.view.msaa >= 2 ? 1 : 0;
-  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
-  if (ImGui::Combo("anti-aliasing", &msaa_index, msaa, 4)) state.view.msaa = msaa_index == 0 ? 0 : 1 << msaa_index;
+  if (ImGui::Combo(fit_label("anti-aliasing").c_str(), &msaa_index, msaa, 4))
+    state.view.msaa = msaa_index == 0 ? 0 : 1 << msaa_index;
+  remember_label(state, "anti-aliasing");
   if (ImGui::Button("Frame the scene (F)")) state.push(Command::Kind::FrameScene);
 }
 
 void screenshot_section(SandboxState& state) {
   if (!ImGui::CollapsingHeader("Screenshot")) return;
-  static char folder[1024] = "";
-  if (!folder[0]) std::strncpy(folder, state.screenshot_dir.string().c_str(), sizeof folder - 1);
+  auto& folder = state.folder_field;
+  // The field follows the folder in use (the default is the pictures folder) except while it is being edited.
+  if (ImGui::GetActiveID() != ImGui::GetID("##folder"))
+    std::snprintf(folder.data(), folder.size(), "%s", state.screenshot_dir.string().c_str());
+  hint("Folder (F12 or P saves there):");
   ImGui::SetNextItemWidth(-FLT_MIN);
-  if (ImGui::InputText("##folder", folder, sizeof folder)) state.screenshot_dir = folder;
-  ImGui::Checkbox("without panels", &state.screenshot_without_panels);
+  if (ImGui::InputText("##folder", folder.data(), folder.size())) state.screenshot_dir = folder.data();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", state.screenshot_dir.string().c_str());
+  remember_rect(state, "screenshot folder");
+  checkbox(state, "without panels", &state.screenshot_without_panels);
   if (ImGui::Button("Save PNG (F12)"))
     state.commands.push_back(Command::screenshot(state.screenshot_without_panels));
+  remember_label(state, "Save PNG (F12)");
   if (!state.notice.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.6f, 0.9f, 0.6f, 1.0f));
     ImGui::TextWrapped("%s", state.notice.c_str());
     ImGui::PopStyleColor();
+    remember_rect(state, "screenshot notice");
   }
 }
 
 }  // namespace
 
-float panel_width(const SandboxState& state) {
-  // A quarter of a narrow window, 330 units in a wide one: the scene keeps at least half the width.
+std::span<const ViewToggle> view_toggles() { return kViewToggles; }
+std::span<const RodColouringInfo> rod_colourings() { return kRodColourings; }
+
+PanelLayout panel_layout(const SandboxState& state) {
+  if (!state.view.panels) return {};
+  // A quarter of the window for the controls, up to 330 units, and a tenth more for the plots; in a narrow window
+  // both shrink so the scene keeps 40 % of the width.
   const float scale = static_cast<float>(state.ui_scale);
-  const float window = static_cast<float>(state.camera.width() / std::max(state.pixel_ratio, 1e-6));
-  return std::clamp(0.24f * window, 240.0f * scale, 330.0f * scale);
+  const float window = static_cast<float>(state.window_width / std::max(state.pixel_ratio, 1e-6));
+  PanelLayout layout;
+  layout.left = std::clamp(0.24f * window, 240.0f * scale, 330.0f * scale);
+  layout.right = 1.1f * layout.left;
+  const float total = layout.left + layout.right;
+  if (total > 0.6f * window) {
+    layout.left *= 0.6f * window / total;
+    layout.right *= 0.6f * window / total;
+  }
+  return layout;
+}
+
+std::array<int, 4> scene_viewport(const SandboxState& state) {
+  const PanelLayout layout = panel_layout(state);
+  const int left = static_cast<int>(std::lround(layout.left * state.pixel_ratio));
+  const int right = static_cast<int>(std::lround(layout.right * state.pixel_ratio));
+  return {left, 0, std::max(state.window_width - left - right, 1), state.window_height};
 }
 
 void refresh_scene_files(SandboxState& state) {
@@ -270,10 +369,15 @@ void refresh_scene_files(SandboxState& state) {
 void draw_control_panel(SandboxState& state) {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(viewport->Pos);
-  ImGui::SetNextWindowSize(ImVec2(panel_width(state), viewport->Size.y));
+  ImGui::SetNextWindowSize(ImVec2(panel_layout(state).left, viewport->Size.y));
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                                  ImGuiWindowFlags_NoSavedSettings;
   if (ImGui::Begin("Lagrange Lab", nullptr, flags)) {
+    const ImVec2 pos = ImGui::GetWindowPos();
+    state.widget_rects["control panel"] = {pos.x + ImGui::GetWindowContentRegionMin().x, pos.y,
+                                           pos.x + ImGui::GetWindowContentRegionMax().x, pos.y + ImGui::GetWindowHeight()};
+    if (state.expand_sections)
+      for (const char* header : {"View", "Screenshot"}) ImGui::GetStateStorage()->SetInt(ImGui::GetID(header), 1);
     scene_section(state);
     solver_section(state);
     simulation_section(state);
@@ -282,8 +386,9 @@ void draw_control_panel(SandboxState& state) {
     screenshot_section(state);
     ImGui::Separator();
     if (ImGui::Button("Help (H)")) state.view.help = !state.view.help;
-    ImGui::SameLine();
+    same_line_if_fits(ImGui::CalcTextSize("Tab hides the panels").x);
     ImGui::TextDisabled("Tab hides the panels");
+    remember_label(state, "Tab hides the panels");
   }
   ImGui::End();
 }

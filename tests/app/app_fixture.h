@@ -92,4 +92,19 @@ inline void run_frames(Sandbox& sandbox, int frames, double dt) {
   }
 }
 
+// Moves the pointer to the middle of a widget the panels drew, and clicks there.
+inline void click_widget(Sandbox& sandbox, const std::string& name) {
+  run_frames(sandbox, 2, 0.0);  // a popup that just opened is placed on its second frame
+  const auto& rects = sandbox.state().widget_rects;
+  const auto it = rects.find(name);
+  REQUIRE_MESSAGE(it != rects.end(), "widget not drawn: " << name);
+  const glm::dvec2 centre(0.5 * (it->second[0] + it->second[2]), 0.5 * (it->second[1] + it->second[3]));
+  push_mouse_motion(centre, centre, false);
+  run_frames(sandbox, 1, 0.0);
+  push_mouse_button(SDL_MOUSEBUTTONDOWN, centre);
+  run_frames(sandbox, 1, 0.0);
+  push_mouse_button(SDL_MOUSEBUTTONUP, centre);
+  run_frames(sandbox, 1, 0.0);
+}
+
 }  // namespace lagrange::app::test

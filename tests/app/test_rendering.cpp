@@ -97,7 +97,11 @@ TEST_CASE("a resized window renders at its new size") {
   const Image image = sandbox.read_pixels();
   CHECK(image.width == 800);
   CHECK(image.height == 500);
-  CHECK(sandbox.camera().width() == 800);
+  CHECK(sandbox.state().window_width == 800);
+  // The scene's viewport is the free middle between the panels, inside the new window.
+  CHECK(sandbox.camera().x() > 0);
+  CHECK(sandbox.camera().x() + sandbox.camera().width() < 800);
+  CHECK(sandbox.camera().height() == 500);
 }
 
 }  // namespace lagrange::app::test

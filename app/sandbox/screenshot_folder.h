@@ -1,0 +1,13 @@
+// Where screenshots go by default: the user's pictures folder, under "Lagrange Lab/". Kept apart from how PNGs are
+// written (screenshot.*): this only chooses the folder.
+#pragma once
+
+#include <filesystem>
+
+namespace lagrange::app {
+
+// $XDG_PICTURES_DIR, else the XDG_PICTURES_DIR line of $XDG_CONFIG_HOME/user-dirs.dirs (~/.config when unset), else
+// $HOME/Pictures; then "Lagrange Lab" inside it. With no HOME either: ./screenshots. The folder is not created here.
+std::filesystem::path default_screenshot_dir();
+
+}  // namespace lagrange::app
