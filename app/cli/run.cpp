@@ -109,7 +109,7 @@ int run_main(int argc, char** argv) {
       continue;
     }
     if (args.flag("--quiet")) { quiet = true; continue; }
-    if (args.flag("--allow-large")) { limits = SceneLimits::unlimited(); continue; }
+    if (scene_option(args, limits)) continue;
     if (auto v = args.option("--max-violation")) {
       max_violation = parse_number("--max-violation", *v);
       if (!(max_violation > 0.0 && max_violation <= 1e300))
@@ -140,9 +140,7 @@ int run_main(int argc, char** argv) {
     if (std::string problem = set_setting(settings, key, value); !problem.empty())
       throw UsageError("--set " + problem);
   const long total_steps = steps ? *steps : steps_for_duration(duration.value_or(10.0), settings.dt);
-  if (static_cast<double>(total_steps) * settings.substeps > static_cast<double>(kMaxSubsteps))
-    throw UsageError(std::to_string(total_steps) + " steps of " + std::to_string(settings.substeps) +
-                     " substeps each is more than " + std::to_string(kMaxSubsteps) + " substeps (hours of work)");
+  check_substeps(total_steps, settings.substeps);
   World world = make_world(scene);
   world.set_settings(settings);
 
