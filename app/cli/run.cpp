@@ -188,7 +188,9 @@ int run_main(int argc, char** argv) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   // A failed run's CSV is not committed: the previous file, if any, stays (standard output got what it got).
-  if (out && failure.empty()) out->commit();
+  // A sound run's CSV is written and synced now, but renamed only once the summary has arrived: a run that exits 1
+  // because its standard output failed (`>&-`, a full disk) leaves the previous file as it was.
+  if (out && failure.empty()) out->finish();
   if (out && !failure.empty()) out->discard();
   std::FILE* report = csv_stdout ? stderr : stdout;
   if (!quiet) {
@@ -218,6 +220,8 @@ int run_main(int argc, char** argv) {
                  csv && !csv_stdout ? "; no CSV written" : "");
     return kExitSimulationFailed;
   }
+  if (!csv_stdout) io::check_standard_output();  // throws OutputError (exit 1); `out` is discarded on the way
+  if (out) out->commit();
   return 0;
 }
 

@@ -255,6 +255,31 @@ TEST_CASE("write errors on standard output exit 1") {
   CHECK(cli("run " + pendulum + " --steps 10", "> /dev/null 2>&1").code == 0);
 }
 
+TEST_CASE("a run that exits 1 because standard output failed leaves the previous output file as it was") {
+  const fs::path dir = fresh_dir("stdout-keeps-file");
+  const fs::path full = private_device(dir, "full", 7);
+  const std::string pendulum = asset("simple_pendulum.json");
+  std::vector<std::string> commands{"run " + pendulum + " --steps 10 --csv " + quote(dir / "out.csv")};
+  for (const std::string& command : commands) {
+    for (const std::string& redirect : {std::string("2>&1 >&-"), "2>&1 > " + quote(full)}) {
+      CAPTURE(command);
+      CAPTURE(redirect);
+      write_all(dir / "out.csv", "previous\n");
+      write_all(dir / "out.png", "previous\n");
+      const CliResult r = cli(command, redirect);
+      CHECK(r.code == 1);
+      CHECK(r.out.find("standard output: cannot write") != std::string::npos);
+      CHECK(r.out.find("standard output: cannot write") == r.out.rfind("standard output: cannot write"));  // once
+      CHECK(read_all(dir / "out.csv") == "previous\n");
+      CHECK(read_all(dir / "out.png") == "previous\n");
+      CHECK(listing(dir) == std::vector<std::string>{"full", "out.csv", "out.png"});
+    }
+  }
+  // With standard output working, the same commands replace the file.
+  CHECK(cli(commands[0], "> /dev/null 2>&1").code == 0);
+  CHECK(read_all(dir / "out.csv").rfind("step,t,", 0) == 0);
+}
+
 TEST_CASE("SIGINT and SIGTERM remove the unfinished output and exit 130 and 143") {
   const fs::path dir = fresh_dir("signals");
   const fs::path csv = dir / "out.csv";
