@@ -111,12 +111,15 @@ Sandbox::~Sandbox() {
   renderer_.reset();
 }
 
+void Sandbox::open_scene(Scene scene, const std::filesystem::path& path) {
+  start_scene(std::move(scene), path);
+  state_.scene_error.clear();
+  state_.open_path = path.string();
+}
+
 std::string Sandbox::load_scene(const std::filesystem::path& path) {
   try {
-    Scene scene = load_scene_file(path);
-    start_scene(std::move(scene), path);
-    state_.scene_error.clear();
-    state_.open_path = path.string();
+    open_scene(load_scene_file(path), path);
     return {};
   } catch (const std::exception& error) {  // SceneError, or lagrange::Error from building the world
     state_.scene_error = error.what();

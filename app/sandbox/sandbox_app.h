@@ -39,6 +39,8 @@ class Sandbox {
   // Loads a scene file and starts it. On failure returns SceneError::what() (also shown in the UI) and keeps the
   // current scene running. Empty string on success.
   std::string load_scene(const std::filesystem::path& path);
+  // Starts a scene read from `path`; every failure is thrown: SceneError, std::bad_alloc (`shot`'s exit codes).
+  void open_scene(Scene scene, const std::filesystem::path& path);
   // Starts a scene built in code.
   std::string set_scene(const Scene& scene);
 

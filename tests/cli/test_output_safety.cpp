@@ -260,6 +260,9 @@ TEST_CASE("a run that exits 1 because standard output failed leaves the previous
   const fs::path full = private_device(dir, "full", 7);
   const std::string pendulum = asset("simple_pendulum.json");
   std::vector<std::string> commands{"run " + pendulum + " --steps 10 --csv " + quote(dir / "out.csv")};
+#ifdef LAGRANGE_HAVE_SANDBOX
+  commands.push_back("shot " + pendulum + " --size 64x64 --out " + quote(dir / "out.png"));
+#endif
   for (const std::string& command : commands) {
     for (const std::string& redirect : {std::string("2>&1 >&-"), "2>&1 > " + quote(full)}) {
       CAPTURE(command);
