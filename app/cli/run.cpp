@@ -147,7 +147,7 @@ int run_main(int argc, char** argv) {
   // The CSV goes through an OutputFile: a temporary file renamed at the end (or straight into a device, a FIFO or
   // standard output), every write checked, so a failed run never leaves half a file behind.
   std::optional<io::OutputFile> out;
-  const bool csv_stdout = csv && *csv == "-";
+  const bool csv_stdout = csv && io::is_standard_output(*csv);  // `-`, or /dev/stdout: the summary goes to stderr
   if (csv) out.emplace(*csv);
   if (out) {
     write_header(*out, world.particles().size());

@@ -244,6 +244,13 @@ void OutputFile::commit() {
   }
 }
 
+bool is_standard_output(const std::string& path) {
+  if (path == "-") return true;
+  struct stat out {}, target {};
+  return ::fstat(STDOUT_FILENO, &out) == 0 && ::stat(path.c_str(), &target) == 0 && !S_ISREG(target.st_mode) &&
+         out.st_dev == target.st_dev && out.st_ino == target.st_ino;
+}
+
 void check_standard_output() {
   errno = 0;
   if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return;

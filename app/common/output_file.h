@@ -69,6 +69,10 @@ class OutputFile {
   std::string buffer_;
 };
 
+// True for "-" and for a path that is standard output itself (/dev/stdout, /proc/self/fd/1): a command writing its
+// data there prints its summary on stderr instead, so the two never mix in one stream.
+bool is_standard_output(const std::string& path);
+
 // Flushes standard output; throws OutputError("standard output: cannot write: REASON") when that fails (a full
 // disk, a closed stream, a reader gone), so a command can fail before it commits its file.
 void check_standard_output();

@@ -188,10 +188,12 @@ int shot_main(int argc, char** argv) {
   io::OutputFile file(out);
   file.write(png);
   file.finish();
-  std::printf("%s: %s after %ld steps (t = %.3f s), %s\n", printable(out, kEchoPathLength).c_str(),
-              printable(sandbox->state().scene.name).c_str(), steps, sandbox->world().time(),
-              sandbox->world().solver_info().name);
-  io::check_standard_output();
+  // `--out -` (or /dev/stdout): the PNG is standard output, so the summary goes to stderr, as for `run --csv -`.
+  const bool png_stdout = io::is_standard_output(out);
+  std::fprintf(png_stdout ? stderr : stdout, "%s: %s after %ld steps (t = %.3f s), %s\n",
+               printable(out, kEchoPathLength).c_str(), printable(sandbox->state().scene.name).c_str(), steps,
+               sandbox->world().time(), sandbox->world().solver_info().name);
+  if (!png_stdout) io::check_standard_output();
   file.commit();
   return 0;
 }

@@ -283,6 +283,28 @@ TEST_CASE("a run that exits 1 because standard output failed leaves the previous
   CHECK(read_all(dir / "out.csv").rfind("step,t,", 0) == 0);
 }
 
+TEST_CASE("data written to standard output never gets the summary mixed in") {
+  const fs::path dir = fresh_dir("stdout-data");
+  const std::string pendulum = asset("simple_pendulum.json");
+  // run --csv /dev/stdout into a pipe is run --csv -: the summary goes to stderr.
+  const CliResult csv = cli("run " + pendulum + " --steps 3 --csv /dev/stdout", "2> " + quote(dir / "err") + " | cat");
+  CHECK(csv.code == 0);
+  CHECK(csv.out.rfind("step,t,", 0) == 0);
+  CHECK(csv.out.find("scene ") == std::string::npos);
+  CHECK(read_all(dir / "err").find("scene ") != std::string::npos);
+#ifdef LAGRANGE_HAVE_SANDBOX
+  // shot --out -: standard output is the PNG alone, ending with its IEND chunk.
+  const CliResult png = cli("shot " + pendulum + " --size 64x64 --out -", "2> " + quote(dir / "err") + " > " +
+                                                                               quote(dir / "out.png"));
+  CHECK(png.code == 0);
+  const std::string bytes = read_all(dir / "out.png");
+  CHECK(bytes.rfind("\x89PNG", 0) == 0);
+  REQUIRE(bytes.size() > 12);
+  CHECK(bytes.substr(bytes.size() - 8, 4) == "IEND");
+  CHECK(read_all(dir / "err").find("Simple pendulum after 0 steps") != std::string::npos);
+#endif
+}
+
 TEST_CASE("SIGINT and SIGTERM remove the unfinished output and exit 130 and 143") {
   const fs::path dir = fresh_dir("signals");
   const fs::path csv = dir / "out.csv";
