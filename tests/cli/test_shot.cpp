@@ -108,6 +108,17 @@ TEST_CASE("shot bounds steps times substeps as run does") {
   CHECK(cli("run " + quote(dir / "slow.json") + " --steps 100000000").code == 2);
 }
 
+TEST_CASE("shot --frames is bounded so that it ends within seconds") {
+  const fs::path dir = fresh_dir("shot-frames");
+  const std::string shot = "shot " + asset("simple_pendulum.json") + " --size 64x64 --out " + quote(dir / "o.png");
+  const CliResult r = cli(shot + " --frames 1000000", "2>&1", 20);
+  CHECK(r.code == 2);
+  CHECK(r.out.find("--frames: must be at most 1000") != std::string::npos);
+  CHECK(r.seconds < 10);
+  CHECK(!fs::exists(dir / "o.png"));
+  CHECK(cli(shot + " --frames 3").code == 0);
+}
+
 TEST_CASE("shot never prints an escape sequence from a value, a file name or a scene name") {
   const fs::path dir = fresh_dir("shot-escape");
   write_all(dir / "evil.json", R"({"name": "evil\u001b[2J", "particles": [{"position": [0, 0], "fixed": true},
