@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cfloat>
 #include <cmath>
+#include <new>
 
 #include "sandbox/picking.h"
 #include "sandbox/scene_draw.h"
@@ -274,6 +275,7 @@ void Sandbox::step_world() {
   try {
     world.step();
   } catch (const std::exception& error) {
+    if (dynamic_cast<const std::bad_alloc*>(&error)) out_of_memory_ = true;
     state_.settings_error = error.what();
     state_.paused = true;
     return;

@@ -66,6 +66,8 @@ class Sandbox {
   const std::vector<double>& radii() const { return radii_; }
   Platform& platform() { return *platform_; }
   bool quit_requested() const { return quit_; }
+  // True once a step ran out of memory (the window pauses and shows it as an error; `shot` exits 4).
+  bool out_of_memory() const { return out_of_memory_; }
   void frame_scene();
 
  private:
@@ -94,6 +96,7 @@ class Sandbox {
   enum class Gesture { None, Orbit, Pan } gesture_ = Gesture::None;
   std::chrono::steady_clock::time_point frame_start_{};
   bool quit_ = false;
+  bool out_of_memory_ = false;
   bool imgui_ready_ = false;
 };
 

@@ -157,10 +157,17 @@ int shot_main(int argc, char** argv) {
   state.view.panels = panels;
   sandbox->frame_scene();
   sandbox->advance_steps(0);  // applies the solver choice
+  // A step that threw: out of memory is exit code 4 (main reports it), anything else the bad input it came from.
+  const auto check_step = [&]() -> int {
+    if (sandbox->out_of_memory()) throw std::bad_alloc();
+    return state.settings_error.empty() ? 0 : fail(cli::kExitBadInput, state.settings_error);
+  };
+  if (const int code = check_step()) return code;  // a setting that --solver made invalid
   // Step by step, so that a simulation that fails (as `run` defines it: a step rolled back after NaN/inf, or
   // max |C|/L above 1) ends at once with exit code 3 and writes no picture of a blown-up scene.
   for (long i = 1; i <= steps; ++i) {
     sandbox->advance_steps(1);
+    if (const int code = check_step()) return code;
     const StepStats& stats = sandbox->world().stats();
     if (stats.non_finite || !(stats.max_relative_violation <= 1.0)) {
       std::fprintf(stderr, "lagrange-lab shot: the simulation failed: at step %ld %s; no PNG written\n", i,
@@ -169,7 +176,6 @@ int shot_main(int argc, char** argv) {
       return cli::kExitSimulationFailed;
     }
   }
-  if (!state.settings_error.empty()) return fail(1, state.settings_error);
   // Auto-sized ImGui windows take a frame to measure themselves.
   for (int i = 0; i < 3; ++i) sandbox->frame(0.0);
   if (frames > 0) {
@@ -177,6 +183,7 @@ int shot_main(int argc, char** argv) {
     for (long i = 0; i < frames; ++i) {
       sandbox->frame(sandbox->world().settings().dt);
       sandbox->render(!bare);
+      if (const int code = check_step()) return code;
     }
     std::printf("median frame time over the last %zu of %ld frames: %.2f ms (%dx%d, %s)\n",
                 state.timing.recent.size(), frames, state.timing.median_ms, options.width, options.height,

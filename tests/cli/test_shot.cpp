@@ -44,7 +44,7 @@ TEST_CASE("shot --allow-large lifts the scene limits as run --allow-large does")
   CHECK(cli("run " + quote(dir / "big.json") + " --steps 0 --quiet --allow-large").code == 0);
 }
 
-TEST_CASE("shot out of memory exits 4 like run, not as a scene error") {
+TEST_CASE("shot out of memory exits 4 like run, in loading as in stepping") {
 #if defined(__SANITIZE_ADDRESS__)
   MESSAGE("skipped under AddressSanitizer, which cannot run with a limit on virtual memory");
 #else
@@ -56,6 +56,14 @@ TEST_CASE("shot out of memory exits 4 like run, not as a scene error") {
                             quote(dir / "huge.png") + " 2>&1");
   CHECK(r.code == 4);
   CHECK(r.out.find("out of memory") != std::string::npos);
+  CHECK(!fs::exists(dir / "huge.png"));
+  // Within 2 GB the scene loads (about 1.3 GB) but its first step does not fit: the same exit code.
+  const CliResult step = shell("ulimit -v 2000000; timeout 60 " + std::string(LAGRANGE_EXE) + " shot " +
+                               quote(dir / "huge.json") + " --allow-large --steps 1 --size 64x64 --out " +
+                               quote(dir / "huge.png") + " 2>&1");
+  CHECK(step.code == 4);
+  CHECK(step.out.find("out of memory") != std::string::npos);
+  CHECK(step.out.find("std::bad_alloc") == std::string::npos);
   CHECK(!fs::exists(dir / "huge.png"));
 #endif
 }
