@@ -133,6 +133,9 @@ int shot_main(int argc, char** argv) {
     return fail(cli::kExitBadInput, error.what());
   }
 
+  // `--out -` (or /dev/stdout): the PNG is standard output, so what is printed goes to stderr, as for `run --csv -`.
+  std::FILE* const report = io::is_standard_output(out) ? stderr : stdout;
+
   // No display needed: SDL's offscreen driver gives a GL context through EGL. Respect an explicit choice.
   setenv("SDL_VIDEODRIVER", "offscreen", 0);
   std::unique_ptr<Sandbox> sandbox;
@@ -185,9 +188,9 @@ int shot_main(int argc, char** argv) {
       sandbox->render(!bare);
       if (const int code = check_step()) return code;
     }
-    std::printf("median frame time over the last %zu of %ld frames: %.2f ms (%dx%d, %s)\n",
-                state.timing.recent.size(), frames, state.timing.median_ms, options.width, options.height,
-                state.renderer_name.c_str());
+    std::fprintf(report, "median frame time over the last %zu of %ld frames: %.2f ms (%dx%d, %s)\n",
+                 state.timing.recent.size(), frames, state.timing.median_ms, options.width, options.height,
+                 state.renderer_name.c_str());
     steps += frames;
   }
   sandbox->render(!bare);
@@ -199,12 +202,10 @@ int shot_main(int argc, char** argv) {
   io::OutputFile file(out);
   file.write(png);
   file.finish();
-  // `--out -` (or /dev/stdout): the PNG is standard output, so the summary goes to stderr, as for `run --csv -`.
-  const bool png_stdout = io::is_standard_output(out);
-  std::fprintf(png_stdout ? stderr : stdout, "%s: %s after %ld steps (t = %.3f s), %s\n",
+  std::fprintf(report, "%s: %s after %ld steps (t = %.3f s), %s\n",
                printable(out, kEchoPathLength).c_str(), printable(sandbox->state().scene.name).c_str(), steps,
                sandbox->world().time(), sandbox->world().solver_info().name);
-  if (!png_stdout) io::check_standard_output();
+  if (report == stdout) io::check_standard_output();
   file.commit();
   return 0;
 }

@@ -302,6 +302,12 @@ TEST_CASE("data written to standard output never gets the summary mixed in") {
   REQUIRE(bytes.size() > 12);
   CHECK(bytes.substr(bytes.size() - 8, 4) == "IEND");
   CHECK(read_all(dir / "err").find("Simple pendulum after 0 steps") != std::string::npos);
+  // --frames prints its measure there too.
+  CHECK(cli("shot " + pendulum + " --size 64x64 --frames 2 --out -", "2> /dev/null > " + quote(dir / "out.png")).code ==
+        0);
+  const std::string framed = read_all(dir / "out.png");
+  CHECK(framed.rfind("\x89PNG", 0) == 0);
+  CHECK(framed.find("median frame time") == std::string::npos);
 #endif
 }
 
