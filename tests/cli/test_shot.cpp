@@ -82,7 +82,8 @@ TEST_CASE("shot prints its usage only after a mistake in the command line") {
   }
   // Everything else: one line.
   write_all(dir / "bad.json", "{");
-  const std::string slow = R"({"substeps": 1000, "particles": [{"position": [0, 0], "fixed": true}, {"position": [1, 0]}],
+  const std::string slow = R"({"substeps": 1000,
+    "particles": [{"position": [0, 0], "fixed": true}, {"position": [1, 0]}],
     "constraints": [{"type": "distance", "particles": [0, 1]}]})";
   write_all(dir / "slow.json", slow);
   const std::string cases[] = {
