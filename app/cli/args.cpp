@@ -80,6 +80,18 @@ long steps_for_duration(double seconds, double dt) {
   return std::max(0L, static_cast<long>(steps));
 }
 
+void check_substeps(long steps, int substeps) {
+  if (static_cast<double>(steps) * substeps > static_cast<double>(kMaxSubsteps))
+    throw UsageError(std::to_string(steps) + " steps of " + std::to_string(substeps) + " substeps each is more than " +
+                     std::to_string(kMaxSubsteps) + " substeps (hours of work)");
+}
+
+bool scene_option(Args& args, SceneLimits& limits) {
+  if (!args.flag("--allow-large")) return false;
+  limits = SceneLimits::unlimited();
+  return true;
+}
+
 std::string format_number(double value) {
   char buffer[40];
   std::snprintf(buffer, sizeof buffer, "%.17g", value);

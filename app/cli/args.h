@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "lagrange/scene.h"
+
 namespace lagrange::cli {
 
 // Thrown for bad command lines; the message is printed after "lagrange-lab COMMAND: ".
@@ -48,6 +50,11 @@ constexpr long kMaxCount = 1'000'000'000;
 long parse_count(const std::string& flag, const std::string& text, long min, long max = kMaxCount);
 // ceil(seconds / dt) steps; UsageError when that is more than kMaxSteps.
 long steps_for_duration(double seconds, double dt);
+// The work bound of every command that steps (run, shot): UsageError when steps × substeps > kMaxSubsteps.
+void check_substeps(long steps, int substeps);
+// The options that choose how a scene file is read, shared by every command that reads one (run, shot):
+// `--allow-large` lifts the size limits (docs/cli.md, "Limits"). True (and consumed) when the next item is one.
+bool scene_option(Args& args, SceneLimits& limits);
 // "%.17g": the text that reads back to the same double.
 std::string format_number(double value);
 

@@ -115,7 +115,7 @@ int run_main(int argc, char** argv) {
     }
     if (read_drag_option(args, drag_options)) continue;
     if (args.flag("--quiet")) { quiet = true; continue; }
-    if (args.flag("--allow-large")) { limits = SceneLimits::unlimited(); continue; }
+    if (scene_option(args, limits)) continue;
     if (auto v = args.option("--max-violation")) {
       max_violation = parse_number("--max-violation", *v);
       if (!(max_violation > 0.0 && max_violation <= 1e300))
@@ -146,9 +146,7 @@ int run_main(int argc, char** argv) {
     if (std::string problem = set_setting(settings, key, value); !problem.empty())
       throw UsageError("--set " + problem);
   const long total_steps = steps ? *steps : steps_for_duration(duration.value_or(10.0), settings.dt);
-  if (static_cast<double>(total_steps) * settings.substeps > static_cast<double>(kMaxSubsteps))
-    throw UsageError(std::to_string(total_steps) + " steps of " + std::to_string(settings.substeps) +
-                     " substeps each is more than " + std::to_string(kMaxSubsteps) + " substeps (hours of work)");
+  check_substeps(total_steps, settings.substeps);
   World world = make_world(scene);
   world.set_settings(settings);
   check_drags(drag_options, world);
@@ -160,7 +158,7 @@ int run_main(int argc, char** argv) {
   // The CSV goes through an OutputFile: a temporary file renamed at the end (or straight into a device, a FIFO or
   // standard output), every write checked, so a failed run never leaves half a file behind.
   std::optional<io::OutputFile> out;
-  const bool csv_stdout = csv && *csv == "-";
+  const bool csv_stdout = csv && io::is_standard_output(*csv);  // `-`, or /dev/stdout: the summary goes to stderr
   if (csv) out.emplace(*csv);
   if (out) {
     write_header(*out, world.particles().size());
@@ -206,7 +204,9 @@ int run_main(int argc, char** argv) {
   drag.release(world);  // a drag still held at the end lets go, so the summary counts the scene's constraints only
 
   // A failed run's CSV is not committed: the previous file, if any, stays (standard output got what it got).
-  if (out && failure.empty()) out->commit();
+  // A sound run's CSV is written and synced now, but renamed only once the summary has arrived: a run that exits 1
+  // because its standard output failed (`>&-`, a full disk) leaves the previous file as it was.
+  if (out && failure.empty()) out->finish();
   if (out && !failure.empty()) out->discard();
   std::FILE* report = csv_stdout ? stderr : stdout;
   if (!quiet) {
@@ -240,6 +240,8 @@ int run_main(int argc, char** argv) {
                  csv && !csv_stdout ? "; no CSV written" : "");
     return kExitSimulationFailed;
   }
+  if (!csv_stdout) io::check_standard_output();  // throws OutputError (exit 1); `out` is discarded on the way
+  if (out) out->commit();
   return 0;
 }
 

@@ -1,6 +1,7 @@
 #include "common/output_file.h"
 
 #include <fcntl.h>
+#include <stdio_ext.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -147,6 +148,7 @@ void OutputFile::discard() {
   if (owns_fd_ && fd_ >= 0) ::close(fd_);
   fd_ = -1;
   owns_fd_ = false;
+  finished_ = false;
   buffer_.clear();
   if (!temp_.empty()) {
     ::unlink(temp_.c_str());
@@ -199,7 +201,8 @@ void OutputFile::flush() {
   buffer_.clear();
 }
 
-void OutputFile::commit() {
+void OutputFile::finish() {
+  if (finished_) return;
   if (fd_ < 0) throw OutputError(shown() + ": already closed");
   flush();
   if (temp_.empty()) {
@@ -210,6 +213,7 @@ void OutputFile::commit() {
       if (::close(fd) != 0) fail("cannot write", errno);
     }
     fd_ = -1;
+    finished_ = true;
     return;
   }
   if (::fsync(fd_) != 0) fail("cannot write", errno);
@@ -217,6 +221,13 @@ void OutputFile::commit() {
   fd_ = -1;
   owns_fd_ = false;
   if (::close(fd) != 0) fail("cannot write", errno);
+  finished_ = true;
+}
+
+void OutputFile::commit() {
+  finish();
+  finished_ = false;
+  if (temp_.empty()) return;
   if (::rename(temp_.c_str(), final_.c_str()) != 0) {
     const int error = errno;
     discard();
@@ -231,6 +242,23 @@ void OutputFile::commit() {
     ::fsync(folder);
     ::close(folder);
   }
+}
+
+bool is_standard_output(const std::string& path) {
+  if (path == "-") return true;
+  struct stat out {}, target {};
+  return ::fstat(STDOUT_FILENO, &out) == 0 && ::stat(path.c_str(), &target) == 0 && !S_ISREG(target.st_mode) &&
+         out.st_dev == target.st_dev && out.st_ino == target.st_ino;
+}
+
+void check_standard_output() {
+  errno = 0;
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return;
+  const int error = errno;
+  // Reported here, once: drop what cannot be written, so that main's last flush does not report it again.
+  __fpurge(stdout);
+  std::clearerr(stdout);
+  throw OutputError("standard output: cannot write" + (error ? ": " + reason(error) : std::string()));
 }
 
 std::string write_file(const std::string& target, std::string_view data) {

@@ -5,8 +5,8 @@
 // - A regular file (or a name that does not exist yet) is written to a temporary file with a unique name in the
 //   same folder (mkstemp: O_CREAT | O_EXCL, so no planted link is ever followed), every write checked, fsync'ed,
 //   then renamed over the target: the target is either the complete new file or the untouched old one, and two
-//   writers of one path each leave a complete file. A symbolic link to a regular file is kept: its target is
-//   replaced.
+//   writers of one path each leave a complete file. A symbolic link at the target is refused (a link to a device
+//   or a FIFO is written straight).
 // - Anything else that exists (a device such as /dev/null, a FIFO) is opened and written straight, never replaced.
 // - SIGINT and SIGTERM remove the temporary file and exit with 130 / 143 (install_interrupt_cleanup).
 #pragma once
@@ -44,7 +44,11 @@ class OutputFile {
   // Buffered; throws OutputError when a write fails.
   void write(std::string_view data);
   void print(const char* format, ...) __attribute__((format(printf, 2, 3)));
-  // Flushes, fsyncs and closes, then renames the temporary file over the target. Throws OutputError.
+  // Flushes, fsyncs and closes: everything that can fail for lack of space is done, only commit's rename is left,
+  // so a command can still report something else (its summary on standard output) and discard() if that fails.
+  // Throws OutputError.
+  void finish();
+  // finish(), then renames the temporary file over the target. Throws OutputError.
   void commit();
   // Drops everything written: removes the temporary file (a straight target keeps what was already written).
   void discard();
@@ -61,8 +65,17 @@ class OutputFile {
   std::string temp_;     // the temporary file ("" when written straight)
   int fd_ = -1;
   bool owns_fd_ = false;  // false for standard output
+  bool finished_ = false;  // finish() done: closed, the temporary file waits for its rename
   std::string buffer_;
 };
+
+// True for "-" and for a path that is standard output itself (/dev/stdout, /proc/self/fd/1): a command writing its
+// data there prints its summary on stderr instead, so the two never mix in one stream.
+bool is_standard_output(const std::string& path);
+
+// Flushes standard output; throws OutputError("standard output: cannot write: REASON") when that fails (a full
+// disk, a closed stream, a reader gone), so a command can fail before it commits its file.
+void check_standard_output();
 
 // Writes `data` whole to `target` with an OutputFile. Returns "" on success, else "TARGET: REASON".
 std::string write_file(const std::string& target, std::string_view data);

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "lagrange/solver.h"
+#include "lagrange/text.h"
 
 namespace lagrange::app {
 
@@ -24,7 +25,7 @@ inline bool parse_size(std::string_view text, int& width, int& height) {
 
 // Prints "PREFIX: MESSAGE" and the usage text (a printf format taking the solver ids) to stderr; returns exit code 2.
 inline int usage_error(const char* prefix, const char* usage, const std::string& message) {
-  std::fprintf(stderr, "%s: %s\n", prefix, message.c_str());
+  std::fprintf(stderr, "%s: %s\n", prefix, printable(message, 4096).c_str());  // values may hold escape sequences
   std::fprintf(stderr, usage, solver_ids().c_str());
   return 2;
 }

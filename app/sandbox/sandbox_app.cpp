@@ -9,6 +9,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <new>
 
 #include "sandbox/picking.h"
 #include "sandbox/scene_draw.h"
@@ -113,12 +114,15 @@ Sandbox::~Sandbox() {
   renderer_.reset();
 }
 
+void Sandbox::open_scene(Scene scene, const std::filesystem::path& path) {
+  start_scene(std::move(scene), path);
+  state_.scene_error.clear();
+  state_.open_path = path.string();
+}
+
 std::string Sandbox::load_scene(const std::filesystem::path& path) {
   try {
-    Scene scene = load_scene_file(path);
-    start_scene(std::move(scene), path);
-    state_.scene_error.clear();
-    state_.open_path = path.string();
+    open_scene(load_scene_file(path), path);
     return {};
   } catch (const std::exception& error) {  // SceneError, or lagrange::Error from building the world
     state_.scene_error = error.what();
@@ -273,6 +277,7 @@ void Sandbox::step_world() {
     world.step();
     drag.after_step(world);
   } catch (const std::exception& error) {
+    if (dynamic_cast<const std::bad_alloc*>(&error)) out_of_memory_ = true;
     state_.settings_error = error.what();
     state_.paused = true;
     return;

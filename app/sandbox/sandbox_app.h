@@ -40,6 +40,8 @@ class Sandbox {
   // Loads a scene file and starts it. On failure returns SceneError::what() (also shown in the UI) and keeps the
   // current scene running. Empty string on success.
   std::string load_scene(const std::filesystem::path& path);
+  // Starts a scene read from `path`; every failure is thrown: SceneError, std::bad_alloc (`shot`'s exit codes).
+  void open_scene(Scene scene, const std::filesystem::path& path);
   // Starts a scene built in code.
   std::string set_scene(const Scene& scene);
 
@@ -65,6 +67,8 @@ class Sandbox {
   const std::vector<double>& radii() const { return radii_; }
   Platform& platform() { return *platform_; }
   bool quit_requested() const { return quit_; }
+  // True once a step ran out of memory (the window pauses and shows it as an error; `shot` exits 4).
+  bool out_of_memory() const { return out_of_memory_; }
   void frame_scene();
 
  private:
@@ -102,6 +106,7 @@ class Sandbox {
   // A pose of a large scene (the cloth) that has not come to rest within kPoseSeconds continues next frame.
   static constexpr double kPoseSeconds = 0.02;
   bool pose_pending_ = false;
+  bool out_of_memory_ = false;
   bool imgui_ready_ = false;
 };
 

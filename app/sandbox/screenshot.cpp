@@ -27,30 +27,37 @@ Image read_framebuffer(int width, int height) {
   return image;
 }
 
+bool encode_png(const Image& image, std::string& png) {
+  // Encoded in memory through stb's callback (which cannot report a failed write); the caller writes the bytes with
+  // an io::OutputFile, which checks every write, fsyncs and renames: a full disk leaves the previous file as it was.
+  struct Encoded {
+    std::string bytes;
+    bool failed = false;
+  } out;
+  const auto append = [](void* context, void* data, int size) {
+    auto& encoded = *static_cast<Encoded*>(context);
+    try {  // nothing may be thrown through stb's C code
+      encoded.bytes.append(static_cast<const char*>(data), static_cast<std::size_t>(size));
+    } catch (...) {
+      encoded.failed = true;
+    }
+  };
+  if (!stbi_write_png_to_func(append, &out, image.width, image.height, 4, image.rgba.data(), image.width * 4) ||
+      out.failed)
+    return false;
+  png = std::move(out.bytes);
+  return true;
+}
+
 std::string write_png(const Image& image, const std::filesystem::path& file) {
   std::error_code error;
   if (file.has_parent_path() && !std::filesystem::is_directory(file.parent_path(), error)) {
     std::filesystem::create_directories(file.parent_path(), error);
     if (error) return "cannot create folder " + file.parent_path().string() + ": " + error.message();
   }
-  // Encoded in memory through stb's callback (which cannot report a failed write), then written by an
-  // io::OutputFile, which checks every write, fsyncs and renames: a full disk leaves the previous file as it was.
-  struct Encoded {
-    std::string bytes;
-    bool failed = false;
-  } png;
-  const auto append = [](void* context, void* data, int size) {
-    auto& out = *static_cast<Encoded*>(context);
-    try {  // nothing may be thrown through stb's C code
-      out.bytes.append(static_cast<const char*>(data), static_cast<std::size_t>(size));
-    } catch (...) {
-      out.failed = true;
-    }
-  };
-  if (!stbi_write_png_to_func(append, &png, image.width, image.height, 4, image.rgba.data(), image.width * 4) ||
-      png.failed)
-    return file.string() + ": cannot encode the PNG (out of memory)";
-  return io::write_file(file.string(), png.bytes);
+  std::string png;
+  if (!encode_png(image, png)) return file.string() + ": cannot encode the PNG (out of memory)";
+  return io::write_file(file.string(), png);
 }
 
 std::filesystem::path timestamped_path(const std::filesystem::path& folder, const std::string& scene_name) {

@@ -26,7 +26,10 @@ struct Image {
 // Reads the bound framebuffer's colour (the window's back buffer after drawing), flipped to top-to-bottom rows.
 Image read_framebuffer(int width, int height);
 
-// Writes `image` to `file` atomically. Returns an empty string on success, else "FILE: REASON".
+// `image` as PNG bytes; false when out of memory.
+bool encode_png(const Image& image, std::string& png);
+
+// Writes `image` to `file` atomically, creating its folder if missing (the window's screenshot folder). Returns an empty string on success, else "FILE: REASON".
 std::string write_png(const Image& image, const std::filesystem::path& file);
 
 // folder/lagrange-<scene>-YYYYmmdd-HHMMSS[-n].png, not yet existing.

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <new>
 #include <string>
 #include <string_view>
 
@@ -10,9 +11,11 @@
 #include "cli/commands.h"
 #include "common/output_file.h"
 #include "cli/drag_option.h"
+#include "lagrange/text.h"
 #include "sandbox/cli_options.h"
 #include "sandbox/sandbox.h"
 #include "sandbox/sandbox_app.h"
+#include "sandbox/screenshot.h"
 
 namespace lagrange::app {
 namespace {
@@ -28,8 +31,13 @@ constexpr const char* kUsage =
     "  --out FILE.png  output file (default: SCENE name .png in the current folder)\n"
     "  --panels        include the control and diagnostics panels\n"
     "  --bare          the scene only: no solver line, no legend\n"
-    "  --frames N      then run N interactive frames (UI, one step of physics, drawing) and print the median\n"
-    "                  frame time: a measure of the sandbox's speed on this machine\n";
+    "  --allow-large   lift the limits on scene size (file size, particles, rows; docs/cli.md)\n"
+    "  --frames N      then run N interactive frames (UI, one step of physics, drawing; 1..1000) and print the\n"
+    "                  median frame time: a measure of the sandbox's speed on this machine\n";
+
+// --frames: the median is taken over the last 120 frames, so a thousand is plenty; 10^6 frames of a large window
+// took hours.
+constexpr long kMaxFrames = 1000;
 
 // The usage with the drag options (shared with `run`) appended; a printf format taking the solver ids.
 const char* usage() {
@@ -37,7 +45,15 @@ const char* usage() {
   return text.c_str();
 }
 
+// A mistake in the command line: the message, then the usage.
 int usage_error(const std::string& message) { return lagrange::app::usage_error("lagrange-lab shot", usage(), message); }
+
+// Anything else (an output that is the input, a scene that does not load, a count too large for this scene): one
+// line, escaped, and the exit code (docs/cli.md).
+int fail(int code, const std::string& message) {
+  std::fprintf(stderr, "lagrange-lab shot: %s\n", printable(message, 4096).c_str());
+  return code;
+}
 
 }  // namespace
 
@@ -47,6 +63,7 @@ int shot_main(int argc, char** argv) {
   double seconds = -1.0;
   long frames = 0;
   bool have_steps = false, panels = false, bare = false;
+  SceneLimits limits;
   cli::DragOptions drags;
   SandboxOptions options;
   options.hidden = true;
@@ -60,28 +77,33 @@ int shot_main(int argc, char** argv) {
       }
       if (auto v = args.option("--solver")) {
         solver = *v;
-        if (!find_solver(solver)) return usage_error("unknown solver '" + solver + "'; known: " + solver_ids());
+        if (!find_solver(solver))
+          return usage_error("unknown solver " + lagrange::quoted(solver) + "; known: " + solver_ids());
       } else if (auto v = args.option("--steps")) {
         steps = cli::parse_count("--steps", *v, 0, cli::kMaxSteps);
         have_steps = true;
       } else if (auto v = args.option("--time")) {
         seconds = cli::parse_number("--time", *v);
-        if (seconds < 0 || seconds > 1e6) return usage_error("--time needs seconds in 0..1e6, got '" + *v + "'");
+        if (seconds < 0 || seconds > 1e6)
+          return usage_error("--time needs seconds in 0..1e6, got " + lagrange::quoted(*v));
       } else if (auto v = args.option("--size")) {
         if (!parse_size(*v, options.width, options.height))
-          return usage_error("--size needs WIDTHxHEIGHT (16..8192), got '" + *v + "'");
+          return usage_error("--size needs WIDTHxHEIGHT (16..8192), got " + lagrange::quoted(*v));
       } else if (auto v = args.option("--out")) {
         out = *v;
         if (out.empty()) return usage_error("--out needs a file name");
       } else if (auto v = args.option("--frames")) {
-        frames = cli::parse_count("--frames", *v, 1, 1'000'000);
-      } else if (cli::read_drag_option(args, drags)) {
+        frames = cli::parse_count("--frames", *v, 1, kMaxFrames);
       } else if (args.flag("--panels")) {
         panels = true;
       } else if (args.flag("--bare")) {
         bare = true;
+      } else if (cli::scene_option(args, limits)) {
+      } else if (cli::read_drag_option(args, drags)) {
       } else if (auto p = args.positional()) {
-        if (!scene.empty()) return usage_error("one scene at a time (got '" + scene + "' and '" + *p + "')");
+        if (!scene.empty())
+          return usage_error("one scene at a time (got " + lagrange::quoted(scene) + " and " + lagrange::quoted(*p) +
+                             ")");
         scene = *p;
       } else {
         args.finish();  // throws: an unknown option
@@ -96,8 +118,32 @@ int shot_main(int argc, char** argv) {
   try {
     io::refuse_same_file(scene, out);
   } catch (const io::SameFileError& error) {
-    return usage_error(error.what());
+    return fail(cli::kExitBadInput, error.what());
   }
+
+  // The scene first, before any graphics, so a bad or oversized scene fails at once: bad input, as for `run`, exit
+  // code 2; out of memory (std::bad_alloc) goes on to main: exit code 4.
+  Scene loaded;
+  try {
+    loaded = load_scene_file(scene, limits);
+  } catch (const SceneError& error) {
+    return fail(cli::kExitBadInput, error.what());
+  }
+  if (seconds >= 0) {  // the scene's dt: --solver changes the method, not the step
+    const double wanted = std::round(seconds / loaded.settings.dt);
+    if (!(wanted <= static_cast<double>(cli::kMaxSteps)))
+      return fail(cli::kExitBadInput, "--time " + cli::format_number(seconds) + " is " + cli::format_number(wanted) +
+                                          " steps of this scene; at most " + std::to_string(cli::kMaxSteps));
+    steps = static_cast<long>(wanted);
+  }
+  try {  // the same bound on the work as `run`: --frames step the physics once each
+    cli::check_substeps(steps + frames, loaded.settings.substeps);
+  } catch (const cli::UsageError& error) {
+    return fail(cli::kExitBadInput, error.what());
+  }
+
+  // `--out -` (or /dev/stdout): the PNG is standard output, so what is printed goes to stderr, as for `run --csv -`.
+  std::FILE* const report = io::is_standard_output(out) ? stderr : stdout;
 
   // No display needed: SDL's offscreen driver gives a GL context through EGL. Respect an explicit choice.
   setenv("SDL_VIDEODRIVER", "offscreen", 0);
@@ -105,13 +151,14 @@ int shot_main(int argc, char** argv) {
   try {
     sandbox = std::make_unique<Sandbox>(options);
   } catch (const std::exception& first) {
-    std::fprintf(stderr, "lagrange-lab shot: %s\n", first.what());
-    return 1;
+    return fail(1, first.what());
   }
-  const std::string error = sandbox->load_scene(scene);
-  if (!error.empty()) {  // bad input, as for `run`: exit code 2
-    std::fprintf(stderr, "lagrange-lab shot: %s\n", error.c_str());
-    return 2;
+  try {
+    sandbox->open_scene(std::move(loaded), scene);
+  } catch (const SceneError& error) {
+    return fail(cli::kExitBadInput, error.what());
+  } catch (const Error& error) {
+    return fail(cli::kExitBadInput, error.what());
   }
   SandboxState& state = sandbox->state();
   if (!solver.empty()) {
@@ -121,14 +168,13 @@ int shot_main(int argc, char** argv) {
   }
   state.view.panels = panels;
   sandbox->frame_scene();
-  sandbox->advance_steps(0);  // applies the solver choice, so --time uses its dt
-  if (seconds >= 0) {
-    const double wanted = std::round(seconds / sandbox->world().settings().dt);
-    if (!(wanted <= static_cast<double>(cli::kMaxSteps)))
-      return usage_error("--time " + cli::format_number(seconds) + " is " + cli::format_number(wanted) +
-                         " steps of this scene; at most " + std::to_string(cli::kMaxSteps));
-    steps = static_cast<long>(wanted);
-  }
+  sandbox->advance_steps(0);  // applies the solver choice
+  // A step that threw: out of memory is exit code 4 (main reports it), anything else the bad input it came from.
+  const auto check_step = [&]() -> int {
+    if (sandbox->out_of_memory()) throw std::bad_alloc();
+    return state.settings_error.empty() ? 0 : fail(cli::kExitBadInput, state.settings_error);
+  };
+  if (const int code = check_step()) return code;  // a setting that --solver made invalid
   try {
     cli::check_drags(drags, sandbox->world());
   } catch (const cli::UsageError& error) {
@@ -142,6 +188,7 @@ int shot_main(int argc, char** argv) {
   for (long i = 1; i <= steps; ++i) {
     script.before_step(state.world, state.drag.controller);
     sandbox->advance_steps(1);
+    if (const int code = check_step()) return code;
     const StepStats& stats = sandbox->world().stats();
     if (stats.non_finite || !(stats.max_relative_violation <= 1.0)) {
       std::fprintf(stderr, "lagrange-lab shot: the simulation failed: at step %ld %s; no PNG written\n", i,
@@ -150,10 +197,6 @@ int shot_main(int argc, char** argv) {
       return cli::kExitSimulationFailed;
     }
   }
-  if (!state.settings_error.empty()) {
-    std::fprintf(stderr, "lagrange-lab shot: %s\n", state.settings_error.c_str());
-    return 1;
-  }
   // Auto-sized ImGui windows take a frame to measure themselves.
   for (int i = 0; i < 3; ++i) sandbox->frame(0.0);
   if (frames > 0) {
@@ -161,20 +204,27 @@ int shot_main(int argc, char** argv) {
     for (long i = 0; i < frames; ++i) {
       sandbox->frame(sandbox->world().settings().dt);
       sandbox->render(!bare);
+      if (const int code = check_step()) return code;
     }
-    std::printf("median frame time over the last %zu of %ld frames: %.2f ms (%dx%d, %s)\n",
-                state.timing.recent.size(), frames, state.timing.median_ms, options.width, options.height,
-                state.renderer_name.c_str());
+    std::fprintf(report, "median frame time over the last %zu of %ld frames: %.2f ms (%dx%d, %s)\n",
+                 state.timing.recent.size(), frames, state.timing.median_ms, options.width, options.height,
+                 state.renderer_name.c_str());
     steps += frames;
   }
   sandbox->render(!bare);
-  const std::string written = sandbox->save_screenshot(out);
-  if (!written.empty()) {
-    std::fprintf(stderr, "lagrange-lab shot: %s\n", written.c_str());
-    return 1;
-  }
-  std::printf("%s: %s after %ld steps (t = %.3f s), %s\n", out.c_str(), sandbox->state().scene.name.c_str(), steps,
-              sandbox->world().time(), sandbox->world().solver_info().name);
+  std::string png;
+  if (!encode_png(sandbox->read_pixels(), png)) throw std::bad_alloc();
+  // Through an io::OutputFile (OutputError: exit code 1, the previous file kept). Renamed only once the summary
+  // line has arrived, so a run that exits 1 because standard output failed leaves the previous file as it was.
+  // No folder is created: an --out in a folder that does not exist fails, as `run --csv` does.
+  io::OutputFile file(out);
+  file.write(png);
+  file.finish();
+  std::fprintf(report, "%s: %s after %ld steps (t = %.3f s), %s\n",
+               printable(out, kEchoPathLength).c_str(), printable(sandbox->state().scene.name).c_str(), steps,
+               sandbox->world().time(), sandbox->world().solver_info().name);
+  if (report == stdout) io::check_standard_output();
+  file.commit();
   return 0;
 }
 

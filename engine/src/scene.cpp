@@ -498,7 +498,7 @@ struct SizeBudget {
   [[noreturn]] static void over(const Reader& reader, const std::string& path, const char* what, std::size_t count,
                                 std::size_t limit) {
     reader.fail(path, "the scene would have " + std::to_string(count) + " " + what + ", more than the limit of " +
-                          std::to_string(limit) + " (lagrange-lab run --allow-large lifts the limits)");
+                          std::to_string(limit) + " (--allow-large of lagrange-lab run and shot lifts the limits)");
   }
   // Would adding `particles` and `rows` to `scene` stay within the limits?
   void check(const Reader& reader, const std::string& path, const Scene& scene, std::size_t particles,
@@ -531,7 +531,7 @@ struct SizeBudget {
       reader.fail("constraints", "too many constraints share particles: their coupled system would hold " +
                                      std::to_string(coupling) + " row pairs, more than the limit of " +
                                      std::to_string(limits.max_coupling) +
-                                     " (lagrange-lab run --allow-large lifts the limits)");
+                                     " (--allow-large of lagrange-lab run and shot lifts the limits)");
   }
 };
 
@@ -741,7 +741,8 @@ Scene load_scene_file(const std::filesystem::path& path, const SceneLimits& limi
     throw SceneError(name + ": is not a regular file (a FIFO, device or socket); a scene must be a file");
   const auto too_big = [&](std::size_t bytes) {
     throw SceneError(name + ": is " + std::to_string(bytes) + " bytes, more than the limit of " +
-                     std::to_string(limits.max_file_bytes) + " for a scene file (lagrange-lab run --allow-large lifts it)");
+                     std::to_string(limits.max_file_bytes) +
+                     " for a scene file (--allow-large of lagrange-lab run and shot lifts it)");
   };
   if (static_cast<std::size_t>(st.st_size) > limits.max_file_bytes) too_big(static_cast<std::size_t>(st.st_size));
   std::string text;

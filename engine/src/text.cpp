@@ -3,6 +3,26 @@
 #include <cstdio>
 
 namespace lagrange {
+namespace {
+
+// The length of the well-formed UTF-8 sequence at text[i] (RFC 3629: no overlong forms, no surrogates, at most
+// U+10FFFF), or 0 when the byte there starts none: such a byte is escaped, since a terminal in an 8-bit mode reads a
+// lone 0x9B as CSI.
+std::size_t utf8_length(std::string_view text, std::size_t i) {
+  const auto at = [&](std::size_t k) { return k < text.size() ? static_cast<unsigned char>(text[k]) : 0u; };
+  const unsigned c = at(i);
+  const auto cont = [&](std::size_t k, unsigned lo = 0x80, unsigned hi = 0xBF) { return at(k) >= lo && at(k) <= hi; };
+  if (c >= 0xC2 && c <= 0xDF) return cont(i + 1) ? 2 : 0;
+  if (c == 0xE0) return cont(i + 1, 0xA0) && cont(i + 2) ? 3 : 0;
+  if (c == 0xED) return cont(i + 1, 0x80, 0x9F) && cont(i + 2) ? 3 : 0;
+  if (c >= 0xE1 && c <= 0xEF) return cont(i + 1) && cont(i + 2) ? 3 : 0;
+  if (c == 0xF0) return cont(i + 1, 0x90) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+  if (c >= 0xF1 && c <= 0xF3) return cont(i + 1) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+  if (c == 0xF4) return cont(i + 1, 0x80, 0x8F) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+  return 0;
+}
+
+}  // namespace
 
 std::string printable(std::string_view text, std::size_t max) {
   std::string out;
@@ -30,8 +50,14 @@ std::string printable(std::string_view text, std::size_t max) {
       std::snprintf(escape, sizeof escape, "\\u%04x", static_cast<unsigned char>(text[i + 1]));
       out += escape;
       ++i;
-    } else {
+    } else if (c < 0x80) {
       out += static_cast<char>(c);
+    } else if (const std::size_t n = utf8_length(text, i)) {
+      out.append(text.substr(i, n));
+      i += n - 1;
+    } else {  // not UTF-8: a stray continuation byte, a lone C1 byte (0x9B), a cut sequence
+      std::snprintf(escape, sizeof escape, "\\x%02x", c);
+      out += escape;
     }
   }
   if (cut) out += "…";

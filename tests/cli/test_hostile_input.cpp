@@ -142,6 +142,24 @@ TEST_CASE("hostile keys end fast with a short message and escape sequences are n
   CHECK(named.out.find("\\x1b[31mred") != std::string::npos);
 }
 
+TEST_CASE("bytes that are not UTF-8 are escaped in every message: a lone 0x9B is CSI to an 8-bit terminal") {
+  const fs::path dir = fresh_dir("not-utf8");
+  // The JSON parser refuses the string and quotes what it last read, the lone byte among it.
+  write_all(dir / "c1.json", "{\"name\": \"c1\x9b" "2J\", \"particles\": [{\"position\": [0, 0]}]}");
+  std::vector<std::string> commands{"run " + quote(dir / "c1.json"),
+                                    "run " + asset("simple_pendulum.json") + " --solver \"$(printf 'x\\233')\""};
+#ifdef LAGRANGE_HAVE_SANDBOX
+  commands.push_back("shot " + quote(dir / "c1.json"));
+#endif
+  for (const std::string& command : commands) {
+    CAPTURE(command);
+    const CliResult r = cli(command);
+    CHECK(r.code == 2);
+    CHECK(r.out.find('\x9b') == std::string::npos);
+    CHECK(r.out.find("\\x9b") != std::string::npos);
+  }
+}
+
 TEST_CASE("an option value that looks like an option is refused") {
   const fs::path dir = fresh_dir("flag-values");
   check_refused({

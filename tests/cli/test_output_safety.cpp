@@ -255,6 +255,62 @@ TEST_CASE("write errors on standard output exit 1") {
   CHECK(cli("run " + pendulum + " --steps 10", "> /dev/null 2>&1").code == 0);
 }
 
+TEST_CASE("a run that exits 1 because standard output failed leaves the previous output file as it was") {
+  const fs::path dir = fresh_dir("stdout-keeps-file");
+  const fs::path full = private_device(dir, "full", 7);
+  const std::string pendulum = asset("simple_pendulum.json");
+  std::vector<std::string> commands{"run " + pendulum + " --steps 10 --csv " + quote(dir / "out.csv")};
+#ifdef LAGRANGE_HAVE_SANDBOX
+  commands.push_back("shot " + pendulum + " --size 64x64 --out " + quote(dir / "out.png"));
+#endif
+  for (const std::string& command : commands) {
+    for (const std::string& redirect : {std::string("2>&1 >&-"), "2>&1 > " + quote(full)}) {
+      CAPTURE(command);
+      CAPTURE(redirect);
+      write_all(dir / "out.csv", "previous\n");
+      write_all(dir / "out.png", "previous\n");
+      const CliResult r = cli(command, redirect);
+      CHECK(r.code == 1);
+      CHECK(r.out.find("standard output: cannot write") != std::string::npos);
+      CHECK(r.out.find("standard output: cannot write") == r.out.rfind("standard output: cannot write"));  // once
+      CHECK(read_all(dir / "out.csv") == "previous\n");
+      CHECK(read_all(dir / "out.png") == "previous\n");
+      CHECK(listing(dir) == std::vector<std::string>{"full", "out.csv", "out.png"});
+    }
+  }
+  // With standard output working, the same commands replace the file.
+  CHECK(cli(commands[0], "> /dev/null 2>&1").code == 0);
+  CHECK(read_all(dir / "out.csv").rfind("step,t,", 0) == 0);
+}
+
+TEST_CASE("data written to standard output never gets the summary mixed in") {
+  const fs::path dir = fresh_dir("stdout-data");
+  const std::string pendulum = asset("simple_pendulum.json");
+  // run --csv /dev/stdout into a pipe is run --csv -: the summary goes to stderr.
+  const CliResult csv = cli("run " + pendulum + " --steps 3 --csv /dev/stdout", "2> " + quote(dir / "err") + " | cat");
+  CHECK(csv.code == 0);
+  CHECK(csv.out.rfind("step,t,", 0) == 0);
+  CHECK(csv.out.find("scene ") == std::string::npos);
+  CHECK(read_all(dir / "err").find("scene ") != std::string::npos);
+#ifdef LAGRANGE_HAVE_SANDBOX
+  // shot --out -: standard output is the PNG alone, ending with its IEND chunk.
+  const CliResult png = cli("shot " + pendulum + " --size 64x64 --out -", "2> " + quote(dir / "err") + " > " +
+                                                                               quote(dir / "out.png"));
+  CHECK(png.code == 0);
+  const std::string bytes = read_all(dir / "out.png");
+  CHECK(bytes.rfind("\x89PNG", 0) == 0);
+  REQUIRE(bytes.size() > 12);
+  CHECK(bytes.substr(bytes.size() - 8, 4) == "IEND");
+  CHECK(read_all(dir / "err").find("Simple pendulum after 0 steps") != std::string::npos);
+  // --frames prints its measure there too.
+  CHECK(cli("shot " + pendulum + " --size 64x64 --frames 2 --out -", "2> /dev/null > " + quote(dir / "out.png")).code ==
+        0);
+  const std::string framed = read_all(dir / "out.png");
+  CHECK(framed.rfind("\x89PNG", 0) == 0);
+  CHECK(framed.find("median frame time") == std::string::npos);
+#endif
+}
+
 TEST_CASE("SIGINT and SIGTERM remove the unfinished output and exit 130 and 143") {
   const fs::path dir = fresh_dir("signals");
   const fs::path csv = dir / "out.csv";

@@ -15,6 +15,13 @@ TEST_CASE("printable escapes control characters and keeps other text") {
   CHECK(printable("del\x7f") == "del\\x7f");
   CHECK(printable("\xc2\x9b" "2J") == "\\u009b2J");  // U+009B, CSI, in UTF-8
   CHECK(printable("grüße €") == "grüße €");
+  // Bytes that are not UTF-8 are escaped: a lone C1 byte (CSI for a terminal in an 8-bit mode), a stray
+  // continuation byte, an overlong form, a surrogate, a sequence cut short; valid 3- and 4-byte forms are kept.
+  CHECK(printable("a\x9b" "2Jb") == "a\\x9b2Jb");
+  CHECK(printable("\xbf\xc0\xaf") == "\\xbf\\xc0\\xaf");
+  CHECK(printable("\xed\xa0\x80") == "\\xed\\xa0\\x80");
+  CHECK(printable("cut \xe2\x82") == "cut \\xe2\\x82");
+  CHECK(printable("\xf0\x9f\x98\x80 \xe2\x82\xac") == "\xf0\x9f\x98\x80 \xe2\x82\xac");
   CHECK(lagrange::quoted("x\ny") == "'x\\ny'");
 }
 

@@ -13,8 +13,8 @@ namespace lagrange {
 constexpr std::size_t kEchoLength = 80;
 constexpr std::size_t kEchoPathLength = 240;
 
-// `text` with control characters (C0, DEL, C1) written as \n, \t, \xNN, and cut after `max` bytes (at a
-// character boundary) with "…" appended.
+// `text` with control characters (C0, DEL, C1) written as \n, \t, \xNN (\uNNNN for C1), bytes that are not UTF-8 as
+// \xNN, and cut after `max` bytes (at a character boundary) with "…" appended.
 std::string printable(std::string_view text, std::size_t max = kEchoLength);
 // printable(text) in single quotes: 'text'.
 std::string quoted(std::string_view text, std::size_t max = kEchoLength);
