@@ -50,39 +50,6 @@ std::vector<int> component(const World& world, int start) {
 
 double gravity_scale(const World& world) { return std::max(glm::length(world.settings().gravity), 9.81); }
 
-// Removes the velocities the scene's constraints forbid (J v = 0 again), as the inelastic catch of an impulse would:
-// each row's relative velocity is taken out along M⁻¹∇C, one row at a time (Gauss-Seidel on the M-orthogonal
-// projection onto J v = 0). Every update is an M-orthogonal projection onto one row's plane, so the kinetic energy
-// can only go down. Needed when a release stops a particle (a fixed particle fixed again, a scene pin made rigid):
-// the solvers that keep only C̈ = 0 (acceleration) would otherwise keep the rods' rate of stretch for ever and
-// their constraint forces would do work.
-void restore_velocity_constraints(World& world) {
-  Particles& particles = world.particles();
-  const auto rows = world.rows();
-  RowGradient grad;
-  for (int sweep = 0; sweep < 1000; ++sweep) {
-    double worst = 0.0;
-    for (const RowRef& row : rows) {
-      if (row.constraint->tool()) continue;
-      row.constraint->evaluate(row.row, particles.position, grad);
-      double rate = 0.0, weight = 0.0;
-      for (int k = 0; k < row.count; ++k) {
-        const int p = row.particle[k];
-        rate += glm::dot(grad[k], particles.velocity[p]);
-        weight += particles.inv_mass[p] * glm::dot(grad[k], grad[k]);
-      }
-      if (!(weight > 0.0) || !std::isfinite(rate)) continue;
-      worst = std::max(worst, std::abs(rate));
-      const double mu = -rate / weight;
-      for (int k = 0; k < row.count; ++k) {
-        const int p = row.particle[k];
-        particles.velocity[p] += (mu * particles.inv_mass[p]) * grad[k];
-      }
-    }
-    if (worst < 1e-12) break;
-  }
-}
-
 }  // namespace
 
 const char* drag_model_id(DragModel model) { return model == DragModel::Hard ? "hard" : "spring"; }
@@ -271,8 +238,10 @@ void DragController::release(World& world) {
     particles.mass[p] = fixed_mass_;
     particles.velocity[p] = Vec3(0.0);
   }
-  // A particle stopped by the release (fixed again, or held by its rigid pin again) jerks what hangs from it.
-  if (kind_ != Kind::Pin) restore_velocity_constraints(world);
+  // A particle stopped by the release (fixed again, or held by its rigid pin again) jerks what hangs from it: the
+  // rods' velocities are made consistent again (J v = 0), or the solvers that keep only C̈ = 0 (acceleration) keep
+  // the rods' rate of stretch for ever and their constraint forces do work.
+  if (kind_ != Kind::Pin) world.project_velocities();
   // The fling: the moved part keeps its velocity, scaled as a whole (J v = 0 stays true) when the grabbed particle
   // would leave faster than max_speed, or when the moved part carries more kinetic energy than if all of it flew
   // at max_speed (a chain whirled about the hand: its far end can be much faster than the hand).

@@ -273,16 +273,20 @@ TEST_CASE("random drags, flings and grabs of pivots keep every pendulum's energy
   //  - a release leaves at most the fling's kinetic energy, ½ M v_max² (M the moved mass), and never adds any.
   const char* scenes[] = {"simple_pendulum.json", "double_pendulum.json", "triple_pendulum.json",
                           "spherical_pendulum.json", "seed_pendulum.json", "pendulum_with_chain.json"};
+  std::vector<std::string> solvers;
+  for (const SolverInfo& info : solver_table()) solvers.push_back(info.id);
+  solvers.push_back("switching");  // a random solver at random times, mid-drag too (keys 1..9 in the sandbox)
   for (const char* file : scenes) {
-    for (const SolverInfo& info : solver_table()) {
+    for (const std::string& solver : solvers) {
+      const bool switching = solver == "switching";
       // SHAKE and RATTLE lose the pendulum with a chain on their own, with no hand (their sweeps stop short when
       // the chain snaps straight: 2e6 J after 30 s undragged), which is that scene's lesson, not the mouse's.
-      const bool sweeps = std::string(info.id) == "shake" || std::string(info.id) == "rattle";
+      const bool sweeps = solver == "shake" || solver == "rattle" || switching;
       if (sweeps && std::string(file) == "pendulum_with_chain.json") continue;
       CAPTURE(std::string(file));
-      CAPTURE(std::string(info.id));
+      CAPTURE(solver);
       Scene scene = load_scene_file(std::filesystem::path(LAGRANGE_ASSETS_DIR) / file);
-      scene.settings.solver = info.id;
+      if (!switching) scene.settings.solver = solver;
       World world = make_world(scene);
       const double g = std::max(glm::length(world.settings().gravity), 9.81);
       const double dt = world.settings().dt;
@@ -330,6 +334,11 @@ TEST_CASE("random drags, flings and grabs of pivots keep every pendulum's energy
             for (int q = 0; q < n; ++q) in[q] = world.particles().fixed(q) ? 0 : 1;  // scenes of one component
           } else if (r < 0.7 && drag.active()) {
             drag.move(anywhere());
+          } else if (r < 0.8 && switching) {
+            Settings changed = world.settings();
+            changed.solver = solvers[static_cast<std::size_t>(uniform() * (solvers.size() - 1)) % (solvers.size() - 1)];
+            world.set_settings(changed);
+            CHECK(world.max_violation(true) <= std::max(changed.tolerance, 1e-9));  // the new solver starts exact
           } else if (r < 0.9 && drag.active()) {
             const double kinetic = moved_kinetic(in);
             const double before = world.work().mouse;
@@ -354,8 +363,9 @@ TEST_CASE("random drags, flings and grabs of pivots keep every pendulum's energy
         worst_drift = std::max(worst_drift, drift(world, e0));
       }
       // The solvers' own drift is a few per cent of the work the hand exchanged (docs/physics.md); the
-      // acceleration solver's rods stretch under the hand's pull (its lesson), and their error is larger.
-      const double fraction = std::string(info.id) == "acceleration" ? 0.5 : 0.05;
+      // acceleration solver's rods stretch under the hand's pull (its lesson), and their error is larger (and is
+      // what a switch to another solver puts right).
+      const double fraction = solver == "acceleration" || switching ? 0.5 : 0.05;
       CHECK(worst_drift <= fraction * exchanged + 1.0);
     }
   }
