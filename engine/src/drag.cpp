@@ -152,17 +152,13 @@ void DragController::choose_compliance(World& world, bool posing) {
   } else if (settings_.model == DragModel::Hard) {
     const double stiff = h * h / mass;
     alpha = std::max(stiff, stretch_ / max_force(world, false));
-    // Capped (α above h²/M) while the held point stands still (an over-reach held, the cursor at rest): the spring
-    // is soft, but a hand still holds what it grabbed, so the damper is critical for the geometric mean of the
-    // capped and the uncapped stiffness and a held cloth's slack settles (docs/physics.md, "The mouse"). The row's
-    // damper acts on the particle's own velocity, so while the point moves it would hold the particle back: there
-    // it stays critical for the capped spring.
-    const bool still = glm::length(point_velocity_) < kStillSpeed * settings_.max_speed;
-    beta = 2.0 * std::sqrt(mass / (still ? std::sqrt(alpha * stiff) : alpha));
+    beta = 2.0 * std::sqrt(mass / alpha);
   } else {
+    // The same force cap as the hard hand: a spring stretched metres pulled a 10 g cloth particle with 2 kN, far
+    // beyond the tension its rods' projection can turn (string_limit), and the cloth blew up.
     const double k = settings_.spring_stiffness * mass;
-    alpha = 1.0 / k;
-    beta = 2.0 * std::sqrt(k * mass);
+    alpha = std::max(1.0 / k, stretch_ / max_force(world, false));
+    beta = 2.0 * std::sqrt(mass / alpha);
   }
   if (!posing && !world.solver_info().implicit_compliance) {
     const double m = world.particles().mass[particle_];

@@ -60,8 +60,6 @@ class DragController {
   // substeps, fewer when nothing moves any more.
   static constexpr double kPoseStiffening = 100.0;
   static constexpr int kPoseIterations = 100;
-  // The held point counts as still (a capped hold gets the hand's stronger damper) below this part of max_speed.
-  static constexpr double kStillSpeed = 0.01;
   static constexpr double kPoseStringLimit = 0.3;  // the pose's tension limit, in m l/h² (DragSettings::string_limit)
 
   // Grabs `particle` (throws Error when it does not exist); the held point and the target start at its position.
