@@ -18,7 +18,7 @@ constexpr Shortcut kShortcuts[] = {
     {"R", "reset the scene (keeps your settings)", {SDLK_r}},
     {"1 .. 9", "switch solver (order of the solver list), live", {SDLK_1, SDLK_9}, true},
     {"[ and ]", "halve / double the time scale (slow motion)", {SDLK_LEFTBRACKET, SDLK_RIGHTBRACKET}},
-    {"D", "drag model: hard (pin) / spring", {SDLK_d}},
+    {"D", "drag model: hard (stiff hand) / spring (soft, per kg moved)", {SDLK_d}},
     {"F", "frame the scene", {SDLK_f}},
     {"T", "trails on / off", {SDLK_t}},
     {"C", "clear trails", {SDLK_c}},

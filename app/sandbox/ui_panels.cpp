@@ -243,21 +243,32 @@ void simulation_section(SandboxState& state) {
 void interaction_section(SandboxState& state) {
   if (!ImGui::CollapsingHeader("Mouse drag", ImGuiTreeNodeFlags_DefaultOpen)) return;
   int model = state.drag_model == DragModel::Hard ? 0 : 1;
-  ImGui::RadioButton("hard (pin)", &model, 0);
+  ImGui::RadioButton("hard", &model, 0);
+  remember_rect(state, "drag model hard");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("The grabbed particle is pinned to the cursor: a moving constraint the solver enforces.");
-  ImGui::SameLine();
+    ImGui::SetTooltip(
+        "A stiff compliant hand: the particle sits on the cursor (within g h\xc2\xb2) and the rods stay exact. Beyond "
+        "their reach it goes to the nearest point they reach and is held there; the pull is capped at 100 weights "
+        "of what it moves.");
+  same_line_if_fits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("spring").x);
   ImGui::RadioButton("spring", &model, 1);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("A damped spring pulls the particle toward the cursor.");
+  remember_rect(state, "drag model spring");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("A soft, critically damped spring toward the cursor, its stiffness per kg of the mass it moves: "
+                      "a bead and a whole cloth follow alike.");
   ImGui::SameLine();
   ImGui::TextDisabled("(D)");
   state.drag_model = model == 0 ? DragModel::Hard : DragModel::Spring;
   if (state.drag_model == DragModel::Spring) {
     double lo = 5.0, hi = 5000.0;
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
     // Read by the drag controller before every step (per kg of the mass the drag moves).
-    ImGui::SliderScalar("stiffness [N/m/kg]", ImGuiDataType_Double, &state.spring_stiffness, &lo, &hi, "%.0f",
+    const std::string label = "stiffness per kg moved [N/m/kg]";
+    ImGui::SliderScalar(fit_label(label).c_str(), ImGuiDataType_Double, &state.spring_stiffness, &lo, &hi, "%.0f",
                         ImGuiSliderFlags_Logarithmic);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Spring stiffness per kilogram of the mass the drag moves (N/m per kg): the spring's own "
+                        "frequency is its square root, 10 /s at 100.");
+    remember_label(state, label);
   }
 }
 

@@ -150,12 +150,15 @@ void DragController::choose_compliance(World& world, bool posing) {
     alpha = std::max(h * h / (kPoseStiffening * mass), stretch_ / max_force(world, true));
     beta = 0.0;
   } else if (settings_.model == DragModel::Hard) {
-    alpha = std::max(h * h / mass, stretch_ / max_force(world, false));
+    const double stiff = h * h / mass;
+    alpha = std::max(stiff, stretch_ / max_force(world, false));
     beta = 2.0 * std::sqrt(mass / alpha);
   } else {
+    // The same force cap as the hard hand: a spring stretched metres pulled a 10 g cloth particle with 2 kN, far
+    // beyond the tension its rods' projection can turn (string_limit), and the cloth blew up.
     const double k = settings_.spring_stiffness * mass;
-    alpha = 1.0 / k;
-    beta = 2.0 * std::sqrt(k * mass);
+    alpha = std::max(1.0 / k, stretch_ / max_force(world, false));
+    beta = 2.0 * std::sqrt(mass / alpha);
   }
   if (!posing && !world.solver_info().implicit_compliance) {
     const double m = world.particles().mass[particle_];
@@ -228,26 +231,37 @@ void DragController::release(World& world) {
     pin.set_point(particles.position[p]);  // rigid again where the particle is: no jump
     pin.set_tool(false);
     world.set_compliance(constraint_, 0.0, 0.0);
+    particles.velocity[p] = Vec3(0.0);
   } else {
     world.remove_constraint(constraint_);
   }
+  const double before = world.energy().total();
   if (kind_ == Kind::Fixed) {
-    const double before = world.energy().total();
     particles.inv_mass[p] = 0.0;
     particles.mass[p] = fixed_mass_;
     particles.velocity[p] = Vec3(0.0);
-    world.add_mouse_work(world.energy().total() - before);
-  } else {
-    // The fling: the component keeps its velocity, scaled as a whole (J v = 0 stays true) when the grabbed
-    // particle would leave faster than max_speed.
-    const double speed = glm::length(particles.velocity[p]);
-    if (speed > settings_.max_speed) {
-      const double before = world.energy().total();
-      const double scale = settings_.max_speed / speed;
-      for (int q : component(world, p)) particles.velocity[q] *= scale;
-      world.add_mouse_work(world.energy().total() - before);
-    }
   }
+  // A particle stopped by the release (fixed again, or held by its rigid pin again) jerks what hangs from it: the
+  // rods' velocities are made consistent again (J v = 0), or the solvers that keep only C̈ = 0 (acceleration) keep
+  // the rods' rate of stretch for ever and their constraint forces do work.
+  if (kind_ != Kind::Pin) world.project_velocities();
+  // The fling: the moved part keeps its velocity, scaled as a whole (J v = 0 stays true) when the grabbed particle
+  // would leave faster than max_speed, or when the moved part carries more kinetic energy than if all of it flew
+  // at max_speed (a chain whirled about the hand: its far end can be much faster than the hand).
+  const std::vector<int> moved = component(world, p);
+  double kinetic = 0.0, mass = 0.0;
+  for (int q : moved) {
+    kinetic += 0.5 * particles.mass[q] * glm::dot(particles.velocity[q], particles.velocity[q]);
+    mass += particles.mass[q];
+  }
+  double scale = 1.0;
+  const double speed = glm::length(particles.velocity[p]);
+  if (speed > settings_.max_speed) scale = settings_.max_speed / speed;
+  const double most = 0.5 * mass * settings_.max_speed * settings_.max_speed;
+  if (kinetic > most) scale = std::min(scale, std::sqrt(most / kinetic));
+  if (scale < 1.0)
+    for (int q : moved) particles.velocity[q] *= scale;
+  world.add_mouse_work(world.energy().total() - before);
   kind_ = Kind::None;
   particle_ = constraint_ = -1;
   stretch_ = 0.0;

@@ -134,9 +134,76 @@ void World::set_settings(const Settings& settings) {
   }
   settings_ = settings;
   if (switch_solver) {
+    const bool had_solver = solver_ != nullptr;
     solver_info_ = find_solver(settings.solver);
     solver_ = solver_info_->create();
+    if (had_solver) settle_onto_constraints();
   }
+}
+
+// A solver switched in mid-run inherits its predecessor's errors: the acceleration solver's rods stretched by
+// decimetres, penalty's springs stretched under load. A position-level solver would pull them back within its first
+// substep, and v = (q' − q)/h would turn that correction into speed (a double pendulum stretched by 1.3 m went from
+// 30 J to 5 kJ in one step). The state is put back onto the constraints instead, as a pose does (projection
+// substeps with no velocity, no gravity, the hand's pins slack), and the velocities are projected onto J v = 0
+// (which only removes kinetic energy). What this changes is the previous solver's error: it stays in the drift.
+void World::settle_onto_constraints() {
+  double absolute = 0.0, relative = 0.0, rate = 0.0;
+  measure_violation(absolute, relative, rate);
+  const double tolerance = std::max(settings_.tolerance, 1e-9);
+  if (!(relative > tolerance) && !(rate > 0.0)) return;
+  const std::vector<Vec3> x = particles_.position, v = particles_.velocity;
+  if (relative > tolerance) {
+    std::vector<std::pair<PinConstraint*, Vec3>> hands;  // a tool pin must not pull during the settle
+    for (auto& c : constraints_)
+      if (auto* pin = dynamic_cast<PinConstraint*>(c.get()); pin && pin->tool()) {
+        hands.emplace_back(pin, pin->point());
+        pin->set_point(particles_.position[pin->particle()]);
+      }
+    const Settings saved = settings_;
+    settings_.gravity = Vec3(0.0);
+    settings_.damping = 0.0;
+    if (!pose_solver_) pose_solver_ = make_projection_solver();
+    refresh_compliance();
+    StepStats stats;
+    const double h = settings_.dt / settings_.substeps;
+    for (int i = 0; i < 50; ++i) {
+      for (Vec3& u : particles_.velocity) u = Vec3(0.0);
+      pose_solver_->substep(*this, h, stats);
+      measure_violation(absolute, relative, rate);
+      if (!(relative > tolerance)) break;
+    }
+    settings_ = saved;
+    for (auto& [pin, point] : hands) pin->set_point(point);
+    particles_.velocity = v;
+    bool ok = true;
+    for (const Vec3& q : particles_.position) ok = ok && finite(q);
+    if (!ok) particles_.position = x;
+  }
+  project_velocities();
+  stats_measured_ = false;
+}
+
+void World::project_velocities() {
+  RowGradient grad;
+  for (int sweep = 0; sweep < 1000; ++sweep) {
+    double worst = 0.0;
+    for (const RowRef& row : rows_) {
+      if (row.constraint->tool()) continue;
+      row.constraint->evaluate(row.row, particles_.position, grad);
+      double jv = 0.0, weight = 0.0;
+      for (int k = 0; k < row.count; ++k) {
+        jv += glm::dot(grad[k], particles_.velocity[row.particle[k]]);
+        weight += particles_.inv_mass[row.particle[k]] * glm::dot(grad[k], grad[k]);
+      }
+      if (!(weight > 0.0) || !std::isfinite(jv)) continue;
+      worst = std::max(worst, std::abs(jv));
+      for (int k = 0; k < row.count; ++k)
+        particles_.velocity[row.particle[k]] += (-jv / weight * particles_.inv_mass[row.particle[k]]) * grad[k];
+    }
+    if (worst < 1e-12) break;
+  }
+  stats_measured_ = false;
 }
 
 void World::external_forces(std::span<const Vec3>, std::span<const Vec3> v, std::vector<Vec3>& force) const {

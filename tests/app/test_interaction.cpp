@@ -134,6 +134,7 @@ TEST_CASE("number keys switch the solver live in solver_table order with no jump
   for (std::size_t k = solvers.size(); k-- > 0;) {
     CAPTURE(solvers[k].id);
     const std::vector<Vec3> before = world.particles().position;
+    const double error = world.max_violation();  // the previous solver's (penalty's springs stretch a little)
     const double t = world.time();
     push_key(static_cast<SDL_Keycode>(SDLK_1 + k));
     sandbox.pump_events();
@@ -141,7 +142,11 @@ TEST_CASE("number keys switch the solver live in solver_table order with no jump
     CHECK(std::string(world.solver_info().id) == solvers[k].id);
     CHECK(sandbox.state().edit.solver == solvers[k].id);
     CHECK(world.time() == t);
-    CHECK(world.particles().position == before);  // the switch itself moves nothing
+    // The switch itself moves nothing but the previous solver's error: the rods are put back to length (two rods,
+    // so each bob moves at most both rods' errors).
+    for (std::size_t i = 0; i < before.size(); ++i)
+      CHECK(glm::length(world.particles().position[i] - before[i]) <= 2.0 * error * (1.0 + 1e-6) + 1e-12);
+    CHECK(world.max_violation(true) <= std::max(world.settings().tolerance, 1e-9));
     sandbox.frame(kDt);                            // one step with the new solver
     double jump = 0.0, speed = 0.0;
     for (std::size_t i = 0; i < before.size(); ++i) {

@@ -194,6 +194,7 @@ TEST_CASE("every label of both panels and the top line is complete at every wind
       SandboxState& state = sandbox.state();
       state.expand_sections = true;
       state.time_scale = 0.25;  // the top line's longest form
+      state.drag_model = DragModel::Spring;  // shows the spring's stiffness slider
       state.paused = true;
       run_frames(sandbox, 3, kDt);
       const Rect control = state.widget_rects.at("control panel");
@@ -211,6 +212,12 @@ TEST_CASE("every label of both panels and the top line is complete at every wind
         }
       }
       CHECK(labels >= 20);  // every slider, checkbox and button of the expanded panel
+      CHECK(state.widget_rects.count("label: stiffness per kg moved [N/m/kg]") == 1);
+      for (const char* model : {"drag model hard", "drag model spring"}) {
+        CAPTURE(model);
+        REQUIRE(state.widget_rects.count(model) == 1);
+        CHECK(state.widget_rects.at(model)[2] <= control[2] + 0.5f);
+      }
       for (const char* setting : {"label: penalty damping [N s/m]", "label: Baumgarte \xce\xb2 [1/s]"})
         if (state.widget_rects.count(setting) == 0) {
           bool found = false;  // the unit comes from the settings table: match the label's start

@@ -44,8 +44,9 @@ struct DragSettings {
   double max_force = 100.0;
   // ... and at most string_limit · m l / h² (m, l: the lightest particle and shortest rod of what is moved): a rod
   // under tension T between particles of mass m swings sideways at ω² ~ T/(m l), which the solvers follow while
-  // ω h ≲ 2 (a cloth of 10 g particles on 5 cm rods: 58 N at h = 1/240 s; a 1 kg pendulum: no limit in practice).
-  double string_limit = 2.0;
+  // ω h ≲ 2; at the limit an interior cloth particle dragged about blew the cloth up, so 1 (a cloth of 10 g particles
+  // on 5 cm rods: 29 N at h = 1/240 s; a 1 kg pendulum: no limit in practice).
+  double string_limit = 1.0;
 };
 
 class DragController {

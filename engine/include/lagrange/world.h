@@ -86,6 +86,10 @@ class World {
   // particle to its point (or the nearest point the rods reach) and every rigid row stays exact. Time does not advance. The energy it changes is the hand's: it is added to
   // work().mouse. The sandbox poses a paused scene with it. Returns how far the last substep moved anything.
   double pose(int max_iterations = 50);
+  // Takes out of the velocities what the scene's rows forbid (J v = 0 again; tool rows skipped), as the inelastic
+  // catch of an impulse would: Gauss-Seidel on the M-orthogonal projection, one row at a time. Each update projects
+  // onto one row's plane in the mass metric, so the kinetic energy only goes down.
+  void project_velocities();
 
   // Work done on the scene since the world was made (diagnostics.h), and a way for the drag controller to book
   // the work of a hand that moves things outside the step (grabbing a fixed particle).
@@ -119,6 +123,7 @@ class World {
   void measure_violation(double& absolute, double& relative, double& velocity) const;
   void rebuild_rows();
   void refresh_compliance();
+  void settle_onto_constraints();  // after a solver switch: positions onto the rows, velocities onto J v = 0
   void account_work(double h, const std::vector<Vec3>& v0);
 
   int dimension_;
