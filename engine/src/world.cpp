@@ -151,7 +151,10 @@ void World::settle_onto_constraints() {
   double absolute = 0.0, relative = 0.0, rate = 0.0;
   measure_violation(absolute, relative, rate);
   const double tolerance = std::max(settings_.tolerance, 1e-9);
-  if (!(relative > tolerance) && !(rate > 0.0)) return;
+  // Rods off by ten times their length (penalty run away, a NaN): a blow-up, not an error to settle; left as it
+  // is (the sandbox undoes blow-ups), never made worse by projecting garbage.
+  if (!(relative <= 10.0)) return;
+  const double before = relative;
   const std::vector<Vec3> x = particles_.position, v = particles_.velocity;
   if (relative > tolerance) {
     std::vector<std::pair<PinConstraint*, Vec3>> hands;  // a tool pin must not pull during the settle
@@ -171,14 +174,16 @@ void World::settle_onto_constraints() {
       for (Vec3& u : particles_.velocity) u = Vec3(0.0);
       pose_solver_->substep(*this, h, stats);
       measure_violation(absolute, relative, rate);
-      if (!(relative > tolerance)) break;
+      if (!(relative > tolerance) || !(relative < 2.0 * before)) break;
     }
     settings_ = saved;
     for (auto& [pin, point] : hands) pin->set_point(point);
     particles_.velocity = v;
-    bool ok = true;
-    for (const Vec3& q : particles_.position) ok = ok && finite(q);
-    if (!ok) particles_.position = x;
+    if (!(relative <= before)) {  // the projection made it worse (or non-finite): keep the state as it was
+      particles_.position = x;
+      stats_measured_ = false;
+      return;
+    }
   }
   project_velocities();
   stats_measured_ = false;
