@@ -15,29 +15,17 @@
 #include <string>
 #include <vector>
 
+#include "cli_util.h"
 #include "lagrange/drag.h"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out;  // stdout and stderr together
-};
+using lagrange::test::asset;
+using Result = lagrange::test::CliResult;
 
-Result run(const std::string& args) {
-  const std::string command = std::string(LAGRANGE_EXE) + " " + args + " 2>&1";
-  std::FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string out;
-  char buffer[4096];
-  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-std::string asset(const char* name) { return std::string(LAGRANGE_ASSETS_DIR) + "/" + name; }
+Result run(const std::string& args) { return lagrange::test::cli(args); }
 
 fs::path temp_file(const std::string& name) {
   fs::path dir = fs::temp_directory_path() / ("lagrange-cli-drag-" + std::to_string(::getpid()));
