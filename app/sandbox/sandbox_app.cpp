@@ -369,6 +369,9 @@ void Sandbox::frame(double wall_seconds) {
   state_.timing.steps_last_frame = 0;
   state_.timing.slowed = false;
   if (!state_.paused) {
+    // A step that cannot finish in reasonable time (SHAKE on the cloth sweeps to its cap of 10^5 for seconds) stops
+    // at the frame budget instead of freezing the window; `shot`, `run` and the tests set no deadline.
+    state_.world.set_deadline(start + std::chrono::milliseconds(250));
     const double dt = state_.world.settings().dt;
     state_.accumulator += std::min(wall_seconds, 0.25) * state_.time_scale;
     int steps = 0;
@@ -386,6 +389,7 @@ void Sandbox::frame(double wall_seconds) {
     }
     state_.accumulator = std::max(state_.accumulator, 0.0);
     state_.timing.steps_last_frame = steps;
+    state_.world.set_deadline(std::nullopt);
   }
   update_view_state(wall_seconds);
 }

@@ -116,6 +116,7 @@ class ProjectionSolver final : public Solver {
                                     // so the last accepted iterate is also the best one
     bool current_accepted = false;  // whether λ is that iterate (otherwise it is λ − δ)
     for (int it = 0; it < world.settings().max_iterations; ++it) {
+      if (it > 0 && world.past_deadline()) break;  // the window's frame budget ran out: lost, as below
       // Gradients at the iterate are needed only to refactorize; a chord step or the final check needs C alone.
       const bool with_gradients = !(factored_at <= kReuseBelow);
       double residual = with_gradients ? system_.evaluate(world, x_, c_, g_) : system_.values(world, x_, c_);

@@ -29,3 +29,29 @@ TEST_CASE("SHAKE needs many more sweeps as a chain grows: projection's Newton co
   CHECK(newton100 < 2 * newton10);
   CHECK(newton100 <= 6);
 }
+
+TEST_CASE("a deadline already past stops SHAKE and projection early, as a failure, and no deadline changes nothing") {
+  // The window's frame budget (World::set_deadline): the solvers stop where they are once it has passed. Judged by
+  // counts, not by time: a deadline in the past lets SHAKE do at most one block of 64 sweeps per substep, where the
+  // same 100-link chain needs thousands (the test above); projection gives up each attempt after its first iterate.
+  for (const char* solver : {"shake", "projection"}) {
+    CAPTURE(solver);
+    Settings s = settings_for(solver, 1.0 / 60.0, {0.0, -9.81, 0.0});
+    s.max_iterations = 100000;
+    World free_world = lagrange::test::chain(s, 100, 1.0);
+    World late_world = lagrange::test::chain(s, 100, 1.0);
+    for (int i = 0; i < 3; ++i) free_world.step();
+    late_world.set_deadline(std::chrono::steady_clock::now() - std::chrono::seconds(1));
+    for (int i = 0; i < 3; ++i) late_world.step();
+    CHECK(free_world.stats().failures == 0);
+    CHECK(late_world.stats().failures > 0);
+    if (std::string(solver) == "shake") {
+      CHECK(late_world.stats().iterations <= 64 * s.substeps);
+      CHECK(late_world.stats().iterations < free_world.stats().iterations);
+    }
+    // Cleared, the late world converges again (projection first pulls the unfinished chain back onto its rods).
+    late_world.set_deadline(std::nullopt);
+    for (int i = 0; i < 3; ++i) late_world.step();
+    CHECK(late_world.stats().failures == 0);
+  }
+}

@@ -2,7 +2,9 @@
 // reads positions, rods and per-row forces from here and draws them.
 #pragma once
 
+#include <chrono>
 #include <functional>
+#include <optional>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -76,6 +78,12 @@ class World {
   // time it takes is left out of stats().solve_seconds, so a caller can measure between substeps (the benchmark
   // checks |C|/L after every substep) without charging the solver for it.
   void step(const std::function<void(const World&)>& after_substep = {});
+  // A wall-clock deadline for the iterative solvers (the window's frame budget): once past it, SHAKE and RATTLE
+  // sweeps and projection's Newton iterations stop where they are, and the substep counts as a failure (above
+  // tolerance). Nothing but the interactive window sets one, so `run`, `shot`, `bench` and the tests never depend on
+  // the machine's speed.
+  void set_deadline(std::optional<std::chrono::steady_clock::time_point> deadline) { deadline_ = deadline; }
+  bool past_deadline() const { return deadline_ && std::chrono::steady_clock::now() > *deadline_; }
   // The last step's statistics. Energy and violations are measured when first asked for after a step, so a caller
   // that does not read them (the benchmark's timed loop) does not pay for them.
   const StepStats& stats() const;
@@ -140,6 +148,7 @@ class World {
   mutable bool stats_measured_ = true;
   double time_ = 0.0;
   long step_count_ = 0;
+  std::optional<std::chrono::steady_clock::time_point> deadline_;
   double time_base_ = 0.0;  // time() = time_base_ + (step_count_ − base_step_) · dt; moved when dt changes
   long base_step_ = 0;
   std::vector<Vec3> backup_x_, backup_v_, substep_v_;
