@@ -163,20 +163,10 @@ void World::settle_onto_constraints() {
         hands.emplace_back(pin, pin->point());
         pin->set_point(particles_.position[pin->particle()]);
       }
-    const Settings saved = settings_;
-    settings_.gravity = Vec3(0.0);
-    settings_.damping = 0.0;
-    if (!pose_solver_) pose_solver_ = make_projection_solver();
-    refresh_compliance();
-    StepStats stats;
-    const double h = settings_.dt / settings_.substeps;
-    for (int i = 0; i < 50; ++i) {
-      for (Vec3& u : particles_.velocity) u = Vec3(0.0);
-      pose_solver_->substep(*this, h, stats);
+    project_at_rest(50, [&] {
       measure_violation(absolute, relative, rate);
-      if (!(relative > tolerance) || !(relative < 2.0 * before)) break;
-    }
-    settings_ = saved;
+      return !(relative > tolerance) || !(relative < 2.0 * before);
+    });
     for (auto& [pin, point] : hands) pin->set_point(point);
     particles_.velocity = v;
     if (!(relative <= before)) {  // the projection made it worse (or non-finite): keep the state as it was
@@ -305,10 +295,9 @@ const StepStats& World::stats() const {
   return stats_;
 }
 
-double World::pose(int max_iterations) {
-  const double before = energy().total();
-  backup_x_ = particles_.position;
-  for (Vec3& v : particles_.velocity) v = Vec3(0.0);
+// Projection substeps with no gravity, no drag and every velocity zero before and after each: positions onto the
+// constraints and nothing else (posing while paused, and settling a solver switch). `done` is asked after each.
+void World::project_at_rest(int max_substeps, const std::function<bool()>& done) {
   const Settings saved = settings_;
   settings_.gravity = Vec3(0.0);
   settings_.damping = 0.0;
@@ -316,20 +305,30 @@ double World::pose(int max_iterations) {
   refresh_compliance();
   StepStats stats;
   const double h = settings_.dt / settings_.substeps;
+  for (int i = 0; i < max_substeps; ++i) {
+    for (Vec3& u : particles_.velocity) u = Vec3(0.0);
+    pose_solver_->substep(*this, h, stats);
+    for (Vec3& u : particles_.velocity) u = Vec3(0.0);
+    if (done()) break;
+  }
+  settings_ = saved;
+}
+
+double World::pose(int max_iterations) {
+  const double before = energy().total();
+  backup_x_ = particles_.position;
   // Each substep projects along the gradients where it starts, so a large move (a chain swung over) takes a few;
   // stop when nothing moves any more.
-  std::vector<Vec3> previous;
+  std::vector<Vec3> previous = particles_.position;
   double moved = 0.0;
-  for (int i = 0; i < max_iterations; ++i) {
-    previous = particles_.position;
-    pose_solver_->substep(*this, h, stats);
-    for (Vec3& v : particles_.velocity) v = Vec3(0.0);
+  project_at_rest(max_iterations, [&] {
     moved = 0.0;
     for (std::size_t p = 0; p < previous.size(); ++p)
       moved = std::max(moved, glm::length(particles_.position[p] - previous[p]));
-    if (!(moved > 1e-12)) break;
-  }
-  settings_ = saved;
+    previous = particles_.position;
+    return !(moved > 1e-12);
+  });
+  for (Vec3& v : particles_.velocity) v = Vec3(0.0);
   Vec3 poison(0.0);
   for (const Vec3& x : particles_.position) poison += x * 0.0;
   if (!finite(poison)) particles_.position = backup_x_;

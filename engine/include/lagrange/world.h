@@ -129,6 +129,7 @@ class World {
  private:
   void append_rows(int constraint_index);
   void measure_violation(double& absolute, double& relative, double& velocity) const;
+  void project_at_rest(int max_substeps, const std::function<bool()>& done);
   void rebuild_rows();
   void refresh_compliance();
   void settle_onto_constraints();  // after a solver switch: positions onto the rows, velocities onto J v = 0
