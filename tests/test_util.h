@@ -39,6 +39,21 @@ inline World simple_pendulum(const char* solver, double theta, double length, do
   return world;
 }
 
+// Central finite-difference Jacobian of a vector function F at λ, column by column: fd[i][j] = ∂F_i/∂λ_j.
+template <class F>
+std::vector<std::vector<double>> fd_jacobian(const F& f, const std::vector<double>& lambda, double step = 1e-6) {
+  const std::size_t m = lambda.size();
+  std::vector<std::vector<double>> fd(m, std::vector<double>(m));
+  for (std::size_t j = 0; j < m; ++j) {
+    auto plus = lambda, minus = lambda;
+    plus[j] += step;
+    minus[j] -= step;
+    const auto fp = f(plus), fm = f(minus);
+    for (std::size_t i = 0; i < m; ++i) fd[i][j] = (fp[i] - fm[i]) / (2 * step);
+  }
+  return fd;
+}
+
 inline bool all_finite(const World& world) {
   for (std::size_t i = 0; i < world.particles().size(); ++i)
     for (int k = 0; k < 3; ++k)

@@ -102,14 +102,7 @@ TEST_CASE("the compliant Newton matrix matches finite differences of C + a~ lamb
     }
     return out;
   };
-  std::vector<std::vector<double>> fd(m, std::vector<double>(m));
-  for (int j = 0; j < m; ++j) {
-    auto plus = lambda, minus = lambda;
-    plus[j] += 1e-6;
-    minus[j] -= 1e-6;
-    const auto fp = residual(plus), fm = residual(minus);
-    for (int i = 0; i < m; ++i) fd[i][j] = (fp[i] - fm[i]) / 2e-6;
-  }
+  const auto fd = lagrange::test::fd_jacobian(residual, lambda);
   // The solver's matrix: left gradient ∇C(x) + γ∇C(q), α̃ on the diagonal (solvers.h, gather_compliant_rows).
   std::vector<CompliantRow> soft;
   std::vector<DiagonalTerm> diagonal;

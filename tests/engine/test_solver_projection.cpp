@@ -128,14 +128,7 @@ TEST_CASE("the Newton matrix matches finite differences of C(q* + M^-1 J(q)^T la
     return out;
   };
   // Finite-difference Jacobian, column by column.
-  std::vector<std::vector<double>> fd(m, std::vector<double>(m));
-  for (int j = 0; j < m; ++j) {
-    auto plus = lambda, minus = lambda;
-    plus[j] += 1e-6;
-    minus[j] -= 1e-6;
-    const auto fp = residual(plus), fm = residual(minus);
-    for (int i = 0; i < m; ++i) fd[i][j] = (fp[i] - fm[i]) / 2e-6;
-  }
+  const auto fd = lagrange::test::fd_jacobian(residual, lambda);
   // The engine's matrix, read through its factorization: A⁻¹ (FD column j) must be the unit vector e_j.
   std::vector<Vec3> x = x0;
   system.displace(world, r0, lambda, x);
