@@ -55,9 +55,9 @@ std::vector<std::vector<double>> fd_jacobian(const F& f, const std::vector<doubl
 }
 
 inline bool all_finite(const World& world) {
-  for (std::size_t i = 0; i < world.particles().size(); ++i)
+  for (std::size_t i = 0; i < world.particle_count(); ++i)
     for (int k = 0; k < 3; ++k)
-      if (!std::isfinite(world.particles().position[i][k]) || !std::isfinite(world.particles().velocity[i][k]))
+      if (!std::isfinite(world.state().position[i][k]) || !std::isfinite(world.state().velocity[i][k]))
         return false;
   return true;
 }

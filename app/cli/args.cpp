@@ -92,10 +92,4 @@ bool scene_option(Args& args, SceneLimits& limits) {
   return true;
 }
 
-std::string format_number(double value) {
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.17g", value);
-  return buffer;
-}
-
 }  // namespace lagrange::cli

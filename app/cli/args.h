@@ -2,6 +2,8 @@
 // names the flag (exit code 2), never ignored.
 #pragma once
 
+#include "lagrange/text.h"
+
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -55,7 +57,6 @@ void check_substeps(long steps, int substeps);
 // The options that choose how a scene file is read, shared by every command that reads one (run, shot):
 // `--allow-large` lifts the size limits (docs/cli.md, "Limits"). True (and consumed) when the next item is one.
 bool scene_option(Args& args, SceneLimits& limits);
-// "%.17g": the text that reads back to the same double.
-std::string format_number(double value);
+using lagrange::format_number;  // text.h: the one number formatter
 
 }  // namespace lagrange::cli

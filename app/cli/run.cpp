@@ -68,8 +68,8 @@ void write_row(io::OutputFile& out, const World& world) {
   const Energy e = world.energy();
   out.print("%ld,%.17g,%.17g,%.17g,%.17g,%.17g", world.step_count(), world.time(), e.kinetic, e.potential,
             e.total(), world.max_violation());
-  const Particles& p = world.particles();
-  for (std::size_t i = 0; i < p.size(); ++i) {
+  const State& p = world.state();
+  for (std::size_t i = 0; i < p.position.size(); ++i) {
     const Vec3& x = p.position[i];
     const Vec3& v = p.velocity[i];
     out.print(",%.17g,%.17g,%.17g,%.17g,%.17g,%.17g", x.x, x.y, x.z, v.x, v.y, v.z);
@@ -161,7 +161,7 @@ int run_main(int argc, char** argv) {
   const bool csv_stdout = csv && io::is_standard_output(*csv);  // `-`, or /dev/stdout: the summary goes to stderr
   if (csv) out.emplace(*csv);
   if (out) {
-    write_header(*out, world.particles().size());
+    write_header(*out, world.particle_count());
     write_row(*out, world);
   }
 
@@ -214,8 +214,8 @@ int run_main(int argc, char** argv) {
     std::fprintf(report, "scene        %s (%s)\n", printable(scene.name).c_str(), printable(*scene_path).c_str());
     std::fprintf(report, "solver       %s, dt %.6g s, %d substep(s), tolerance %.3g\n", world.solver_info().id,
                  settings.dt, settings.substeps, settings.tolerance);
-    std::fprintf(report, "particles    %zu, constraints %zu (%zu rows)\n", world.particles().size(),
-                 world.constraints().size(), world.rows().size());
+    std::fprintf(report, "particles    %zu, constraints %zu (%zu rows)\n", world.particle_count(),
+                 world.constraints().size(), world.model().rows().size());
     if (done == total_steps)
       std::fprintf(report, "steps        %ld (%.6g s simulated)\n", done, world.time());
     else

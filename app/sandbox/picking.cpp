@@ -8,11 +8,11 @@ namespace lagrange::app {
 
 Hover pick(const World& world, const Camera& camera, std::span<const double> radii, glm::dvec2 pixel,
            double slack_px) {
-  const Particles& particles = world.particles();
+  const State& particles = world.state();
   Hover best;
   double best_depth = std::numeric_limits<double>::infinity();
   double best_distance = std::numeric_limits<double>::infinity();
-  for (std::size_t i = 0; i < particles.size(); ++i) {
+  for (std::size_t i = 0; i < particles.position.size(); ++i) {
     const auto screen = camera.project(particles.position[i]);
     if (!screen) continue;
     const double radius_px = radii[i] * camera.pixels_per_unit(particles.position[i]);
@@ -33,7 +33,7 @@ Hover pick(const World& world, const Camera& camera, std::span<const double> rad
   double best_rod = slack_px + 1.0;
   for (std::size_t c = 0; c < constraints.size(); ++c) {
     const auto ids = constraints[c]->particles();
-    if (ids.size() != 2) continue;
+    if (ids.size() != 2 || constraints[c]->drawing().shape != Shape::Segment) continue;
     const auto a = camera.project(particles.position[ids[0]]);
     const auto b = camera.project(particles.position[ids[1]]);
     if (!a || !b) continue;

@@ -154,10 +154,10 @@ void Sandbox::start_scene(Scene scene, const std::filesystem::path& path) {
   state_.length_scale = typical_length(state_.world);
   state_.hover = {};
   state_.trails.clear();
-  const Particles& p = state_.world.particles();
+  const Model& p = state_.world.model();
   // Trail the last free particle of small scenes (the tip of a pendulum); larger scenes start without trails.
-  if (p.size() <= 64)
-    for (int i = static_cast<int>(p.size()) - 1; i >= 0; --i)
+  if (p.particle_count() <= 64)
+    for (int i = static_cast<int>(p.particle_count()) - 1; i >= 0; --i)
       if (!p.fixed(i)) {
         state_.trails.push_back({i, {}});
         break;
@@ -171,7 +171,7 @@ void Sandbox::start_scene(Scene scene, const std::filesystem::path& path) {
   state_.accumulator = 0.0;
   SDL_SetWindowTitle(platform_->window(), ("Lagrange Lab \xe2\x80\x94 " + state_.scene.name).c_str());
   state_.bead_radius = bead_radius(state_.world);
-  radii_ = display_radii(state_.world, state_.view.size_by_mass, state_.bead_radius);
+  radii_ = display_radii(state_.scene, state_.world, state_.view.size_by_mass, state_.bead_radius);
   frame_scene();
 }
 
@@ -270,8 +270,8 @@ void Sandbox::step_world() {
   World& world = state_.world;
   DragController& drag = state_.drag.controller;
   drag.set_settings(state_.drag_settings());  // the panel may have changed the model or the stiffness
-  before_step_x_ = world.particles().position;
-  before_step_v_ = world.particles().velocity;
+  before_step_x_ = world.state().position;
+  before_step_v_ = world.state().velocity;
   try {
     drag.before_step(world);
     world.step();
@@ -293,12 +293,12 @@ bool Sandbox::undo_blow_up() {
   World& world = state_.world;
   constexpr double kRunaway = 1e9;  // metres or m/s: no lesson scene goes there
   bool runaway = !std::isfinite(world.energy().total());
-  for (std::size_t i = 0; i < world.particles().size() && !runaway; ++i)
-    runaway = !(glm::length(world.particles().position[i]) < kRunaway) ||
-              !(glm::length(world.particles().velocity[i]) < kRunaway);
+  for (std::size_t i = 0; i < world.particle_count() && !runaway; ++i)
+    runaway = !(glm::length(world.state().position[i]) < kRunaway) ||
+              !(glm::length(world.state().velocity[i]) < kRunaway);
   if (!runaway) return false;
-  world.particles().position = before_step_x_;
-  world.particles().velocity = before_step_v_;
+  world.state().position = before_step_x_;
+  world.state().velocity = before_step_v_;
   state_.paused = true;
   char message[400];
   std::snprintf(message, sizeof message,
@@ -325,7 +325,7 @@ void Sandbox::record_step() {
   sample.solve_ms = stats.solve_seconds * 1e3;
   state_.history.push(sample);
   for (Trail& trail : state_.trails) {
-    trail.points.push_back(world.particles().position[trail.particle]);
+    trail.points.push_back(world.state().position[trail.particle]);
     while (static_cast<int>(trail.points.size()) > state_.view.trail_steps) trail.points.pop_front();
   }
 }
@@ -333,7 +333,7 @@ void Sandbox::record_step() {
 void Sandbox::record_pose() {
   // A pose moves the scene without time passing: the trails follow, the plots wait for the next step.
   for (Trail& trail : state_.trails)
-    if (!trail.points.empty()) trail.points.back() = state_.world.particles().position[trail.particle];
+    if (!trail.points.empty()) trail.points.back() = state_.world.state().position[trail.particle];
 }
 
 void Sandbox::advance_steps(int steps) {
@@ -406,24 +406,24 @@ void Sandbox::update_hover() {
 void Sandbox::update_view_state(double wall_seconds) {
   const World& world = state_.world;
   state_.toast_seconds = std::max(state_.toast_seconds - wall_seconds, 0.0);
-  radii_ = display_radii(world, state_.view.size_by_mass, state_.bead_radius);
+  radii_ = display_radii(state_.scene, world, state_.view.size_by_mass, state_.bead_radius);
   // Rod colour scale: jumps up to a new peak, eases down over a few seconds so colours stay readable.
   double peak = 0.0;
-  const auto forces = world.row_force();
+  const auto& forces = world.state().row_force;
   const auto constraints = world.constraints();
   for (std::size_t c = 0; c < constraints.size(); ++c) {
-    const std::size_t r = static_cast<std::size_t>(world.row_offset(static_cast<int>(c)));
+    const std::size_t r = static_cast<std::size_t>(world.model().row_offset(static_cast<int>(c)));
     if (is_rod(*constraints[c]) && r < forces.size()) peak = std::max(peak, std::abs(forces[r]));
   }
   if (peak > state_.force_scale) state_.force_scale = peak;
   else state_.force_scale += (peak - state_.force_scale) * (1.0 - std::exp(-wall_seconds / 2.0));
   // Floor: half the heaviest weight, so small or round-off forces do not look like a full load.
-  const Particles& particles = world.particles();
+  const Model& model = world.model();
   double weight = 0.0;
-  for (std::size_t i = 0; i < particles.size(); ++i)
-    if (!particles.fixed(i)) weight = std::max(weight, particles.mass[i] * glm::length(world.settings().gravity));
+  for (std::size_t i = 0; i < model.particle_count(); ++i)
+    if (!model.fixed(i)) weight = std::max(weight, model.mass(i) * glm::length(world.settings().gravity));
   state_.force_scale = std::max(state_.force_scale, std::max(0.5 * weight, 1e-6));
-  for (const Vec3& p : world.particles().position)
+  for (const Vec3& p : world.state().position)
     state_.ground_y = std::min(state_.ground_y, p.y - 0.05 * state_.length_scale);
 }
 

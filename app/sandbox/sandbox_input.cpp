@@ -175,7 +175,7 @@ void Sandbox::begin_drag(int particle, glm::dvec2 pixel) {
   World& world = state_.world;
   Drag& drag = state_.drag;
   end_drag(false);
-  const Vec3 position = world.particles().position[particle];
+  const Vec3 position = world.state().position[particle];
   drag.plane_point = position;
   drag.plane_normal = world.dimension() == 2 ? glm::dvec3(0.0, 0.0, 1.0) : -state_.camera.forward();
   const auto hit = intersect_plane(state_.camera.ray(pixel), drag.plane_point, drag.plane_normal);

@@ -32,14 +32,13 @@ constexpr const char* kUsage =
 
 int usage_error(const std::string& message) { return lagrange::app::usage_error("lagrange-lab", kUsage, message); }
 
-bool finite(const Vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 // What is not finite in the world or the view at the end ("" when everything is): positions, velocities, energy,
 // the mouse-pin targets, the camera.
 std::string non_finite_part(const Sandbox& sandbox) {
   const World& world = sandbox.world();
-  const Particles& p = world.particles();
-  for (std::size_t i = 0; i < p.size(); ++i) {
+  const State& p = world.state();
+  for (std::size_t i = 0; i < p.position.size(); ++i) {
     if (!finite(p.position[i])) return "position of particle " + std::to_string(i);
     if (!finite(p.velocity[i])) return "velocity of particle " + std::to_string(i);
   }

@@ -96,12 +96,9 @@ void add_grid(const SandboxState& state, DrawList& list) {
 }  // namespace
 
 bool is_rod(const Constraint& constraint) {
-  return constraint.particles().size() == 2 && std::strcmp(constraint.type(), "distance") == 0;
+  return constraint.particles().size() == 2 && constraint.drawing().shape == Shape::Segment;
 }
 
-const PinConstraint* as_pin(const World& world, int index) {
-  return dynamic_cast<const PinConstraint*>(world.constraints()[index].get());
-}
 
 double typical_length(const World& world) {
   std::vector<double> lengths;
@@ -112,11 +109,11 @@ double typical_length(const World& world) {
     return lengths[lengths.size() / 2];
   }
   glm::dvec3 lo(std::numeric_limits<double>::infinity()), hi(-std::numeric_limits<double>::infinity());
-  for (const Vec3& p : world.particles().position) {
+  for (const Vec3& p : world.state().position) {
     lo = glm::min(lo, p);
     hi = glm::max(hi, p);
   }
-  const double size = world.particles().size() > 1 ? glm::length(hi - lo) : 1.0;
+  const double size = world.particle_count() > 1 ? glm::length(hi - lo) : 1.0;
   return std::max(size / 10.0, 0.05);
 }
 
@@ -126,40 +123,43 @@ double bead_radius(const World& world) {
   const double median = typical_length(world);
   // Big enough to see and grab in a large scene, small enough that beads on a typical rod stay apart.
   // Dense meshes (cloth) get small beads so the rods and their colours stay visible.
-  const double cap = world.particles().size() > 100 ? 0.2 * median : 0.3 * median;
+  const double cap = world.particle_count() > 100 ? 0.2 * median : 0.3 * median;
   return std::max(std::min(std::max(0.16 * median, 0.012 * glm::length(hi - lo)), cap), 1e-4);
 }
 
-std::vector<double> display_radii(const World& world, bool size_by_mass, double base) {
-  const Particles& p = world.particles();
+std::vector<double> display_radii(const Scene& scene, const World& world, bool size_by_mass, double base) {
+  const Model& p = world.model();
   std::vector<double> masses;
-  for (std::size_t i = 0; i < p.size(); ++i)
-    if (!p.fixed(i)) masses.push_back(p.mass[i]);
+  for (std::size_t i = 0; i < p.particle_count(); ++i)
+    if (!p.fixed(i)) masses.push_back(p.mass(i));
   double reference = 1.0;
   if (!masses.empty()) {
     std::nth_element(masses.begin(), masses.begin() + masses.size() / 2, masses.end());
     reference = masses[masses.size() / 2];
   }
-  std::vector<double> radii(p.size());
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    if (!size_by_mass && p.radius[i] > 0.0) {
-      radii[i] = p.radius[i];
+  std::vector<double> radii(p.particle_count());
+  for (std::size_t i = 0; i < p.particle_count(); ++i) {
+    const double radius = i < scene.particles.size() ? scene.particles[i].radius : 0.0;
+    if (!size_by_mass && radius > 0.0) {
+      radii[i] = radius;
     } else if (p.fixed(i)) {
       radii[i] = base;
     } else {
-      radii[i] = base * std::clamp(std::cbrt(p.mass[i] / reference), 0.4, 3.0);
+      radii[i] = base * std::clamp(std::cbrt(p.mass(i) / reference), 0.4, 3.0);
     }
   }
   return radii;
 }
 
-glm::vec3 particle_colour(const World& world, int index) {
-  const Particles& p = world.particles();
-  if (p.has_colour[index]) return {p.colour[index].r, p.colour[index].g, p.colour[index].b};
+glm::vec3 particle_colour(const Scene& scene, int index) {
+  if (index >= 0 && static_cast<std::size_t>(index) < scene.particles.size() && scene.particles[index].has_colour) {
+    const Colour c = scene.particles[index].colour;
+    return {c.r, c.g, c.b};
+  }
   static constexpr glm::vec3 kPalette[] = {
       {0.30f, 0.62f, 0.98f}, {0.98f, 0.55f, 0.25f}, {0.45f, 0.82f, 0.45f}, {0.92f, 0.38f, 0.50f},
       {0.70f, 0.52f, 0.95f}, {0.95f, 0.82f, 0.30f}, {0.35f, 0.82f, 0.82f}, {0.85f, 0.85f, 0.88f}};
-  if (p.size() > 8) return kPalette[0];  // chains and cloth read better in one colour
+  if (scene.particles.size() > 8) return kPalette[0];  // chains and cloth read better in one colour
   return kPalette[index % 8];
 }
 
@@ -183,91 +183,14 @@ glm::vec4 error_colour(double relative_error) {
 }
 
 void reach_bounds(const World& world, glm::dvec3& lo, glm::dvec3& hi) {
-  const Particles& p = world.particles();
-  lo = glm::dvec3(std::numeric_limits<double>::infinity());
-  hi = -lo;
-  if (p.size() == 0) {
-    lo = glm::dvec3(-1.0);
-    hi = glm::dvec3(1.0);
-    return;
-  }
-  // Dijkstra from every anchor (fixed or pinned particle) along the rods.
-  const std::size_t n = p.size();
-  std::vector<std::vector<std::pair<int, double>>> edges(n);
-  std::vector<double> reach(n, std::numeric_limits<double>::infinity());
-  std::vector<int> anchor(n, -1);
-  using Item = std::pair<double, int>;
-  std::priority_queue<Item, std::vector<Item>, std::greater<>> queue;
-  for (std::size_t i = 0; i < n; ++i)
-    if (p.fixed(i)) {
-      reach[i] = 0.0;
-      anchor[i] = static_cast<int>(i);
-      queue.push({0.0, static_cast<int>(i)});
-    }
-  const auto constraints = world.constraints();
-  for (std::size_t c = 0; c < constraints.size(); ++c) {
-    const auto ids = constraints[c]->particles();
-    if (is_rod(*constraints[c])) {
-      const double length = constraints[c]->length_scale(0);
-      edges[ids[0]].push_back({ids[1], length});
-      edges[ids[1]].push_back({ids[0], length});
-    } else if (ids.size() == 1 && reach[ids[0]] > 0.0) {
-      reach[ids[0]] = 0.0;
-      anchor[ids[0]] = ids[0];
-      queue.push({0.0, ids[0]});
-    }
-  }
-  while (!queue.empty()) {
-    const auto [d, i] = queue.top();
-    queue.pop();
-    if (d > reach[i]) continue;
-    for (const auto& [j, length] : edges[i])
-      if (d + length < reach[j]) {
-        reach[j] = d + length;
-        anchor[j] = anchor[i];
-        queue.push({reach[j], j});
-      }
-  }
-  for (std::size_t i = 0; i < n; ++i) {
-    lo = glm::min(lo, p.position[i]);
-    hi = glm::max(hi, p.position[i]);
-    if (anchor[i] >= 0 && reach[i] > 0.0) {
-      const Vec3 a = p.position[anchor[i]];
-      // Cap the swing by the straight distance (a little more): graph distances overestimate in a mesh.
-      const double r = std::min(reach[i], 1.2 * glm::length(p.position[i] - a) + 1e-9);
-      // 2D: the whole circle. 3D: mostly hanging below the anchor, so a narrower box frames it better.
-      const double side = world.dimension() == 2 ? r : 0.35 * r;
-      const glm::dvec3 box(side, r, world.dimension() == 2 ? 0.0 : side);
-      lo = glm::min(lo, a - box);
-      hi = glm::max(hi, glm::dvec3(a.x + side, std::max(a.y + (world.dimension() == 2 ? r : 0.0), p.position[i].y),
-                                   a.z + box.z));
-    }
-  }
-}
-
-Vec3 constraint_force(const World& world, int particle) {
-  Vec3 total(0.0);
-  const auto forces = world.row_force();
-  const auto constraints = world.constraints();
-  RowGradient grad;
-  for (std::size_t c = 0; c < constraints.size(); ++c) {
-    const auto ids = constraints[c]->particles();
-    const auto k = std::find(ids.begin(), ids.end(), particle);
-    if (k == ids.end()) continue;
-    for (int row = 0; row < constraints[c]->rows(); ++row) {
-      const std::size_t r = static_cast<std::size_t>(world.row_offset(static_cast<int>(c)) + row);
-      if (r >= forces.size()) continue;
-      constraints[c]->evaluate(row, world.particles().position, grad);
-      total += forces[r] * grad[k - ids.begin()];
-    }
-  }
-  return total;
+  lagrange::reach_bounds(world.model(), world.state(), lo, hi);
 }
 
 void build_draw_list(const SandboxState& state, std::span<const double> radii, DrawList& list) {
   list.clear();
   const World& world = state.world;
-  const Particles& p = world.particles();
+  const State& p = world.state();
+  const Model& model = world.model();
   const Camera& camera = state.camera;
   const glm::dvec3 view_dir = camera.forward();
   if (state.view.grid) add_grid(state, list);
@@ -275,7 +198,7 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
   // Trails, oldest faint.
   if (state.view.trails)
     for (const Trail& trail : state.trails) {
-      const glm::vec3 c = particle_colour(world, trail.particle);
+      const glm::vec3 c = particle_colour(state.scene, trail.particle);
       const std::size_t n = trail.points.size();
       for (std::size_t k = 1; k < n; ++k) {
         const float age = static_cast<float>(k) / static_cast<float>(n);
@@ -285,7 +208,7 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
 
   // Rods.
   const auto constraints = world.constraints();
-  const auto forces = world.row_force();
+  const auto& forces = world.state().row_force;
   std::size_t rod_count = 0;
   for (const auto& c : constraints) rod_count += is_rod(*c) ? 1 : 0;
   float width = state.view.rod_width;
@@ -297,7 +220,7 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
       const auto ids = constraint.particles();
       glm::vec4 colour{0.80f, 0.81f, 0.84f, 1.0f};
       if (state.view.rod_colouring == RodColouring::Tension) {
-        const std::size_t r = static_cast<std::size_t>(world.row_offset(index));
+        const std::size_t r = static_cast<std::size_t>(world.model().row_offset(index));
         colour = tension_colour(r < forces.size() ? forces[r] : 0.0, state.force_scale);
       } else if (state.view.rod_colouring == RodColouring::LengthError) {
         colour = error_colour(std::abs(constraint.value(0, p.position)) / constraint.length_scale(0));
@@ -305,34 +228,69 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
       const bool hovered = state.hover.kind == Hover::Kind::Rod && state.hover.index == index;
       add_segment(list.segments, p.position[ids[0]], p.position[ids[1]], hovered ? width + 3.0f : width,
                   hovered ? glm::mix(colour, glm::vec4(1.0f, 0.95f, 0.55f, 1.0f), 0.5f) : colour);
-    } else if (const PinConstraint* pin = as_pin(world, index)) {
-      const bool dragging = state.drag.controller.constraint() == index;  // the mouse's pin, either model
-      const double r = radii[pin->particle()];
-      if (dragging) {
-        add_segment(list.over, p.position[pin->particle()], pin->point(), 2.0f, kDragColour);
-        add_ring(list.over, pin->point(), r * 0.5, view_dir, kDragColour, 2.0f);
-      } else {  // a scene pin: a yellow ring and cross-hair around the point
-        add_ring(list.over, pin->point(), r * 1.45, view_dir, kPinColour, 2.5f);
-        const Vec3 u = glm::normalize(glm::cross(view_dir, glm::length(glm::cross(view_dir, Vec3(0, 1, 0))) > 1e-6 ? Vec3(0, 1, 0) : Vec3(1, 0, 0)));
-        const Vec3 v = glm::normalize(glm::cross(u, view_dir));
-        add_segment(list.over, pin->point() - u * r * 1.9, pin->point() - u * r * 1.1, 2.5f, kPinColour);
-        add_segment(list.over, pin->point() + u * r * 1.1, pin->point() + u * r * 1.9, 2.5f, kPinColour);
-        add_segment(list.over, pin->point() - v * r * 1.9, pin->point() - v * r * 1.1, 2.5f, kPinColour);
-        add_segment(list.over, pin->point() + v * r * 1.1, pin->point() + v * r * 1.9, 2.5f, kPinColour);
+      continue;
+    }
+    // Everything else is drawn from its drawing hint: the app never asks what type a constraint is.
+    const Drawing drawing = constraint.drawing();
+    const auto ids = constraint.particles();
+    if (ids.empty()) continue;
+    const int held = ids[0];
+    const double r = radii[static_cast<std::size_t>(held)];
+    const glm::vec4 colour = kPinColour;
+    switch (drawing.shape) {
+      case Shape::Point:
+        if (state.drag.controller.constraint() == index) {  // the mouse's pin, either model
+          add_segment(list.over, p.position[held], drawing.point, 2.0f, kDragColour);
+          add_ring(list.over, drawing.point, r * 0.5, view_dir, kDragColour, 2.0f);
+        } else {  // a scene pin: a yellow ring and cross-hair around the point
+          add_ring(list.over, drawing.point, r * 1.45, view_dir, colour, 2.5f);
+          const Vec3 u = glm::normalize(glm::cross(view_dir, glm::length(glm::cross(view_dir, Vec3(0, 1, 0))) > 1e-6 ? Vec3(0, 1, 0) : Vec3(1, 0, 0)));
+          const Vec3 v = glm::normalize(glm::cross(u, view_dir));
+          add_segment(list.over, drawing.point - u * r * 1.9, drawing.point - u * r * 1.1, 2.5f, colour);
+          add_segment(list.over, drawing.point + u * r * 1.1, drawing.point + u * r * 1.9, 2.5f, colour);
+          add_segment(list.over, drawing.point - v * r * 1.9, drawing.point - v * r * 1.1, 2.5f, colour);
+          add_segment(list.over, drawing.point + v * r * 1.1, drawing.point + v * r * 1.9, 2.5f, colour);
+        }
+        break;
+      case Shape::Line: {  // the wire: a long thin line under the scene, through the bead
+        const double reach = 40.0 * state.length_scale + glm::length(p.position[held] - drawing.point);
+        const Vec3 centre = drawing.point + glm::dot(p.position[held] - drawing.point, drawing.axis) * drawing.axis;
+        add_segment(list.under, centre - reach * drawing.axis, centre + reach * drawing.axis, 2.5f,
+                    glm::vec4(glm::vec3(colour) * 0.85f, 0.9f));
+        break;
       }
+      case Shape::Plane: {  // a square of grid lines in the plane, centred on the particle's foot point
+        const Vec3 n = drawing.axis;
+        const Vec3 foot = p.position[held] - glm::dot(p.position[held] - drawing.point, n) * n;
+        Vec3 u = glm::cross(n, Vec3(0.0, 0.0, 1.0));
+        if (glm::length(u) < 1e-6) u = glm::cross(n, Vec3(1.0, 0.0, 0.0));
+        u = glm::normalize(u);
+        const Vec3 v = glm::cross(n, u);
+        const double half = 3.0 * state.length_scale;
+        const glm::vec4 line = glm::vec4(glm::vec3(colour) * 0.85f, 0.45f);
+        for (int k = -4; k <= 4; ++k) {
+          const double t = half * k / 4.0;
+          add_segment(list.under, foot + t * u - half * v, foot + t * u + half * v, 1.5f, line);
+          if (model.dimension() == 3) add_segment(list.under, foot - half * u + t * v, foot + half * u + t * v, 1.5f, line);
+        }
+        break;
+      }
+      case Shape::Segment:
+        break;
     }
   }
 
   // Particles.
-  list.spheres.reserve(p.size());
-  for (std::size_t i = 0; i < p.size(); ++i) {
+  const std::size_t n = model.particle_count();
+  list.spheres.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
     const int index = static_cast<int>(i);
     float highlight = 0.0f;
     if (state.hover.kind == Hover::Kind::Particle && state.hover.index == index) highlight = 0.7f;
     if (state.drag.controller.particle() == index) highlight = 1.0f;
     list.spheres.push_back({to_f(p.position[i]), static_cast<float>(radii[i]),
-                            glm::vec4(particle_colour(world, index), 1.0f),
-                            glm::vec4(p.fixed(i) ? 1.0f : 0.0f, highlight, p.size() > 400 ? 0.0f : 1.0f, 0.0f)});
+                            glm::vec4(particle_colour(state.scene, index), 1.0f),
+                            glm::vec4(model.fixed(i) ? 1.0f : 0.0f, highlight, n > 400 ? 0.0f : 1.0f, 0.0f)});
   }
 
   // Widths are in screen units: thicker on HiDPI screens.
@@ -346,19 +304,19 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
     const double g = glm::length(world.settings().gravity);
     double weight = 0.0;
     std::size_t moving = 0;
-    for (std::size_t i = 0; i < p.size(); ++i)
-      if (!p.fixed(i)) {
-        weight += p.mass[i] * g;
+    for (std::size_t i = 0; i < n; ++i)
+      if (!model.fixed(i)) {
+        weight += model.mass(i) * g;
         ++moving;
       }
     weight = moving ? weight / moving : 0.0;
     const double scale = 0.6 * state.length_scale / std::max(weight, 1e-9);
-    for (std::size_t i = 0; i < p.size(); ++i) {
-      if (p.fixed(i)) continue;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (model.fixed(i)) continue;
       if (state.view.gravity_arrows)
-        add_arrow(list.over, p.position[i], world.settings().gravity * p.mass[i] * scale, view_dir, kGravityColour);
+        add_arrow(list.over, p.position[i], world.settings().gravity * model.mass(i) * scale, view_dir, kGravityColour);
       if (state.view.constraint_arrows)
-        add_arrow(list.over, p.position[i], constraint_force(world, static_cast<int>(i)) * scale, view_dir,
+        add_arrow(list.over, p.position[i], constraint_force(model, p, static_cast<int>(i)) * scale, view_dir,
                   kConstraintForceColour);
     }
   }

@@ -8,6 +8,8 @@
 #include <span>
 #include <vector>
 
+#include "lagrange/measure.h"
+#include "lagrange/scene.h"
 #include "lagrange/world.h"
 #include "sandbox/renderer.h"
 #include "sandbox/sandbox_state.h"
@@ -20,23 +22,19 @@ double typical_length(const World& world);
 double bead_radius(const World& world);
 // Radius each particle is drawn with: the file's radius, or `base` scaled by the cube root of its mass (always
 // from the mass when size_by_mass).
-std::vector<double> display_radii(const World& world, bool size_by_mass, double base);
-// The file's colour, or one from a palette.
-glm::vec3 particle_colour(const World& world, int index);
+std::vector<double> display_radii(const Scene& scene, const World& world, bool size_by_mass, double base);
+// The file's colour, or one from a palette. Radius and colour are the scene's (the engine keeps only physics).
+glm::vec3 particle_colour(const Scene& scene, int index);
 
 // Rod colour for a constraint force (negative: tension) relative to `scale` newtons.
 glm::vec4 tension_colour(double force, double scale);
 // Rod colour for a relative length error |C| / L.
 glm::vec4 error_colour(double relative_error);
 
-// Box the scene can reach: each particle's position, widened by how far it can swing from its nearest anchor
-// (graph distance along the rods from fixed or pinned particles).
+// Box the scene can reach (measure.h, reach_bounds).
 void reach_bounds(const World& world, glm::dvec3& lo, glm::dvec3& hi);
 
-// Constraint force on a particle from the last step: Σ_rows λ_r ∂C_r/∂x_p.
-Vec3 constraint_force(const World& world, int particle);
-// The pin's point when constraint `index` is a PinConstraint.
-const PinConstraint* as_pin(const World& world, int index);
+// A constraint drawn as a rod: two particles and the Segment drawing hint.
 bool is_rod(const Constraint& constraint);
 
 void build_draw_list(const SandboxState& state, std::span<const double> radii, DrawList& list);

@@ -217,17 +217,17 @@ void draw_hover(SandboxState& state) {
   ImGui::BeginTooltip();
   if (state.hover.kind == Hover::Kind::Particle) {
     const int i = state.hover.index;
-    const Particles& p = world.particles();
+    const Model& model = world.model();
     ImGui::Text("Particle %d", i);
     ImGui::Separator();
-    if (p.fixed(i)) ImGui::Text("fixed (infinite mass)");
-    else ImGui::Text("mass   %.4g kg", p.mass[i]);
-    const Vec3 x = p.position[i], v = p.velocity[i];
+    if (model.fixed(i)) ImGui::Text("fixed (infinite mass)");
+    else ImGui::Text("mass   %.4g kg", model.mass(i));
+    const Vec3 x = world.state().position[i], v = world.state().velocity[i];
     if (world.dimension() == 2) ImGui::Text("x      (%.4f, %.4f) m", x.x, x.y);
     else ImGui::Text("x      (%.3f, %.3f, %.3f) m", x.x, x.y, x.z);
     ImGui::Text("speed  %.4f m/s", glm::length(v));
-    if (!p.fixed(i)) {
-      ImGui::Text("|J\xe1\xb5\x80\xce\xbb|  %.4g N", glm::length(constraint_force(world, i)));
+    if (!model.fixed(i)) {
+      ImGui::Text("|J\xe1\xb5\x80\xce\xbb|  %.4g N", glm::length(constraint_force(model, world.state(), i)));
       ImGui::TextDisabled("drag to move, Shift+click: trail");
     } else {
       ImGui::TextDisabled("drag to move the anchor");
@@ -236,10 +236,10 @@ void draw_hover(SandboxState& state) {
     const int c = state.hover.index;
     const Constraint& constraint = *world.constraints()[c];
     const auto ids = constraint.particles();
-    const double error = constraint.value(0, world.particles().position);
+    const double error = constraint.value(0, world.state().position);
     const double rest = constraint.length_scale(0);
-    const std::size_t r = static_cast<std::size_t>(world.row_offset(c));
-    const double lambda = r < world.row_force().size() ? world.row_force()[r] : 0.0;
+    const std::size_t r = static_cast<std::size_t>(world.model().row_offset(c));
+    const double lambda = r < world.state().row_force.size() ? world.state().row_force[r] : 0.0;
     ImGui::Text("Rod %d: particles %d - %d", c, ids[0], ids[1]);
     ImGui::Separator();
     ImGui::Text("rest length   %.6g m", rest);

@@ -113,7 +113,7 @@ void scene_section(SandboxState& state) {
     ImGui::TextWrapped("%s", state.scene.description.c_str());
     ImGui::PopStyleColor();
   }
-  hint("%zu particles, %zu constraints, %dD", state.world.particles().size(), state.world.constraints().size(),
+  hint("%zu particles, %zu constraints, %dD", state.world.particle_count(), state.world.constraints().size(),
        state.world.dimension());
   ImGui::Spacing();
   if (ImGui::BeginListBox("##scenes", ImVec2(-FLT_MIN, ImGui::GetTextLineHeightWithSpacing() * 6.5f))) {

@@ -3,6 +3,7 @@
 // Every problem with a def is thrown as Error("FIELD: PROBLEM"), FIELD being the def's member name, which is also
 // the generator's key in a scene file, so the loader only has to prefix the JSON path (docs/scenes.md).
 #include "lagrange/builders.h"
+#include "lagrange/text.h"
 
 #include <cmath>
 #include <cstdio>
@@ -15,17 +16,9 @@ namespace {
 constexpr int kMaxChainLinks = 100000;
 constexpr int kMaxClothSide = 1000;
 
-std::string number_text(double value) {
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.17g", value);
-  return buffer;
-}
-
 [[noreturn]] void fail(const char* field, const std::string& problem) {
   throw Error(std::string(field) + ": " + problem);
 }
-
-bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 void check_count(const char* field, int value, int min, int max) {
   if (value < min) fail(field, "must be at least " + std::to_string(min) + ", got " + std::to_string(value));
@@ -34,13 +27,13 @@ void check_count(const char* field, int value, int min, int max) {
 
 void check_positive(const char* field, double value) {
   if (!std::isfinite(value)) fail(field, "must be a finite number");
-  if (value <= 0.0) fail(field, "must be a positive number, got " + number_text(value));
+  if (value <= 0.0) fail(field, "must be a positive number, got " + format_number(value));
 }
 
 // Lengths below this are typos: below rounding next to positions of 1e9, and 1/L overflows.
 void check_length(const char* field, double value) {
   check_positive(field, value);
-  if (value < 1e-6) fail(field, "must be at least 1e-6 (m), got " + number_text(value));
+  if (value < 1e-6) fail(field, "must be at least 1e-6 (m), got " + format_number(value));
 }
 
 void check_point(const char* field, Vec3 point) {
@@ -57,10 +50,9 @@ Vec3 unit(const char* field, Vec3 direction) {
 
 ConstraintDef rod(int a, int b, double length) {
   ConstraintDef c;
-  c.type = ConstraintDef::Type::Distance;
-  c.a = a;
-  c.b = b;
-  c.length = length;
+  c.type = "distance";
+  c.particles = {a, b};
+  c.set("length", length);
   return c;
 }
 
@@ -91,9 +83,9 @@ int append_chain(Scene& scene, const ChainDef& def) {
     scene.particles.push_back(anchor);
     if (!def.fixed_anchor) {
       ConstraintDef pin;
-      pin.type = ConstraintDef::Type::Pin;
-      pin.particle = first;
-      pin.point = def.anchor;
+      pin.type = "pin";
+      pin.particles = {first};
+      pin.set("point", def.anchor);
       scene.constraints.push_back(pin);
     }
   }

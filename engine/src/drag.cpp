@@ -22,8 +22,8 @@ namespace {
 // The movable particles connected to `start` through constraints, never walking through a fixed particle (it holds
 // what hangs from it, it does not carry it along).
 std::vector<int> component(const World& world, int start) {
-  const Particles& particles = world.particles();
-  const std::size_t n = particles.size();
+  const Model& model = world.model();
+  const std::size_t n = model.particle_count();
   std::vector<std::vector<int>> neighbours(n);
   for (const auto& constraint : world.constraints()) {
     const auto ids = constraint->particles();
@@ -37,8 +37,8 @@ std::vector<int> component(const World& world, int start) {
   while (!queue.empty()) {
     const int p = queue.back();
     queue.pop_back();
-    if (!particles.fixed(p)) found.push_back(p);
-    if (particles.fixed(p) && p != start) continue;
+    if (!model.fixed(p)) found.push_back(p);
+    if (model.fixed(p) && p != start) continue;
     for (int q : neighbours[p])
       if (!seen[q]) {
         seen[q] = 1;
@@ -62,16 +62,17 @@ std::optional<DragModel> find_drag_model(std::string_view id) {
 
 double component_mass(const World& world, int particle) {
   double mass = 0.0;
-  for (int p : component(world, particle)) mass += world.particles().mass[p];
+  for (int p : component(world, particle)) mass += world.model().mass(p);
   return mass;
 }
 
 void DragController::begin(World& world, int particle, const DragSettings& settings) {
   if (active()) release(world);
-  Particles& particles = world.particles();
-  if (particle < 0 || static_cast<std::size_t>(particle) >= particles.size())
+  State& particles = world.state();
+  const Model& model = world.model();
+  if (particle < 0 || static_cast<std::size_t>(particle) >= model.particle_count())
     throw Error("drag: no particle " + std::to_string(particle) + " (there are " +
-                std::to_string(particles.size()) + ")");
+                std::to_string(model.particle_count()) + ")");
   settings_ = settings;
   particle_ = particle;
   target_ = point_ = particles.position[particle];
@@ -81,10 +82,10 @@ void DragController::begin(World& world, int particle, const DragSettings& setti
   moved_mass_ = 0.0;
   lightest_ = INFINITY;
   shortest_ = INFINITY;
-  std::vector<char> in(particles.size(), 0);
+  std::vector<char> in(model.particle_count(), 0);
   for (int q : moved) {
-    moved_mass_ += particles.mass[q];
-    lightest_ = std::min(lightest_, particles.mass[q]);
+    moved_mass_ += model.mass(q);
+    lightest_ = std::min(lightest_, model.mass(q));
     in[q] = 1;
   }
   for (const auto& c : world.constraints()) {
@@ -93,9 +94,8 @@ void DragController::begin(World& world, int particle, const DragSettings& setti
       for (int r = 0; r < c->rows(); ++r) shortest_ = std::min(shortest_, c->length_scale(r));
   }
   // A particle the scene pins is dragged by that pin: a second pin would contradict it.
-  const auto constraints = world.constraints();
-  for (std::size_t c = 0; c < constraints.size(); ++c) {
-    auto* pin = dynamic_cast<PinConstraint*>(constraints[c].get());
+  for (std::size_t c = 0; c < world.constraints().size(); ++c) {
+    auto* pin = dynamic_cast<PinConstraint*>(&world.constraint(static_cast<int>(c)));
     if (pin && !pin->tool() && pin->particle() == particle) {
       kind_ = Kind::ScenePin;
       constraint_ = static_cast<int>(c);
@@ -106,15 +106,14 @@ void DragController::begin(World& world, int particle, const DragSettings& setti
     }
   }
   kind_ = Kind::Pin;
-  if (particles.fixed(particle)) {
+  if (model.fixed(particle)) {
     // Made movable, as heavy as what hangs from it, so the same compliant pin moves it and it can never tear the
     // rods; fixed again on release. Its weight now counts in the energy: that change is the hand's.
     const double before = world.energy().total();
     kind_ = Kind::Fixed;
-    fixed_mass_ = particles.mass[particle];
+    fixed_mass_ = model.mass(particle);
     const double heavy = moved_mass_ > 0.0 ? moved_mass_ : (fixed_mass_ > 0.0 ? fixed_mass_ : 1.0);
-    particles.mass[particle] = heavy;
-    particles.inv_mass[particle] = 1.0 / heavy;
+    world.model().set_mass(particle, heavy, false);
     particles.velocity[particle] = Vec3(0.0);
     moved_mass_ += heavy;
     lightest_ = std::min(lightest_, heavy);
@@ -161,7 +160,7 @@ void DragController::choose_compliance(World& world, bool posing) {
     beta = 2.0 * std::sqrt(mass / alpha);
   }
   if (!posing && !world.solver_info().implicit_compliance) {
-    const double m = world.particles().mass[particle_];
+    const double m = world.model().mass(particle_);
     alpha = std::max(alpha, 4.0 * h * h / m);
     beta = std::min(beta, m / h);
   }
@@ -188,7 +187,7 @@ void DragController::before_step(World& world) {
   static_cast<PinConstraint&>(world.constraint(constraint_)).set_point(point_);
   // The force cap must hold in this step already: judge the stretch by where the particle would coast to, not
   // only by the last step's (a grab that jumps the point would otherwise get one step of a very stiff pin).
-  const Particles& particles = world.particles();
+  const State& particles = world.state();
   const Vec3 coast = particles.position[particle_] + dt * particles.velocity[particle_];
   const double coast_stretch = glm::length(coast - point_);
   if (std::isfinite(coast_stretch)) stretch_ = std::max(stretch_, coast_stretch);
@@ -197,7 +196,7 @@ void DragController::before_step(World& world) {
 
 void DragController::after_step(const World& world) {
   if (!active()) return;
-  stretch_ = glm::length(world.particles().position[particle_] - point_);
+  stretch_ = glm::length(world.state().position[particle_] - point_);
   if (!std::isfinite(stretch_)) stretch_ = 0.0;
 }
 
@@ -210,12 +209,12 @@ bool DragController::pose(World& world, double max_seconds) {
   static_cast<PinConstraint&>(world.constraint(constraint_)).set_point(point_);
   // One projection substep at a time, the force cap judged after each (beyond reach the stiff pose pin would
   // otherwise put a tension on the rods that the projection cannot turn: docs/physics.md).
-  stretch_ = glm::length(world.particles().position[particle_] - point_);
+  stretch_ = glm::length(world.state().position[particle_] - point_);
   bool rest = false;
   for (int i = 0; i < kPoseIterations && !rest; ++i) {
     choose_compliance(world, true);
     rest = !(world.pose(1) > 1e-12);
-    stretch_ = glm::length(world.particles().position[particle_] - point_);
+    stretch_ = glm::length(world.state().position[particle_] - point_);
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > max_seconds) break;
   }
   stretch_ = 0.0;
@@ -224,7 +223,7 @@ bool DragController::pose(World& world, double max_seconds) {
 
 void DragController::release(World& world) {
   if (!active()) return;
-  Particles& particles = world.particles();
+  State& particles = world.state();
   const int p = particle_;
   if (kind_ == Kind::ScenePin) {
     auto& pin = static_cast<PinConstraint&>(world.constraint(constraint_));
@@ -237,8 +236,7 @@ void DragController::release(World& world) {
   }
   const double before = world.energy().total();
   if (kind_ == Kind::Fixed) {
-    particles.inv_mass[p] = 0.0;
-    particles.mass[p] = fixed_mass_;
+    world.model().set_mass(p, fixed_mass_, true);
     particles.velocity[p] = Vec3(0.0);
   }
   // A particle stopped by the release (fixed again, or held by its rigid pin again) jerks what hangs from it: the
@@ -251,8 +249,8 @@ void DragController::release(World& world) {
   const std::vector<int> moved = component(world, p);
   double kinetic = 0.0, mass = 0.0;
   for (int q : moved) {
-    kinetic += 0.5 * particles.mass[q] * glm::dot(particles.velocity[q], particles.velocity[q]);
-    mass += particles.mass[q];
+    kinetic += 0.5 * world.model().mass(q) * glm::dot(particles.velocity[q], particles.velocity[q]);
+    mass += world.model().mass(q);
   }
   double scale = 1.0;
   const double speed = glm::length(particles.velocity[p]);
@@ -271,7 +269,7 @@ DragScript::DragScript(std::vector<ScriptedDrag> drags, DragSettings settings)
     : drags_(std::move(drags)), settings_(settings), played_(drags_.size(), false) {}
 
 std::string DragScript::check(const std::vector<ScriptedDrag>& drags, const World& world) {
-  const std::size_t n = world.particles().size();
+  const std::size_t n = world.particle_count();
   for (std::size_t i = 0; i < drags.size(); ++i) {
     const ScriptedDrag& d = drags[i];
     const std::string which = "drag " + std::to_string(i + 1) + ": ";

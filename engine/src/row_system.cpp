@@ -6,12 +6,11 @@
 
 namespace lagrange {
 
-void RowSystem::prepare(const World& world) {
-  const Particles& particles = world.particles();
-  if (version_ == world.topology_version() && particle_count_ == particles.size()) return;
-  version_ = world.topology_version();
-  particle_count_ = particles.size();
-  const auto rows = world.rows();
+void RowSystem::prepare(const Model& model) {
+  if (version_ == model.topology_version() && particle_count_ == model.particle_count()) return;
+  version_ = model.topology_version();
+  particle_count_ = model.particle_count();
+  const auto rows = model.rows();
   const int m = static_cast<int>(rows.size());
   rows_ = m;
   row_count_.resize(m);
@@ -22,10 +21,10 @@ void RowSystem::prepare(const World& world) {
   }
 
   // Which rows touch each movable particle, and through which slot. Fixed particles couple nothing.
-  std::vector<std::vector<std::pair<int, int>>> touching(particles.size());
+  std::vector<std::vector<std::pair<int, int>>> touching(model.particle_count());
   for (int k = 0; k < m; ++k)
     for (int s = 0; s < rows[k].count; ++s)
-      if (!particles.fixed(rows[k].particle[s])) touching[rows[k].particle[s]].push_back({k, s});
+      if (!model.fixed(rows[k].particle[s])) touching[rows[k].particle[s]].push_back({k, s});
 
   std::unordered_map<long long, std::vector<std::pair<int, int>>> shared;  // (k, l) -> slots of shared particles
   for (const auto& list : touching) {
@@ -48,24 +47,24 @@ void RowSystem::prepare(const World& world) {
   std::vector<std::pair<int, int>> pairs;
   pairs.reserve(keys.size());
   for (long long key : keys) pairs.push_back({static_cast<int>(key / m), static_cast<int>(key % m)});
-  ldu_.analyze(m, pairs);
+  linear_->analyze(m, pairs);
   diag_entry_.resize(m);
-  for (int k = 0; k < m; ++k) diag_entry_[k] = ldu_.diagonal_entry(k);
+  for (int k = 0; k < m; ++k) diag_entry_[k] = linear_->diagonal_entry(k);
   couplings_.clear();
   for (std::size_t e = 0; e < pairs.size(); ++e) {
     bool first = true;
     for (const auto& [sk, sl] : shared[keys[e]]) {
       couplings_.push_back({pairs[e].first, pairs[e].second, static_cast<unsigned char>(sk),
-                            static_cast<unsigned char>(sl), !first, ldu_.pair_entry(e, true),
-                            ldu_.pair_entry(e, false)});
+                            static_cast<unsigned char>(sl), !first, linear_->pair_entry(e, true),
+                            linear_->pair_entry(e, false)});
       first = false;
     }
   }
 }
 
-double RowSystem::evaluate(const World& world, std::span<const Vec3> x, std::vector<double>& c,
+double RowSystem::evaluate(const Model& model, std::span<const Vec3> x, std::vector<double>& c,
                            std::vector<RowGrad>& grad) const {
-  const auto rows = world.rows();
+  const auto rows = model.rows();
   c.resize(rows.size());
   grad.resize(rows.size());
   double worst = 0.0;
@@ -77,8 +76,8 @@ double RowSystem::evaluate(const World& world, std::span<const Vec3> x, std::vec
   return worst;
 }
 
-double RowSystem::values(const World& world, std::span<const Vec3> x, std::vector<double>& c) const {
-  const auto rows = world.rows();
+double RowSystem::values(const Model& model, std::span<const Vec3> x, std::vector<double>& c) const {
+  const auto rows = model.rows();
   c.resize(rows.size());
   double worst = 0.0;
   for (std::size_t k = 0; k < rows.size(); ++k) {
@@ -89,26 +88,26 @@ double RowSystem::values(const World& world, std::span<const Vec3> x, std::vecto
   return worst;
 }
 
-void RowSystem::weight(const World& world, const std::vector<RowGrad>& grad, std::vector<RowGrad>& weighted) const {
-  const auto rows = world.rows();
-  const auto& inv_mass = world.particles().inv_mass;
+void RowSystem::weight(const Model& model, const std::vector<RowGrad>& grad, std::vector<RowGrad>& weighted) const {
+  const auto rows = model.rows();
+  const auto inv_mass = model.inv_mass();
   weighted.resize(rows.size());
   for (std::size_t k = 0; k < rows.size(); ++k)
     for (int s = 0; s < rows[k].count; ++s) weighted[k].g[s] = inv_mass[rows[k].particle[s]] * grad[k].g[s];
 }
 
-void RowSystem::displace(const World& world, const std::vector<RowGrad>& weighted, const std::vector<double>& lambda,
+void RowSystem::displace(const Model& model, const std::vector<RowGrad>& weighted, const std::vector<double>& lambda,
                          std::vector<Vec3>& x) const {
-  const auto rows = world.rows();
+  const auto rows = model.rows();
   for (std::size_t k = 0; k < rows.size(); ++k) {
     const double l = lambda[k];
     for (int s = 0; s < rows[k].count; ++s) x[rows[k].particle[s]] += l * weighted[k].g[s];
   }
 }
 
-void RowSystem::velocity_rows(const World& world, const std::vector<RowGrad>& grad, std::span<const Vec3> v,
+void RowSystem::velocity_rows(const Model& model, const std::vector<RowGrad>& grad, std::span<const Vec3> v,
                               std::vector<double>& jv) const {
-  const auto rows = world.rows();
+  const auto rows = model.rows();
   jv.resize(rows.size());
   for (std::size_t k = 0; k < rows.size(); ++k) {
     double sum = 0.0;
@@ -122,7 +121,7 @@ int RowSystem::factorize(const std::vector<RowGrad>& left, const std::vector<Row
   for (int k = 0; k < rows_; ++k) {
     // A fixed particle's weighted gradient is zero, so every slot can be summed.
     double sum = glm::dot(left[k].g[0], right_weighted[k].g[0]);
-    if (row_count_[k] > 1) sum += glm::dot(left[k].g[1], right_weighted[k].g[1]);
+    for (int s = 1; s < row_count_[k]; ++s) sum += glm::dot(left[k].g[s], right_weighted[k].g[s]);
     *diag_entry_[k] = sum;
   }
   for (const DiagonalTerm& term : extra) *diag_entry_[term.row] += term.value;
@@ -137,18 +136,20 @@ int RowSystem::factorize(const std::vector<RowGrad>& left, const std::vector<Row
       *c.low = low;
     }
   }
-  return ldu_.factorize_assembled();
+  return linear_->factorize();
 }
 
-void predict_semi_implicit(const World& world, double h, std::vector<Vec3>& x_star, std::vector<Vec3>& v_star) {
-  const Particles& particles = world.particles();
-  const std::size_t n = particles.size();
-  world.external_forces(particles.position, particles.velocity, v_star);  // forces first, in place
+void predict_semi_implicit(const StepContext& context, double h, std::vector<Vec3>& x_star,
+                           std::vector<Vec3>& v_star) {
+  const State& state = context.state;
+  const auto inv_mass = context.inv_mass();
+  const std::size_t n = state.position.size();
+  context.external_forces(state.velocity, v_star);  // forces first, in place
   x_star.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
-    const double w = particles.inv_mass[i];
-    v_star[i] = particles.velocity[i] + (h * w) * v_star[i];
-    x_star[i] = particles.position[i] + h * v_star[i];
+    const double w = inv_mass[i];
+    v_star[i] = state.velocity[i] + (h * w) * v_star[i];
+    x_star[i] = state.position[i] + h * v_star[i];
   }
 }
 

@@ -14,12 +14,6 @@
 namespace lagrange {
 namespace {
 
-std::string format_double(double value) {
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.17g", value);
-  return buffer;
-}
-
 // Parses a whole string as a finite double; false on trailing text, NaN or infinity.
 bool parse_double(std::string_view text, double& out) {
   while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
@@ -90,7 +84,7 @@ std::string range_of(const Entry& e) {
 
 std::string range_problem(const Entry& e, double value) {
   if ((e.min_open ? value > e.min : value >= e.min) && value <= e.max) return {};
-  return std::string(e.info.key) + ": must be in " + range_of(e) + ", got " + format_double(value);
+  return std::string(e.info.key) + ": must be in " + range_of(e) + ", got " + format_number(value);
 }
 
 }  // namespace
@@ -165,11 +159,11 @@ std::string get_setting(const Settings& settings, std::string_view key) {
   const Entry* e = find_entry(key);
   if (!e) return {};
   switch (e->kind) {
-    case Kind::Number: return format_double(settings.*(e->number));
+    case Kind::Number: return format_number(settings.*(e->number));
     case Kind::Count: return std::to_string(settings.*(e->count));
     case Kind::Vector:
-      return format_double(settings.gravity.x) + "," + format_double(settings.gravity.y) + "," +
-             format_double(settings.gravity.z);
+      return format_number(settings.gravity.x) + "," + format_number(settings.gravity.y) + "," +
+             format_number(settings.gravity.z);
     case Kind::SolverId: return settings.solver;
   }
   return {};

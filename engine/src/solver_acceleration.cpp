@@ -15,17 +15,18 @@ namespace {
 
 class AccelerationSolver final : public Solver {
  public:
-  void substep(World& world, double h, StepStats& stats) override {
-    system_.prepare(world);
-    Particles& particles = world.particles();
-    const std::size_t n = particles.size();
-    const auto rows = world.rows();
-    const double beta = world.settings().baumgarte;
-    world.external_forces(particles.position, particles.velocity, force_);
-    system_.evaluate(world, particles.position, c_, g_);
+  void substep(StepContext& context, double h, StepStats& stats) override {
+    system_.prepare(context.model);
+    State& particles = context.state;
+    const auto inv_mass = context.inv_mass();
+    const std::size_t n = particles.position.size();
+    const auto rows = context.rows();
+    const double beta = context.settings.baumgarte;
+    context.external_forces(particles.velocity, force_);
+    system_.evaluate(context.model, particles.position, c_, g_);
     diagonal_.clear();
     spring_.clear();
-    for (int k : world.compliant_rows()) {
+    for (int k : context.model.compliant_rows()) {
       const Constraint& c = *rows[k].constraint;
       double rate = 0.0;
       for (int s = 0; s < rows[k].count; ++s) rate += glm::dot(g_[k].g[s], particles.velocity[rows[k].particle[s]]);
@@ -39,27 +40,27 @@ class AccelerationSolver final : public Solver {
       spring_.push_back(f);
     }
     accel_.resize(n);
-    for (std::size_t i = 0; i < n; ++i) accel_[i] = particles.inv_mass[i] * force_[i];
-    system_.velocity_rows(world, g_, accel_, rhs_);   // J M⁻¹ F
-    system_.velocity_rows(world, g_, particles.velocity, cdot_);  // Ċ = J v
+    for (std::size_t i = 0; i < n; ++i) accel_[i] = inv_mass[i] * force_[i];
+    system_.velocity_rows(context.model, g_, accel_, rhs_);   // J M⁻¹ F
+    system_.velocity_rows(context.model, g_, particles.velocity, cdot_);  // Ċ = J v
     for (std::size_t k = 0; k < rows.size(); ++k) {
       const double jdot_qdot = rows[k].constraint->jdot_qdot(rows[k].row, particles.position, particles.velocity);
       rhs_[k] = -(rhs_[k] + jdot_qdot + 2.0 * beta * cdot_[k] + beta * beta * c_[k]);
     }
-    system_.weight(world, g_, weighted_);
+    system_.weight(context.model, g_, weighted_);
     for (const DiagonalTerm& masked : diagonal_) rhs_[masked.row] = 0.0;
     const int dependent = system_.factorize(g_, weighted_, diagonal_);
     if (dependent > stats.dependent_rows) stats.dependent_rows = dependent;
     system_.solve(rhs_);
-    system_.displace(world, weighted_, rhs_, accel_);  // a = M⁻¹ (F + Jᵀ λ)
+    system_.displace(context.model, weighted_, rhs_, accel_);  // a = M⁻¹ (F + Jᵀ λ)
     for (std::size_t i = 0; i < n; ++i) {
-      if (particles.fixed(i)) continue;
+      if (context.fixed(i)) continue;
       particles.velocity[i] += h * accel_[i];
       particles.position[i] += h * particles.velocity[i];
     }
     ++stats.iterations;
-    world.mutable_row_force().assign(rhs_.begin(), rhs_.end());
-    for (std::size_t i = 0; i < diagonal_.size(); ++i) world.mutable_row_force()[diagonal_[i].row] = spring_[i];
+    context.state.row_force.assign(rhs_.begin(), rhs_.end());
+    for (std::size_t i = 0; i < diagonal_.size(); ++i) context.state.row_force[diagonal_[i].row] = spring_[i];
   }
 
  private:

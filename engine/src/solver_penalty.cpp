@@ -10,21 +10,22 @@ namespace {
 
 class PenaltySolver final : public Solver {
  public:
-  void substep(World& world, double h, StepStats& stats) override {
-    system_.prepare(world);
-    Particles& particles = world.particles();
-    const std::size_t n = particles.size();
-    const auto rows = world.rows();
-    const double k_spring = world.settings().stiffness;
-    const double c_damper = world.settings().spring_damping;
-    world.external_forces(particles.position, particles.velocity, force_);
-    system_.evaluate(world, particles.position, c_, g_);
-    system_.velocity_rows(world, g_, particles.velocity, cdot_);
-    auto& row_force = world.mutable_row_force();
+  void substep(StepContext& context, double h, StepStats& stats) override {
+    system_.prepare(context.model);
+    State& particles = context.state;
+    const auto inv_mass = context.inv_mass();
+    const std::size_t n = particles.position.size();
+    const auto rows = context.rows();
+    const double k_spring = context.settings.stiffness;
+    const double c_damper = context.settings.spring_damping;
+    context.external_forces(particles.velocity, force_);
+    system_.evaluate(context.model, particles.position, c_, g_);
+    system_.velocity_rows(context.model, g_, particles.velocity, cdot_);
+    auto& row_force = context.state.row_force;
     stiffness_.clear();
-    if (!world.compliant_rows().empty()) {
+    if (!context.model.compliant_rows().empty()) {
       stiffness_.assign(rows.size(), -1.0);
-      for (int k : world.compliant_rows()) stiffness_[k] = 1.0 / rows[k].constraint->compliance();
+      for (int k : context.model.compliant_rows()) stiffness_[k] = 1.0 / rows[k].constraint->compliance();
     }
     for (std::size_t k = 0; k < rows.size(); ++k) {
       const bool own = !stiffness_.empty() && stiffness_[k] > 0.0;
@@ -34,8 +35,8 @@ class PenaltySolver final : public Solver {
       for (int s = 0; s < rows[k].count; ++s) force_[rows[k].particle[s]] += f * g_[k].g[s];
     }
     for (std::size_t i = 0; i < n; ++i) {
-      if (particles.fixed(i)) continue;
-      particles.velocity[i] += (h * particles.inv_mass[i]) * force_[i];
+      if (context.fixed(i)) continue;
+      particles.velocity[i] += (h * inv_mass[i]) * force_[i];
       particles.position[i] += h * particles.velocity[i];
     }
     ++stats.iterations;

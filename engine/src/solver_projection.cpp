@@ -34,9 +34,9 @@ constexpr int kRelinearizations = 8;
 
 class ProjectionSolver final : public Solver {
  public:
-  void substep(World& world, double h, StepStats& stats) override {
-    system_.prepare(world);
-    advance(world, h, stats, 0);
+  void substep(StepContext& context, double h, StepStats& stats) override {
+    system_.prepare(context.model);
+    advance(context, h, stats, 0);
   }
 
  private:
@@ -45,56 +45,57 @@ class ProjectionSolver final : public Solver {
     double residual = INFINITY;
   };
 
-  void advance(World& world, double h, StepStats& stats, int depth) {
-    const Particles& particles = world.particles();
-    // The world's positions stay q until commit_positions(), so they serve as x0 without a copy.
+  void advance(StepContext& context, double h, StepStats& stats, int depth) {
+    const State& particles = context.state;
+    const auto inv_mass = context.inv_mass();
+    // The state's positions stay q until commit_positions(), so they serve as x0 without a copy.
     const std::vector<Vec3>& x0 = particles.position;
-    gather_compliant_rows(world, h, 1.0, soft_, &soft_diagonal_);
-    predict_semi_implicit(world, h, x_star_, v_star_);
-    system_.evaluate(world, x0, c_, g0_);
-    NewtonResult result = newton(world, stats);
+    gather_compliant_rows(context.model, h, 1.0, soft_, &soft_diagonal_);
+    predict_semi_implicit(context, h, x_star_, v_star_);
+    system_.evaluate(context.model, x0, c_, g0_);
+    NewtonResult result = newton(context, stats);
     if (!result.converged) ++stats.recoveries;  // counted once per lost substep (half steps count their own)
     for (int attempt = 0; !result.converged && attempt < kRelinearizations; ++attempt) {
       // Re-linearize: project again from the best iterate, along the gradients there.
       x_star_ = best_x_;
-      system_.evaluate(world, x_star_, c_, g0_);
+      system_.evaluate(context.model, x_star_, c_, g0_);
       const std::vector<double> lambda_before = best_lambda_;
       for (CompliantRow& row : soft_) row.base = lambda_before[row.row];
-      result = newton(world, stats);
+      result = newton(context, stats);
       for (std::size_t k = 0; k < best_lambda_.size(); ++k) best_lambda_[k] += lambda_before[k];
     }
     if (!result.converged && depth < kMaxSplitDepth) {  // still lost: take two half steps instead
-      advance(world, 0.5 * h, stats, depth + 1);
-      advance(world, 0.5 * h, stats, depth + 1);
+      advance(context, 0.5 * h, stats, depth + 1);
+      advance(context, 0.5 * h, stats, depth + 1);
       return;
     }
     if (!result.converged) ++stats.failures;
-    commit_positions(world, best_x_, x0, h);
-    auto& force = world.mutable_row_force();
+    commit_positions(context, best_x_, x0, h);
+    auto& force = context.state.row_force;
     for (std::size_t k = 0; k < force.size(); ++k) force[k] = best_lambda_[k] / (h * h);
   }
 
   // Newton on F(λ) = C(x* + M⁻¹ G0ᵀ λ) from the lone-row roots. Leaves the best iterate in best_x_, best_lambda_.
-  NewtonResult newton(World& world, StepStats& stats) {
-    const auto rows = world.rows();
+  NewtonResult newton(StepContext& context, StepStats& stats) {
+    const auto rows = context.rows();
     const std::size_t m = rows.size();
-    const auto& inv_mass = world.particles().inv_mass;
+    const auto& inv_mass = context.inv_mass();
     // One pass: r0_[k] (how row k's particles move per unit λ_k), the lone root λ_k, and x = x* + M⁻¹G0ᵀλ.
     r0_.resize(m);
     lambda_.resize(m);
     x_ = x_star_;
     for (std::size_t k = 0; k < m; ++k) {
-      const RowRef& row = rows[k];
+      const Row& row = rows[k];
       for (int s = 0; s < row.count; ++s) r0_[k].g[s] = inv_mass[row.particle[s]] * g0_[k].g[s];
       const std::optional<double> root = row.constraint->lone_root(row.row, x_star_, r0_[k]);
       const double lambda = root && std::isfinite(*root) ? *root : 0.0;
       lambda_[k] = lambda;
       for (int s = 0; s < row.count; ++s) x_[row.particle[s]] += lambda * r0_[k].g[s];
     }
-    const std::vector<Vec3>& q = world.particles().position;
+    const std::vector<Vec3>& q = context.state.position;
     for (const CompliantRow& soft : soft_) {  // the linear first guess: C + α̃λ + γ∇C(q)·Δx = 0 along r0
       const int k = soft.row;
-      const RowRef& row = rows[k];
+      const Row& row = rows[k];
       double slope = 0.0, damping = 0.0;
       for (int s = 0; s < row.count; ++s) {
         const int p = row.particle[s];
@@ -109,18 +110,18 @@ class ProjectionSolver final : public Solver {
       for (int s = 0; s < row.count; ++s) x_[row.particle[s]] += lambda_[k] * r0_[k].g[s];
     }
     NewtonResult result;
-    const double tolerance = world.settings().tolerance;
+    const double tolerance = context.settings.tolerance;
     int slow = 0, halvings = 0;
     double factored_at = INFINITY;  // residual where the current factorization was made (∞: none yet)
     double accepted = INFINITY;     // residual of the last accepted iterate: accepted residuals never increase,
                                     // so the last accepted iterate is also the best one
     bool current_accepted = false;  // whether λ is that iterate (otherwise it is λ − δ)
-    for (int it = 0; it < world.settings().max_iterations; ++it) {
-      if (it > 0 && world.past_deadline()) break;  // the window's frame budget ran out: lost, as below
+    for (int it = 0; it < context.settings.max_iterations; ++it) {
+      if (it > 0 && context.past_deadline()) break;  // the window's frame budget ran out: lost, as below
       // Gradients at the iterate are needed only to refactorize; a chord step or the final check needs C alone.
       const bool with_gradients = !(factored_at <= kReuseBelow);
-      double residual = with_gradients ? system_.evaluate(world, x_, c_, g_) : system_.values(world, x_, c_);
-      if (!soft_.empty()) residual = soft_residual(world);
+      double residual = with_gradients ? system_.evaluate(context.model, x_, c_, g_) : system_.values(context.model, x_, c_);
+      if (!soft_.empty()) residual = soft_residual(context);
       ++stats.iterations;
       if (!(residual <= accepted) && std::isfinite(accepted) && halvings < kMaxHalvings) {
         // The full Newton step overshot (far from the root of a strongly coupled system, e.g. cloth): go back
@@ -130,7 +131,7 @@ class ProjectionSolver final : public Solver {
           delta_[k] *= -0.5;
           lambda_[k] += delta_[k];
         }
-        system_.displace(world, r0_, delta_, x_);
+        system_.displace(context.model, r0_, delta_, x_);
         for (double& d : delta_) d = -d;
         current_accepted = false;
         continue;
@@ -157,8 +158,8 @@ class ProjectionSolver final : public Solver {
       // by about the residual, so reusing it (a chord step) still gains digits for the price of a solve.
       if (!(factored_at <= kReuseBelow && chord_ok)) {
         if (!with_gradients) {
-          system_.evaluate(world, x_, c_, g_);
-          if (!soft_.empty()) soft_residual(world);
+          system_.evaluate(context.model, x_, c_, g_);
+          if (!soft_.empty()) soft_residual(context);
         }
         for (const CompliantRow& soft : soft_)  // ∂/∂λ of γ∇C(q)·(x − q): the row's left gradient gains γ∇C(q)
           for (int s = 0; s < rows[soft.row].count; ++s) g_[soft.row].g[s] += soft.gamma * g0_[soft.row].g[s];
@@ -182,15 +183,15 @@ class ProjectionSolver final : public Solver {
     if (!std::isfinite(result.residual)) lambda_.assign(m, 0.0);  // not even the first iterate was finite
     best_lambda_.swap(lambda_);
     best_x_ = x_star_;
-    system_.displace(world, r0_, best_lambda_, best_x_);
+    system_.displace(context.model, r0_, best_lambda_, best_x_);
     return result;
   }
 
   // Turns c_[k] of every compliant row into its residual C + α̃(base + λ) + γ∇C(q)·(x − q) and returns the largest
   // |residual| / length scale over all rows.
-  double soft_residual(const World& world) {
-    const auto rows = world.rows();
-    const std::vector<Vec3>& q = world.particles().position;
+  double soft_residual(const StepContext& context) {
+    const auto rows = context.rows();
+    const std::vector<Vec3>& q = context.state.position;
     for (const CompliantRow& soft : soft_) {
       const int k = soft.row;
       double damping = 0.0;
@@ -218,22 +219,22 @@ class ProjectionSolver final : public Solver {
 
 }  // namespace
 
-void commit_positions(World& world, const std::vector<Vec3>& x, const std::vector<Vec3>& x0, double h) {
-  Particles& particles = world.particles();
+void commit_positions(StepContext& context, const std::vector<Vec3>& x, const std::vector<Vec3>& x0, double h) {
+  State& particles = context.state;
   const double inv_h = 1.0 / h;
-  for (std::size_t i = 0; i < particles.size(); ++i) {
-    if (particles.fixed(i)) continue;
+  for (std::size_t i = 0; i < particles.position.size(); ++i) {
+    if (context.fixed(i)) continue;
     particles.velocity[i] = (x[i] - x0[i]) * inv_h;  // x0 may alias the positions: read before writing
     particles.position[i] = x[i];
   }
 }
 
-void gather_compliant_rows(const World& world, double h, double factor, std::vector<CompliantRow>& rows,
+void gather_compliant_rows(const Model& model, double h, double factor, std::vector<CompliantRow>& rows,
                            std::vector<DiagonalTerm>* diagonal) {
   rows.clear();
   if (diagonal) diagonal->clear();
-  const auto all = world.rows();
-  for (int k : world.compliant_rows()) {
+  const auto all = model.rows();
+  for (int k : model.compliant_rows()) {
     const Constraint& c = *all[k].constraint;
     const double alpha = c.compliance();
     rows.push_back({k, factor * alpha / (h * h), alpha * c.damping() / h});

@@ -16,12 +16,12 @@ constexpr double kMinCosine = 0.05;
 
 }  // namespace
 
-ShakeResult shake_positions(const World& world, const std::vector<RowGrad>& g0, std::vector<Vec3>& x,
+ShakeResult shake_positions(const StepContext& context, const std::vector<RowGrad>& g0, std::vector<Vec3>& x,
                             std::vector<double>& lambda, const std::vector<CompliantRow>& soft,
                             std::span<const Vec3> x0) {
-  const auto rows = world.rows();
-  const auto& inv_mass = world.particles().inv_mass;
-  const double tolerance = world.settings().tolerance;
+  const auto rows = context.rows();
+  const auto& inv_mass = context.inv_mass();
+  const double tolerance = context.settings.tolerance;
   lambda.assign(rows.size(), 0.0);
   // Per-row α̃ and γ, only when some row is compliant (0 for rigid rows).
   std::vector<double> alpha_tilde, gamma;
@@ -35,12 +35,12 @@ ShakeResult shake_positions(const World& world, const std::vector<RowGrad>& g0, 
   }
   ShakeResult result;
   RowGradient grad;
-  while (result.sweeps < world.settings().max_iterations) {
-    if ((result.sweeps & 63) == 63 && world.past_deadline()) break;  // the window's frame budget ran out
+  while (result.sweeps < context.settings.max_iterations) {
+    if ((result.sweeps & 63) == 63 && context.past_deadline()) break;  // the window's frame budget ran out
     ++result.sweeps;
     bool all_within = true;
     for (std::size_t k = 0; k < rows.size(); ++k) {
-      const RowRef& row = rows[k];
+      const Row& row = rows[k];
       double c = row.constraint->evaluate(row.row, x, grad);
       const bool compliant = !alpha_tilde.empty() && alpha_tilde[k] > 0.0;
       if (compliant) {
@@ -82,17 +82,17 @@ namespace {
 
 class ShakeSolver final : public Solver {
  public:
-  void substep(World& world, double h, StepStats& stats) override {
-    system_.prepare(world);
-    x0_ = world.particles().position;
-    gather_compliant_rows(world, h, 1.0, soft_);
-    predict_semi_implicit(world, h, x_, v_);
-    system_.evaluate(world, x0_, c_, g0_);
-    const ShakeResult result = shake_positions(world, g0_, x_, lambda_, soft_, x0_);
+  void substep(StepContext& context, double h, StepStats& stats) override {
+    system_.prepare(context.model);
+    x0_ = context.state.position;
+    gather_compliant_rows(context.model, h, 1.0, soft_);
+    predict_semi_implicit(context, h, x_, v_);
+    system_.evaluate(context.model, x0_, c_, g0_);
+    const ShakeResult result = shake_positions(context, g0_, x_, lambda_, soft_, x0_);
     stats.iterations += result.sweeps;
     if (!result.converged) ++stats.failures;
-    commit_positions(world, x_, x0_, h);
-    auto& force = world.mutable_row_force();
+    commit_positions(context, x_, x0_, h);
+    auto& force = context.state.row_force;
     for (std::size_t k = 0; k < force.size(); ++k) force[k] = lambda_[k] / (h * h);
   }
 

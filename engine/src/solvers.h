@@ -25,8 +25,8 @@ struct CompliantRow {
   double gamma;
   double base = 0.0;
 };
-// The world's compliant rows for a substep of length h; fills `diagonal` with their α̃ when given.
-void gather_compliant_rows(const World& world, double h, double factor, std::vector<CompliantRow>& rows,
+// The model's compliant rows for a substep of length h; fills `diagonal` with their α̃ when given.
+void gather_compliant_rows(const Model& model, double h, double factor, std::vector<CompliantRow>& rows,
                            std::vector<DiagonalTerm>* diagonal = nullptr);
 
 struct ShakeResult {
@@ -37,11 +37,11 @@ struct ShakeResult {
 // directions M⁻¹ ∇C(q) (gradients `g0`) by δλ = −C(x) / Σ_p (1/m_p) ∇_p C(x) · ∇_p C(q), accumulating λ, until
 // every row is within tolerance (relative to its length scale) or the sweep cap is reached. A compliant row
 // (`soft`, with the start positions x0) takes the XPBD step δλ = −(C + α̃λ + γ∇C(q)·(x − q)) / ((1 + γ) w + α̃).
-ShakeResult shake_positions(const World& world, const std::vector<RowGrad>& g0, std::vector<Vec3>& x,
+ShakeResult shake_positions(const StepContext& context, const std::vector<RowGrad>& g0, std::vector<Vec3>& x,
                             std::vector<double>& lambda, const std::vector<CompliantRow>& soft = {},
                             std::span<const Vec3> x0 = {});
 
-// Copies x into the world's positions and (x − x0) / h into its velocities (movable particles only).
-void commit_positions(World& world, const std::vector<Vec3>& x, const std::vector<Vec3>& x0, double h);
+// Copies x into the state's positions and (x − x0) / h into its velocities (movable particles only).
+void commit_positions(StepContext& context, const std::vector<Vec3>& x, const std::vector<Vec3>& x0, double h);
 
 }  // namespace lagrange

@@ -207,4 +207,6 @@ void SparseLDU::solve(double* b) const {
     for (int k = 0; k < n; ++k) b[perm_old_[k]] = y[k];
 }
 
+std::unique_ptr<LinearSolver> make_sparse_ldu_solver() { return std::make_unique<SparseLDU>(); }
+
 }  // namespace lagrange

@@ -19,13 +19,16 @@
 #include <utility>
 #include <vector>
 
+#include "linear_solver.h"
+
 namespace lagrange {
 
-class SparseLDU {
+class SparseLDU final : public LinearSolver {
  public:
+  const char* name() const override { return "sparse LDU"; }
   // n unknowns; `upper` lists the off-diagonal pairs (i, j), i < j, whose entries may be non-zero (both A_ij and
   // A_ji). The order of `upper` is the order of the value arrays passed to factorize().
-  void analyze(int n, const std::vector<std::pair<int, int>>& upper);
+  void analyze(int n, const std::vector<std::pair<int, int>>& upper) override;
 
   // diag[i] = A_ii; upper_values[e] = A_ij and lower_values[e] = A_ji for the e-th pair (i, j) given to analyze().
   // Pivots with |D_k| <= pivot_tolerance · |A_kk| (or A_kk = 0) mark dependent rows. Returns their count.
@@ -35,15 +38,16 @@ class SparseLDU {
   // Assembly straight into the factor's own storage, for callers that refactorize often: write A_ii to
   // *diagonal_entry(i), A_ij and A_ji of pair e to *pair_entry(e, true) and *pair_entry(e, false), then call
   // factorize_assembled(). Pointers stay valid until the next analyze().
-  double* diagonal_entry(int i) { return &a_diag_[perm_new_[i]]; }
-  double* pair_entry(std::size_t pair, bool upper_value) {
+  double* diagonal_entry(int i) override { return &a_diag_[perm_new_[i]]; }
+  double* pair_entry(std::size_t pair, bool upper_value) override {
     const bool up = upper_value != static_cast<bool>(pair_swapped_[pair]);
     return up ? &a_up_[pair_slot_[pair]] : &a_low_[pair_slot_[pair]];
   }
   int factorize_assembled(double pivot_tolerance = 1e-10);
+  int factorize() override { return factorize_assembled(); }
 
   // Solves A x = b in place (after factorize()). Dependent rows get x = 0 in the factored basis.
-  void solve(double* b) const;
+  void solve(double* b) const override;
 
   int size() const { return n_; }
   int factor_nonzeros() const { return static_cast<int>(factor_row_.size()); }

@@ -1,5 +1,7 @@
 #include "lagrange/text.h"
 
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 
 namespace lagrange {
@@ -69,6 +71,14 @@ std::string quoted(std::string_view text, std::size_t max) {
   out += printable(text, max);
   out += '\'';
   return out;
+}
+
+std::string format_number(double value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  char buffer[64];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, result.ptr);
 }
 
 }  // namespace lagrange

@@ -30,7 +30,7 @@ TEST_CASE("dragging while paused poses the scene: rods exact, at rest, and play 
   const World& world = sandbox.world();
   const long steps = world.step_count();
   const int bob = 2;
-  const glm::dvec2 start = screen_of(sandbox, world.particles().position[bob]);
+  const glm::dvec2 start = screen_of(sandbox, world.state().position[bob]);
   push_mouse_button(SDL_MOUSEBUTTONDOWN, start);
   run_frames(sandbox, 1, kDt);
   REQUIRE(state.drag.controller.particle() == bob);
@@ -40,31 +40,31 @@ TEST_CASE("dragging while paused poses the scene: rods exact, at rest, and play 
   glm::dvec2 at = drag_mouse(sandbox, start, screen_of(sandbox, goal), 10);
   CHECK(world.step_count() == steps);  // no time passed
   const double pixel = 1.0 / sandbox.camera().pixels_per_unit(goal);
-  CHECK(glm::length(world.particles().position[bob] - state.drag.controller.target()) < 1e-6);
-  CHECK(glm::length(world.particles().position[bob] - goal) < 2.0 * pixel);
+  CHECK(glm::length(world.state().position[bob] - state.drag.controller.target()) < 1e-6);
+  CHECK(glm::length(world.state().position[bob] - goal) < 2.0 * pixel);
   CHECK(world.max_violation(true) < 1e-10);  // the rods, exact; the mouse's pin is not counted
-  for (const Vec3& v : world.particles().velocity) CHECK(glm::length(v) == 0.0);
+  for (const Vec3& v : world.state().velocity) CHECK(glm::length(v) == 0.0);
 
   // Beyond reach: the nearest reachable point, 2 m from the pivot toward the cursor.
   at = drag_mouse(sandbox, at, screen_of(sandbox, Vec3(-2.4, -1.8, 0.0)), 5);
   const Vec3 cursor = state.drag.controller.target();
   REQUIRE(glm::length(cursor) > 2.5);
-  CHECK(glm::length(world.particles().position[bob] - 2.0 * glm::normalize(cursor)) < 1e-6);
+  CHECK(glm::length(world.state().position[bob] - 2.0 * glm::normalize(cursor)) < 1e-6);
   CHECK(world.max_violation(true) < 1e-10);
   CHECK(world.max_violation() < 1e-9);  // the Diagnostics' max |C|, though the pin is half a metre off
-  const Vec3 posed = world.particles().position[bob];
+  const Vec3 posed = world.state().position[bob];
 
   push_mouse_button(SDL_MOUSEBUTTONUP, at);
   run_frames(sandbox, 1, kDt);
   CHECK(!state.drag.active());
-  CHECK(world.particles().position[bob] == posed);
-  for (const Vec3& v : world.particles().velocity) CHECK(glm::length(v) == 0.0);
+  CHECK(world.state().position[bob] == posed);
+  for (const Vec3& v : world.state().velocity) CHECK(glm::length(v) == 0.0);
 
   // Play: the motion starts from the pose, at rest: one step moves the bob by about g dt²/2, not more.
   push_key(SDLK_SPACE);
   run_frames(sandbox, 1, kDt);
   REQUIRE(world.step_count() == steps + 1);
-  CHECK(glm::length(world.particles().position[bob] - posed) < 9.81 * kDt * kDt);
+  CHECK(glm::length(world.state().position[bob] - posed) < 9.81 * kDt * kDt);
   CHECK(world.energy().kinetic < 2.0 * 9.81 * 9.81 * kDt * kDt);
 }
 
@@ -80,16 +80,16 @@ TEST_CASE("Diagnostics: the drift leaves out the mouse's work and max |C| leaves
 
   // Grab the outer bob, lift it over the pivot and beyond reach, hold it there, let go.
   const int bob = 2;
-  const glm::dvec2 start = screen_of(sandbox, world.particles().position[bob]);
+  const glm::dvec2 start = screen_of(sandbox, world.state().position[bob]);
   push_mouse_button(SDL_MOUSEBUTTONDOWN, start);
   run_frames(sandbox, 1, kDt);
   REQUIRE(state.drag.active());
   const glm::dvec2 at = drag_mouse(sandbox, start, screen_of(sandbox, Vec3(0.0, 2.5, 0.0)), 60);  // in 1 s
   run_frames(sandbox, 60, kDt);
   const Constraint& pin = *world.constraints()[state.drag.controller.constraint()];
-  CHECK(std::abs(pin.value(1, world.particles().position)) > 0.3);  // the pin is stretched half a metre ...
+  CHECK(std::abs(pin.value(1, world.state().position)) > 0.3);  // the pin is stretched half a metre ...
   CHECK(world.max_violation() < 1e-8);                                 // ... and max |C| shows the rods only
-  CHECK(world.particles().position[bob].y > 1.99);                     // held up, at the top of its reach
+  CHECK(world.state().position[bob].y > 1.99);                     // held up, at the top of its reach
   push_mouse_button(SDL_MOUSEBUTTONUP, at);
   run_frames(sandbox, 60, kDt);
 

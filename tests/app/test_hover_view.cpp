@@ -9,13 +9,12 @@ namespace {
 
 constexpr double kDt = 1.0 / 60.0;
 
-bool finite(const Vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 void check_finite(const Sandbox& sandbox) {
   const World& world = sandbox.world();
   bool all = std::isfinite(world.energy().total()) && std::isfinite(world.time());
-  for (std::size_t i = 0; i < world.particles().size(); ++i)
-    all = all && finite(world.particles().position[i]) && finite(world.particles().velocity[i]);
+  for (std::size_t i = 0; i < world.particle_count(); ++i)
+    all = all && finite(world.state().position[i]) && finite(world.state().velocity[i]);
   CHECK(all);
 }
 
@@ -56,13 +55,13 @@ HoverCounts hover_everything(Sandbox& sandbox, bool sparse, bool panels = true) 
   HoverCounts counts;
   const SandboxState& state = sandbox.state();
   const World& world = sandbox.world();
-  const Particles& p = world.particles();
+  const State& p = world.state();
   const Camera& camera = sandbox.camera();
   // At least 6 pixels inside the viewport.
   auto visible = [&](glm::dvec2 pixel) { return glm::length(camera.clamp_to_viewport(pixel, 6.0) - pixel) < 1e-9; };
   auto tooltip_shown = [&] { return state.widget_rects.count("tooltip") == 1; };
 
-  for (std::size_t i = 0; i < p.size(); ++i) {
+  for (std::size_t i = 0; i < p.position.size(); ++i) {
     CAPTURE(i);
     const glm::dvec2 pixel = screen_of(sandbox, p.position[i]);
     if (!visible(pixel)) continue;
@@ -167,8 +166,8 @@ TEST_CASE("the cloth: the window opens under the cursor and every particle, rod 
   const World& world = sandbox.world();
   const auto ids = world.constraints()[world.constraints().size() / 2]->particles();
   REQUIRE(ids.size() == 2);
-  push_mouse_motion(0.5 * (screen_of(sandbox, world.particles().position[ids[0]]) +
-                           screen_of(sandbox, world.particles().position[ids[1]])),
+  push_mouse_motion(0.5 * (screen_of(sandbox, world.state().position[ids[0]]) +
+                           screen_of(sandbox, world.state().position[ids[1]])),
                     {480, 200}, false);
   run_frames(sandbox, 10, kDt);
   check_finite(sandbox);
@@ -255,20 +254,20 @@ TEST_CASE("length-error colouring shows each rod's relative error and tension co
   const World& world = sandbox.world();
   const Constraint& rod = *world.constraints()[0];  // pivot to first bob: its midpoint is clear of both spheres
   const auto ids = rod.particles();
-  const glm::dvec2 mid = 0.5 * (screen_of(sandbox, world.particles().position[ids[0]]) +
-                                screen_of(sandbox, world.particles().position[ids[1]]));
+  const glm::dvec2 mid = 0.5 * (screen_of(sandbox, world.state().position[ids[0]]) +
+                                screen_of(sandbox, world.state().position[ids[1]]));
   auto colour_at_mid = [&] {
     sandbox.frame(0.0);
     sandbox.render(false);
     return sandbox.read_pixels().at(static_cast<int>(mid.x), static_cast<int>(mid.y));
   };
   state.view.rod_colouring = RodColouring::LengthError;
-  const double relative = std::abs(rod.value(0, world.particles().position)) / rod.length_scale(0);
+  const double relative = std::abs(rod.value(0, world.state().position)) / rod.length_scale(0);
   const glm::vec3 expected_error = glm::vec3(error_colour(relative));
   const Image::Pixel error_pixel = colour_at_mid();
   CHECK(colour_distance(error_pixel, expected_error) < 40.0);
   state.view.rod_colouring = RodColouring::Tension;
-  const double force = world.row_force()[static_cast<std::size_t>(world.row_offset(0))];
+  const double force = world.state().row_force[static_cast<std::size_t>(world.model().row_offset(0))];
   const Image::Pixel tension_pixel = colour_at_mid();
   CHECK(colour_distance(tension_pixel, glm::vec3(tension_colour(force, state.force_scale))) < 40.0);
 }

@@ -19,7 +19,7 @@ TEST_CASE("hard drag: the grabbed particle follows the cursor with rods held and
   const World& world = sandbox.world();
   const int bob = 2;
   const std::size_t constraints = world.constraints().size();
-  const Vec3 start = world.particles().position[bob];
+  const Vec3 start = world.state().position[bob];
 
   const glm::dvec2 start_pixel = screen_of(sandbox, start);
   push_mouse_button(SDL_MOUSEBUTTONDOWN, start_pixel);
@@ -39,7 +39,7 @@ TEST_CASE("hard drag: the grabbed particle follows the cursor with rods held and
     run_frames(sandbox, 1, kDt);
   }
   run_frames(sandbox, 10, kDt);  // hold still at the goal
-  const Vec3 held = world.particles().position[bob];
+  const Vec3 held = world.state().position[bob];
   const double pixel_size = 1.0 / sandbox.camera().pixels_per_unit(goal);
   CHECK(glm::length(held - goal) < 3.0 * pixel_size + 1e-3);
   CHECK(world.max_violation(true) < 1e-6);  // rods held while dragged
@@ -56,7 +56,7 @@ TEST_CASE("hard drag: the grabbed particle follows the cursor with rods held and
   sandbox.pump_events();
   CHECK(!state.drag.active());
   CHECK(world.constraints().size() == constraints);  // the pin is gone
-  const Vec3 v = world.particles().velocity[bob];
+  const Vec3 v = world.state().velocity[bob];
   CHECK(v.x > 0.5);  // it keeps the drag velocity (to the right)
   run_frames(sandbox, 30, kDt);
   CHECK(world.max_violation(true) < 1e-6);
@@ -74,7 +74,7 @@ TEST_CASE("spring drag: a soft, damped pin pulls the particle toward the cursor"
   const World& world = sandbox.world();
   const std::size_t constraints = world.constraints().size();
   const int bob = 1;
-  const Vec3 start = world.particles().position[bob];
+  const Vec3 start = world.state().position[bob];
   const glm::dvec2 start_pixel = screen_of(sandbox, start);
   push_mouse_button(SDL_MOUSEBUTTONDOWN, start_pixel);
   sandbox.pump_events();
@@ -90,7 +90,7 @@ TEST_CASE("spring drag: a soft, damped pin pulls the particle toward the cursor"
   state.paused = false;
   run_frames(sandbox, 90, kDt);
   CHECK(glm::length(state.drag.controller.target() - goal) < 0.05);
-  CHECK(glm::length(world.particles().position[bob] - goal) < glm::length(start - goal));
+  CHECK(glm::length(world.state().position[bob] - goal) < glm::length(start - goal));
   push_mouse_button(SDL_MOUSEBUTTONUP, goal_pixel);
   sandbox.pump_events();
   CHECK(!state.drag.active());
@@ -133,7 +133,7 @@ TEST_CASE("number keys switch the solver live in solver_table order with no jump
   const World& world = sandbox.world();
   for (std::size_t k = solvers.size(); k-- > 0;) {
     CAPTURE(solvers[k].id);
-    const std::vector<Vec3> before = world.particles().position;
+    const std::vector<Vec3> before = world.state().position;
     const double error = world.max_violation();  // the previous solver's (penalty's springs stretch a little)
     const double t = world.time();
     push_key(static_cast<SDL_Keycode>(SDLK_1 + k));
@@ -145,13 +145,13 @@ TEST_CASE("number keys switch the solver live in solver_table order with no jump
     // The switch itself moves nothing but the previous solver's error: the rods are put back to length (two rods,
     // so each bob moves at most both rods' errors).
     for (std::size_t i = 0; i < before.size(); ++i)
-      CHECK(glm::length(world.particles().position[i] - before[i]) <= 2.0 * error * (1.0 + 1e-6) + 1e-12);
+      CHECK(glm::length(world.state().position[i] - before[i]) <= 2.0 * error * (1.0 + 1e-6) + 1e-12);
     CHECK(world.max_violation(true) <= std::max(world.settings().tolerance, 1e-9));
     sandbox.frame(kDt);                            // one step with the new solver
     double jump = 0.0, speed = 0.0;
     for (std::size_t i = 0; i < before.size(); ++i) {
-      jump = std::max(jump, glm::length(world.particles().position[i] - before[i]));
-      speed = std::max(speed, glm::length(world.particles().velocity[i]));
+      jump = std::max(jump, glm::length(world.state().position[i] - before[i]));
+      speed = std::max(speed, glm::length(world.state().velocity[i]));
     }
     CHECK(jump < 2.0 * speed * kDt + 9.81 * kDt * kDt + 1e-9);
   }
@@ -160,7 +160,7 @@ TEST_CASE("number keys switch the solver live in solver_table order with no jump
 TEST_CASE("keys: Space pauses and S steps once and R resets keeping the chosen solver") {
   Sandbox sandbox(test_options(1280, 720));  // panels at their usual width beside the scene
   REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
-  const std::vector<Vec3> initial = sandbox.world().particles().position;
+  const std::vector<Vec3> initial = sandbox.world().state().position;
   push_key(SDLK_SPACE);
   run_frames(sandbox, 3, kDt);
   CHECK(sandbox.state().paused);
@@ -175,7 +175,7 @@ TEST_CASE("keys: Space pauses and S steps once and R resets keeping the chosen s
   push_key(SDLK_r);
   run_frames(sandbox, 1, 0.0);
   CHECK(sandbox.world().step_count() == 0);
-  CHECK(sandbox.world().particles().position == initial);
+  CHECK(sandbox.world().state().position == initial);
   CHECK(std::string(sandbox.world().solver_info().id) == solver_table()[1].id);
 }
 
@@ -191,10 +191,10 @@ TEST_CASE("3D drag moves the grabbed point in the camera-facing plane under the 
   run_frames(sandbox, 1, 1.0 / 60.0);
   const World& world = sandbox.world();
   int bob = -1;
-  for (std::size_t i = 0; i < world.particles().size(); ++i)
-    if (!world.particles().fixed(i)) bob = static_cast<int>(i);
+  for (std::size_t i = 0; i < world.particle_count(); ++i)
+    if (!world.model().fixed(i)) bob = static_cast<int>(i);
   REQUIRE(bob >= 0);
-  const Vec3 start = world.particles().position[bob];
+  const Vec3 start = world.state().position[bob];
   const glm::dvec2 start_pixel = screen_of(sandbox, start);
 
   // Hovering first: the tooltip's subject is the particle under the cursor.
@@ -205,10 +205,10 @@ TEST_CASE("3D drag moves the grabbed point in the camera-facing plane under the 
 
   // A goal the rod allows: on the circle where the drag plane cuts the sphere the bob can reach around the pivot.
   int pivot = -1;
-  for (std::size_t i = 0; i < world.particles().size(); ++i)
-    if (world.particles().fixed(i)) pivot = static_cast<int>(i);
+  for (std::size_t i = 0; i < world.particle_count(); ++i)
+    if (world.model().fixed(i)) pivot = static_cast<int>(i);
   REQUIRE(pivot >= 0);
-  const Vec3 c = world.particles().position[pivot];
+  const Vec3 c = world.state().position[pivot];
   const Vec3 n = -sandbox.camera().forward();
   const Vec3 centre = c + n * glm::dot(start - c, n);
   const Vec3 u = start - centre;
@@ -227,7 +227,7 @@ TEST_CASE("3D drag moves the grabbed point in the camera-facing plane under the 
   CHECK(glm::length(screen_of(sandbox, pin.point()) - screen_of(sandbox, goal)) < 1.5);
   state.paused = false;
   run_frames(sandbox, 5, 1.0 / 60.0);
-  CHECK(glm::length(world.particles().position[bob] - goal) < 2.0 * pixel);  // held at the cursor
+  CHECK(glm::length(world.state().position[bob] - goal) < 2.0 * pixel);  // held at the cursor
   CHECK(world.max_violation() < 2.0 * pixel);  // a rounded goal off the sphere: the rod gives way that much
   push_mouse_button(SDL_MOUSEBUTTONUP, goal_pixel);
   run_frames(sandbox, 1, 1.0 / 60.0);
@@ -248,12 +248,12 @@ TEST_CASE("the solver combo box switches the solver with the mouse and the click
   const std::string target = solvers[solvers.size() - 1].id;
   REQUIRE(world.solver_info().id != target);
   const long steps = world.step_count();
-  const std::vector<Vec3> before = world.particles().position;
+  const std::vector<Vec3> before = world.state().position;
   click_widget(sandbox, "solver combo");  // opens the list
   click_widget(sandbox, "solver " + target);
   CHECK(std::string(world.solver_info().id) == target);
   CHECK(world.step_count() == steps);  // frames of zero wall time: nothing stepped
-  CHECK(world.particles().position == before);
+  CHECK(world.state().position == before);
   CHECK(!sandbox.state().drag.active());
 
   click_widget(sandbox, "pause");
@@ -273,7 +273,7 @@ TEST_CASE("a press right after the pointer jumps from a panel onto a particle gr
   push_mouse_motion({100, 300}, {100, 300}, false);  // over the control panel
   run_frames(sandbox, 2, 0.0);
   REQUIRE(ImGui::GetIO().WantCaptureMouse);
-  const glm::dvec2 bob = screen_of(sandbox, sandbox.world().particles().position[2]);
+  const glm::dvec2 bob = screen_of(sandbox, sandbox.world().state().position[2]);
   push_mouse_motion(bob, {100, 300}, false);
   push_mouse_button(SDL_MOUSEBUTTONDOWN, bob);
   run_frames(sandbox, 2, 0.0);

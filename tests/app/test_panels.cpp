@@ -102,7 +102,7 @@ TEST_CASE("a particle dragged toward Diagnostics stays in the viewport, never un
   run_frames(sandbox, 2, kDt);
   const Camera& camera = sandbox.camera();
   const int bob = 2;
-  const glm::dvec2 start = screen_of(sandbox, sandbox.world().particles().position[bob]);
+  const glm::dvec2 start = screen_of(sandbox, sandbox.world().state().position[bob]);
   push_mouse_button(SDL_MOUSEBUTTONDOWN, start);
   run_frames(sandbox, 1, 0.0);
   REQUIRE(state.drag.controller.particle() == bob);

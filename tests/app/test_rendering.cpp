@@ -22,7 +22,7 @@ TEST_CASE("every shipped scene loads and renders with its particles where the en
     REQUIRE(image.width == 640);
     REQUIRE(image.height == 360);
     const World& world = sandbox.world();
-    const Particles& p = world.particles();
+    const State& p = world.state();
     CHECK(std::isfinite(world.energy().total()));
 
     // Background: pixels no sphere or rod covers. Corners are far from the framed scene.
@@ -37,9 +37,9 @@ TEST_CASE("every shipped scene loads and renders with its particles where the en
 
     // Particles: the pixel under each projected centre is drawn (not background); in 2D, where nothing can hide a
     // sphere, it has the particle's own colour (or the fixed particles' steel grey).
-    const std::size_t stride = p.size() > 60 ? p.size() / 37 : 1;
+    const std::size_t stride = p.position.size() > 60 ? p.position.size() / 37 : 1;
     int checked = 0;
-    for (std::size_t i = 0; i < p.size(); i += stride) {
+    for (std::size_t i = 0; i < p.position.size(); i += stride) {
       CAPTURE(i);
       const auto s = sandbox.camera().project(p.position[i]);
       REQUIRE(s.has_value());
@@ -53,10 +53,10 @@ TEST_CASE("every shipped scene loads and renders with its particles where the en
           drawn = std::max(drawn, colour_distance(image.at(x + dx, y + dy), background_at(y + dy, image.height)));
       CHECK(drawn > 20.0);
       bool covered = false;  // by a bigger neighbour's sphere (a heavy bob over the first link of its chain)
-      for (std::size_t j = 0; j < p.size(); ++j)
+      for (std::size_t j = 0; j < p.position.size(); ++j)
         covered |= j != i && glm::length(p.position[j] - p.position[i]) < sandbox.radii()[j];
-      if (world.dimension() == 2 && !p.fixed(i) && !covered) {  // fixed ones are striped: only "drawn" is checked
-        const glm::vec3 expected = particle_colour(world, static_cast<int>(i)) * 0.75f;  // diffuse at the centre
+      if (world.dimension() == 2 && !world.model().fixed(i) && !covered) {  // fixed ones are striped: only "drawn" is checked
+        const glm::vec3 expected = particle_colour(sandbox.state().scene, static_cast<int>(i)) * 0.75f;  // diffuse at the centre
         CHECK(colour_distance(pixel, expected) < colour_distance(pixel, background_at(y, image.height)));
       }
     }
@@ -69,7 +69,7 @@ TEST_CASE("panels draw over the scene and rendering changes nothing in the world
   REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
   sandbox.state().paused = true;
   run_frames(sandbox, 2, 1.0 / 60.0);
-  const std::vector<Vec3> before = sandbox.world().particles().position;
+  const std::vector<Vec3> before = sandbox.world().state().position;
   const double t = sandbox.world().time();
   sandbox.state().view.grid = true;
   sandbox.render(true);
@@ -85,7 +85,7 @@ TEST_CASE("panels draw over the scene and rendering changes nothing in the world
   CHECK(changed_left > 300 * 720 / 20);
   CHECK(changed_middle < 720 / 4);  // at most the HUD line and the legend
   // Rendering never changes physics.
-  CHECK(sandbox.world().particles().position == before);
+  CHECK(sandbox.world().state().position == before);
   CHECK(sandbox.world().time() == t);
 }
 

@@ -71,7 +71,7 @@ TEST_CASE("a scene that blows up is stopped at its last finite state with a mess
   CHECK(state.settings_error.find("blew up") != std::string::npos);
   const World& world = sandbox.world();
   CHECK(std::isfinite(world.energy().total()));
-  for (const Vec3& x : world.particles().position) CHECK(glm::length(x) < 1e9);
+  for (const Vec3& x : world.state().position) CHECK(glm::length(x) < 1e9);
   // R starts again from the file.
   push_key(SDLK_r);
   run_frames(sandbox, 1, 0.0);

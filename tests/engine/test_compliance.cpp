@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "lagrange/measure.h"
 #include "row_system.h"
 #include "solvers.h"
 #include "test_util.h"
@@ -35,13 +36,13 @@ TEST_CASE("a compliant rod under a hanging load stretches by alpha m g, in every
   for (const SolverInfo& info : solver_table()) {
     CAPTURE(info.id);
     World world = soft_pendulum(info.id, alpha, beta, m, g);
-    REQUIRE(world.compliant_rows().size() == 1);
+    REQUIRE(world.model().compliant_rows().size() == 1);
     for (int step = 0; step < 300; ++step) world.step();  // 5 s, a hundred time constants √(m α)
-    const double stretch = -world.particles().position[1].y - 1.0;
+    const double stretch = -world.state().position[1].y - 1.0;
     CHECK(stretch == doctest::Approx(alpha * m * g).epsilon(1e-6));
-    CHECK(world.row_force()[0] == doctest::Approx(-m * g).epsilon(1e-6));  // tension: the bob's weight
+    CHECK(world.state().row_force[0] == doctest::Approx(-m * g).epsilon(1e-6));  // tension: the bob's weight
     // The stretched spring's energy ½ C²/α is part of the potential.
-    CHECK(world.spring_energy() == doctest::Approx(0.5 * stretch * stretch / alpha).epsilon(1e-9));
+    CHECK(spring_energy(world.model(), world.state()) == doctest::Approx(0.5 * stretch * stretch / alpha).epsilon(1e-9));
   }
 }
 
@@ -50,13 +51,13 @@ TEST_CASE("a rigid row stays rigid: compliance 0 gives the same bits as never se
   World b = lagrange::test::simple_pendulum("projection", 0.7, 1.0, 1.0 / 240.0);
   b.set_compliance(0, 1e-3, 5.0);
   b.set_compliance(0, 0.0, 0.0);
-  CHECK(b.compliant_rows().empty());
+  CHECK(b.model().compliant_rows().empty());
   for (int step = 0; step < 100; ++step) {
     a.step();
     b.step();
   }
-  CHECK(a.particles().position == b.particles().position);
-  CHECK(a.particles().velocity == b.particles().velocity);
+  CHECK(a.state().position == b.state().position);
+  CHECK(a.state().velocity == b.state().velocity);
 }
 
 TEST_CASE("the compliant Newton matrix matches finite differences of C + a~ lambda + gamma grad C(q) (x - q)") {
@@ -72,13 +73,13 @@ TEST_CASE("the compliant Newton matrix matches finite differences of C + a~ lamb
   world.set_compliance(soft_rod, 2e-4, 3.0);
   world.set_compliance(pin, 1e-4, 40.0);
   RowSystem system;
-  system.prepare(world);
-  const auto q = world.particles().position;
+  system.prepare(world.model());
+  const auto q = world.state().position;
   std::vector<double> c;
   std::vector<RowGrad> g0, r0, g;
-  system.evaluate(world, q, c, g0);
-  system.weight(world, g0, r0);
-  const auto rows = world.rows();
+  system.evaluate(world.model(), q, c, g0);
+  system.weight(world.model(), g0, r0);
+  const auto rows = world.model().rows();
   const int m = static_cast<int>(rows.size());
   // α̃ and γ per row, written out here from the definitions (α̃ = α/h², γ = αβ/h), not taken from the solver.
   std::vector<double> at(m, 0.0), gamma(m, 0.0);
@@ -91,10 +92,10 @@ TEST_CASE("the compliant Newton matrix matches finite differences of C + a~ lamb
   for (int k = 0; k < m; ++k) lambda[k] = 0.02 * (k + 1) * (k % 2 ? -1 : 1);
   auto residual = [&](const std::vector<double>& l) {
     std::vector<Vec3> x = q;
-    system.displace(world, r0, l, x);
+    system.displace(world.model(), r0, l, x);
     std::vector<double> out;
     std::vector<RowGrad> unused;
-    system.evaluate(world, x, out, unused);
+    system.evaluate(world.model(), x, out, unused);
     for (int k = 0; k < m; ++k) {
       double dq = 0.0;
       for (int s = 0; s < rows[k].count; ++s) dq += glm::dot(g0[k].g[s], x[rows[k].particle[s]] - q[rows[k].particle[s]]);
@@ -106,11 +107,11 @@ TEST_CASE("the compliant Newton matrix matches finite differences of C + a~ lamb
   // The solver's matrix: left gradient ∇C(x) + γ∇C(q), α̃ on the diagonal (solvers.h, gather_compliant_rows).
   std::vector<CompliantRow> soft;
   std::vector<DiagonalTerm> diagonal;
-  gather_compliant_rows(world, h, 1.0, soft, &diagonal);
+  gather_compliant_rows(world.model(), h, 1.0, soft, &diagonal);
   REQUIRE(soft.size() == 4);  // the rod's row and the pin's three
   std::vector<Vec3> x = q;
-  system.displace(world, r0, lambda, x);
-  system.evaluate(world, x, c, g);
+  system.displace(world.model(), r0, lambda, x);
+  system.evaluate(world.model(), x, c, g);
   for (const CompliantRow& row : soft)
     for (int s = 0; s < rows[row.row].count; ++s) g[row.row].g[s] += row.gamma * g0[row.row].g[s];
   CHECK(system.factorize(g, r0, diagonal) == 0);
@@ -137,20 +138,20 @@ TEST_CASE("one projection substep solves the compliant equations, and SHAKE land
     return world;
   };
   World world = build("projection");
-  const auto q = world.particles().position;
+  const auto q = world.state().position;
   world.step();
   CHECK(world.stats().failures == 0);
   for (int rod = 0; rod < 2; ++rod)  // the rigid rods stay exact
-    CHECK(std::abs(world.constraint(rod).value(0, world.particles().position)) < 1e-10);
-  CHECK(glm::length(world.particles().position[2] - world.particles().position[0]) < 2.0 + 1e-10);
+    CHECK(std::abs(world.constraint(rod).value(0, world.state().position)) < 1e-10);
+  CHECK(glm::length(world.state().position[2] - world.state().position[0]) < 2.0 + 1e-10);
   const double h = 1.0 / 240.0;
-  const auto x = world.particles().position;
+  const auto x = world.state().position;
   // Each pin row: C + α̃λ + γ (x − q) = 0 with λ = h² × the reported force.
   const Constraint& pin = world.constraint(2);
   const double at = pin.compliance() / (h * h), gamma = pin.compliance() * pin.damping() / h;
   for (int k = 0; k < 2; ++k) {
-    const int r = world.row_offset(2) + k;
-    const double residual = pin.value(k, x) + at * world.row_force()[r] * h * h + gamma * (x[2][k] - q[2][k]);
+    const int r = world.model().row_offset(2) + k;
+    const double residual = pin.value(k, x) + at * world.state().row_force[r] * h * h + gamma * (x[2][k] - q[2][k]);
     CHECK(std::abs(residual) < 1e-9);
   }
   World shaken = build("shake");
@@ -159,5 +160,5 @@ TEST_CASE("one projection substep solves the compliant equations, and SHAKE land
   shaken.set_settings(slow);
   shaken.step();
   CHECK(shaken.stats().failures == 0);
-  for (int p = 1; p < 3; ++p) CHECK(glm::length(shaken.particles().position[p] - x[p]) < 1e-9);
+  for (int p = 1; p < 3; ++p) CHECK(glm::length(shaken.state().position[p] - x[p]) < 1e-9);
 }

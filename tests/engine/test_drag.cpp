@@ -62,7 +62,7 @@ TEST_CASE("over-reach: the end of a pendulum chain goes to pivot + (L1 + ... + L
       });
       CHECK(worst_iterations <= 8 * world.settings().substeps);  // a few Newton iterations per substep
       const Vec3 nearest = reach * direction;  // the pivot is at the origin
-      const Vec3 x = world.particles().position[end];
+      const Vec3 x = world.state().position[end];
       // Gravity tilts the held chain by at most (d − L)/(F/W · d) radians, F/W the pull in weights (the force
       // cap); without gravity the pull is the only force on the end and the chain converges onto the line (the
       // last of a three-link chain's vibration dies slowly: within 1e-3 of the reach after 6 s).
@@ -74,7 +74,7 @@ TEST_CASE("over-reach: the end of a pendulum chain goes to pivot + (L1 + ... + L
       // The mouse's own row is far from satisfied, and that is not the scene's violation.
       const Constraint& pin = world.constraint(drag.constraint());
       CHECK(pin.tool());
-      CHECK(std::abs(pin.value(0, world.particles().position)) + std::abs(pin.value(1, world.particles().position)) > 0.1);
+      CHECK(std::abs(pin.value(0, world.state().position)) + std::abs(pin.value(1, world.state().position)) > 0.1);
     }
   }
 }
@@ -88,7 +88,7 @@ TEST_CASE("within reach the held particle sits within g h^2 of the point and eve
   drive(world, drag, 240, [&] { CHECK(world.max_violation(true) < 1e-8); });
   const double h = world.settings().dt / world.settings().substeps;
   // α = h²/M and the pin carries at most the weight M g of what it moves: offset ≤ α M g = g h².
-  CHECK(glm::length(world.particles().position[2] - target) <= 9.81 * h * h * 1.01);
+  CHECK(glm::length(world.state().position[2] - target) <= 9.81 * h * h * 1.01);
   CHECK(drag.compliance() == doctest::Approx(h * h / 2.0));
 }
 
@@ -103,7 +103,7 @@ TEST_CASE("a hard drag of a hanging chain gives plausible forces and a capped fl
   double peak = 0.0;
   drive(world, drag, 20, [&] {
     CHECK(world.max_violation(true) < 1e-8);
-    for (double f : world.row_force()) peak = std::max(peak, std::abs(f));
+    for (double f : world.state().row_force) peak = std::max(peak, std::abs(f));
   });
   const double weight = 1.0 * 9.81;
   CHECK(peak <= 2.0 * settings.max_force * weight);  // the pull is capped; rods carry it and the chain's inertia
@@ -112,9 +112,9 @@ TEST_CASE("a hard drag of a hanging chain gives plausible forces and a capped fl
   drive(world, drag, 6, [] {});
   drag.release(world);
   CHECK(world.constraints().size() == 10);  // the pin is gone
-  for (std::size_t i = 1; i < world.particles().size(); ++i)
-    CHECK(glm::length(world.particles().velocity[i]) <= settings.max_speed * 1.5);
-  CHECK(glm::length(world.particles().velocity[10]) <= settings.max_speed + 1e-9);
+  for (std::size_t i = 1; i < world.particle_count(); ++i)
+    CHECK(glm::length(world.state().velocity[i]) <= settings.max_speed * 1.5);
+  CHECK(glm::length(world.state().velocity[10]) <= settings.max_speed + 1e-9);
   drive(world, drag, 60, [&] { CHECK(world.max_violation(true) < 1e-8); });
 }
 
@@ -159,9 +159,9 @@ TEST_CASE("posing: the particle goes to the point, rods exact, velocities zero, 
   const Vec3 target(-0.5, -1.3, 0.0);  // reachable
   drag.move(target);
   drag.pose(world);
-  CHECK(glm::length(world.particles().position[2] - target) < 1e-6);
+  CHECK(glm::length(world.state().position[2] - target) < 1e-6);
   CHECK(world.max_violation(true) < 1e-10);
-  for (const Vec3& v : world.particles().velocity) CHECK(glm::length(v) == 0.0);
+  for (const Vec3& v : world.state().velocity) CHECK(glm::length(v) == 0.0);
   CHECK(world.time() == t);
   CHECK(world.step_count() == steps);
   // The hand's work is exactly the energy the pose changed.
@@ -169,10 +169,10 @@ TEST_CASE("posing: the particle goes to the point, rods exact, velocities zero, 
   // Beyond reach: the nearest reachable point.
   drag.move(Vec3(0.0, 3.0, 0.0));
   drag.pose(world);
-  CHECK(glm::length(world.particles().position[2] - Vec3(0.0, 2.0, 0.0)) < 1e-6);
+  CHECK(glm::length(world.state().position[2] - Vec3(0.0, 2.0, 0.0)) < 1e-6);
   CHECK(world.max_violation(true) < 1e-10);
   drag.release(world);
-  for (const Vec3& v : world.particles().velocity) CHECK(glm::length(v) == 0.0);  // play starts from rest
+  for (const Vec3& v : world.state().velocity) CHECK(glm::length(v) == 0.0);  // play starts from rest
 }
 
 TEST_CASE("spring drag moves a cloth corner to the cursor within about a second") {
@@ -180,7 +180,7 @@ TEST_CASE("spring drag moves a cloth corner to the cursor within about a second"
   World world = make_world(scene);
   const int corner = 19;  // a free corner (the scene pins 0 and 399)
   const Vec3 target(0.3, 0.2, -0.3);  // 0.85 m from both pinned corners: reachable
-  const Vec3 start = world.particles().position[corner];
+  const Vec3 start = world.state().position[corner];
   REQUIRE(glm::length(start - target) > 0.3);
   DragController drag;
   DragSettings settings;
@@ -191,7 +191,7 @@ TEST_CASE("spring drag moves a cloth corner to the cursor within about a second"
   CHECK(drag.moved_mass() == doctest::Approx(4.0));
   CHECK(drag.compliance() == doctest::Approx(1.0 / (settings.spring_stiffness * 4.0)));
   drive(world, drag, 60, [&] { CHECK(world.max_violation(true) < 1e-8); });
-  CHECK(glm::length(world.particles().position[corner] - target) < 0.05);
+  CHECK(glm::length(world.state().position[corner] - target) < 0.05);
   drag.release(world);
 }
 
@@ -199,22 +199,22 @@ TEST_CASE("a fixed particle dragged beyond its rods' reach moves as a heavy part
   Scene scene = load_scene_file(std::filesystem::path(LAGRANGE_ASSETS_DIR) / "rope_bridge.json");
   World world = make_world(scene);
   int post = -1;
-  for (std::size_t i = 0; i < world.particles().size() && post < 0; ++i)
-    if (world.particles().fixed(i)) post = static_cast<int>(i);
+  for (std::size_t i = 0; i < world.particle_count() && post < 0; ++i)
+    if (world.model().fixed(i)) post = static_cast<int>(i);
   REQUIRE(post >= 0);
   DragController drag;
   drag.begin(world, post, DragSettings{});
   CHECK(drag.kind() == DragController::Kind::Fixed);
-  CHECK_FALSE(world.particles().fixed(post));
-  drag.move(world.particles().position[post] + Vec3(-5.0, 2.0, 0.0));  // the bridge cannot stretch that far
+  CHECK_FALSE(world.model().fixed(post));
+  drag.move(world.state().position[post] + Vec3(-5.0, 2.0, 0.0));  // the bridge cannot stretch that far
   drive(world, drag, 120, [&] {
     REQUIRE(all_finite(world));
     CHECK(world.stats().failures == 0);
     CHECK(world.max_violation(true) < 1e-8);
   });
   drag.release(world);
-  CHECK(world.particles().fixed(post));
-  CHECK(glm::length(world.particles().velocity[post]) == 0.0);
+  CHECK(world.model().fixed(post));
+  CHECK(glm::length(world.state().velocity[post]) == 0.0);
   drive(world, drag, 30, [&] { CHECK(world.max_violation(true) < 1e-8); });
 }
 
@@ -251,7 +251,7 @@ TEST_CASE("SHAKE and RATTLE get a gentler hand: an over-reach drag of a rope bri
     scene.settings.solver = solver;
     World world = make_world(scene);
     CHECK(world.solver_info().mouse_force_cap < DragSettings{}.max_force);
-    const int post = static_cast<int>(world.particles().size()) - 1;
+    const int post = static_cast<int>(world.particle_count()) - 1;
     DragController drag;
     drag.begin(world, post, DragSettings{});
     drag.move(Vec3(4.0, -4.0, 0.0));
@@ -294,7 +294,7 @@ TEST_CASE("random drags, flings and grabs of pivots keep every pendulum's energy
       World world = make_world(scene);
       const double g = std::max(glm::length(world.settings().gravity), 9.81);
       const double dt = world.settings().dt;
-      const int n = static_cast<int>(world.particles().size());
+      const int n = static_cast<int>(world.particle_count());
       const double e0 = world.energy().total();
       std::uint32_t seed = 6;
       auto uniform = [&] {  // a small LCG: the same sequence on every platform
@@ -307,7 +307,7 @@ TEST_CASE("random drags, flings and grabs of pivots keep every pendulum's energy
       auto moved_kinetic = [&](const std::vector<char>& in) {
         double k = 0.0;
         for (int q = 0; q < n; ++q)
-          if (in[q]) k += 0.5 * world.particles().mass[q] * glm::dot(world.particles().velocity[q], world.particles().velocity[q]);
+          if (in[q]) k += 0.5 * world.model().mass(q) * glm::dot(world.state().velocity[q], world.state().velocity[q]);
         return k;
       };
       DragController drag;
@@ -335,7 +335,7 @@ TEST_CASE("random drags, flings and grabs of pivots keep every pendulum's energy
                         ? settings.max_force * m * g
                         : settings.spring_stiffness * m * (stretch + 2.0 * speed / std::sqrt(settings.spring_stiffness));
             std::fill(in.begin(), in.end(), 0);
-            for (int q = 0; q < n; ++q) in[q] = world.particles().fixed(q) ? 0 : 1;  // scenes of one component
+            for (int q = 0; q < n; ++q) in[q] = world.model().fixed(q) ? 0 : 1;  // scenes of one component
           } else if (r < 0.7 && drag.active()) {
             drag.move(anywhere());
           } else if (r < 0.8 && switching) {
@@ -346,7 +346,7 @@ TEST_CASE("random drags, flings and grabs of pivots keep every pendulum's energy
           } else if (r < 0.9 && drag.active()) {
             const double kinetic = moved_kinetic(in);
             const double before = world.work().mouse;
-            const double mass = drag.moved_mass() - (drag.kind() == DragController::Kind::Fixed ? world.particles().mass[drag.particle()] : 0.0);
+            const double mass = drag.moved_mass() - (drag.kind() == DragController::Kind::Fixed ? world.model().mass(drag.particle()) : 0.0);
             drag.release(world);
             exchanged += std::abs(world.work().mouse - before);
             const double after = moved_kinetic(in);
@@ -355,13 +355,13 @@ TEST_CASE("random drags, flings and grabs of pivots keep every pendulum's energy
           }
         }
         const int p = drag.particle();
-        const Vec3 x0 = p >= 0 ? world.particles().position[p] : Vec3(0.0);
+        const Vec3 x0 = p >= 0 ? world.state().position[p] : Vec3(0.0);
         const double w0 = world.work().mouse;
         drag.before_step(world);
         world.step();
         drag.after_step(world);
         REQUIRE(all_finite(world));
-        if (p >= 0) bound += force * glm::length(world.particles().position[p] - x0);
+        if (p >= 0) bound += force * glm::length(world.state().position[p] - x0);
         exchanged += std::abs(world.work().mouse - w0);
         CHECK(world.work().mouse <= bound * (1.0 + 1e-9) + 1e-9);
         worst_drift = std::max(worst_drift, drift(world, e0));

@@ -14,14 +14,14 @@ TEST_CASE("seed 002: pendulum with pinned pivot, acceleration level") {
   World world = seed_pendulum("acceleration", h, g);
   world.step();
   // a = (v' - v) / h exactly, since semi-implicit Euler sets v' = v + h a and v = 0.
-  const auto& v = world.particles().velocity;
+  const auto& v = world.state().velocity;
   CHECK(v[0].x / h == doctest::Approx(0.0).scale(1.0));
   CHECK(v[0].y / h == doctest::Approx(0.0).scale(1.0));
   CHECK(v[1].x / h == doctest::Approx(-g / 2));
   CHECK(v[1].y / h == doctest::Approx(-g / 2));
   // λ: the pin rows are the seed's first two multipliers directly. The rod is written C = |r| − L here and
   // |r|² − L² in the seed, so λ_rod = 2 |r| λ_seed = 2 √2 (−g/4).
-  const auto f = world.row_force();
+  const auto f = world.state().row_force;
   CHECK(f[0] == doctest::Approx(-g / 2));
   CHECK(f[1] == doctest::Approx(3 * g / 2));
   CHECK(f[2] == doctest::Approx(2 * std::sqrt(2.0) * (-g / 4)));
@@ -63,11 +63,11 @@ TEST_CASE("seed 004: three-particle chain with velocities and unequal masses mat
   const double det = a11 * a22 - a12 * a12;
   const double l12 = (b1 * a22 - a12 * b2) / det, l23 = (a11 * b2 - a12 * b1) / det;
   // Seed 004's force on particle 1 is λ12 (x1 − x2); here it is λ (x1 − x2)/|x1 − x2|.
-  CHECK(world.row_force()[0] == doctest::Approx(l12 * glm::length(x12)).epsilon(1e-9));
-  CHECK(world.row_force()[1] == doctest::Approx(l23 * glm::length(x23)).epsilon(1e-9));
+  CHECK(world.state().row_force[0] == doctest::Approx(l12 * glm::length(x12)).epsilon(1e-9));
+  CHECK(world.state().row_force[1] == doctest::Approx(l23 * glm::length(x23)).epsilon(1e-9));
   // And the accelerations of seed 004's equations of motion (m_i meaning m_1, m_2, m_3).
   const double h = world.settings().dt;
-  const Vec3 a2 = (world.particles().velocity[1] - v2) / h;
+  const Vec3 a2 = (world.state().velocity[1] - v2) / h;
   const Vec3 expected_a2 = (-l12 * x12 + l23 * x23) / m2 + f2;
   CHECK(a2.x == doctest::Approx(expected_a2.x).epsilon(1e-6));
   CHECK(a2.y == doctest::Approx(expected_a2.y).epsilon(1e-6));

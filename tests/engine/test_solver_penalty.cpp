@@ -21,7 +21,7 @@ TEST_CASE("penalty springs stretch by m g / k under a hanging load") {
   world.add_distance(0, 1, 1.0);
   for (int i = 0; i < 5000; ++i) world.step();
   CHECK(world.max_violation() == doctest::Approx(m * g / k).epsilon(1e-6));
-  CHECK(world.row_force()[0] == doctest::Approx(-m * g).epsilon(1e-6));  // tension = weight
+  CHECK(world.state().row_force[0] == doctest::Approx(-m * g).epsilon(1e-6));  // tension = weight
 }
 
 TEST_CASE("penalty springs explode beyond h = 2/omega: the state is rolled back, never NaN") {

@@ -21,7 +21,7 @@ TEST_CASE("seed 003: one projection step of the pinned pendulum") {
   // Closed form from seed 003: q' = (0, 0, (−Δt²g + √(4 − Δt⁴g²))/2, (−Δt²g − √(4 − Δt⁴g²))/2).
   const double dt = 0.001, g = 10.0;
   const double root = std::sqrt(4.0 - dt * dt * dt * dt * g * g);
-  const auto& x = world.particles().position;
+  const auto& x = world.state().position;
   CHECK(std::abs(x[0].x) < 1e-12);
   CHECK(std::abs(x[0].y) < 1e-12);
   CHECK(std::abs(x[1].x - (-dt * dt * g + root) / 2) < 1e-12);
@@ -36,13 +36,13 @@ TEST_CASE("seed 003: the mirrored root is never taken") {
   for (double dt : {0.001, 0.01, 0.05, 0.1}) {
     World world = seed_pendulum("projection", dt, 10.0);
     for (int i = 0; i < 3; ++i) {
-      const Vec3 before = world.particles().position[1];
+      const Vec3 before = world.state().position[1];
       world.step();
-      const Vec3 after = world.particles().position[1];
+      const Vec3 after = world.state().position[1];
       CHECK(glm::length(after - before) < 0.5 * std::sqrt(2.0));  // no flip across the pivot
       CHECK(world.stats().max_relative_violation < 1e-10);
     }
-    CHECK(world.particles().position[1].x > 0.0);
+    CHECK(world.state().position[1].x > 0.0);
   }
 }
 
@@ -72,7 +72,7 @@ void check_same_as_shake(const std::vector<Vec3>& x, const std::vector<std::pair
     CHECK(projection.stats().iterations <= max_iterations);
     CHECK(projection.stats().max_relative_violation < 1e-13);
     for (std::size_t i = 0; i < x.size(); ++i)
-      CHECK(glm::length(projection.particles().position[i] - shake.particles().position[i]) < 1e-10);
+      CHECK(glm::length(projection.state().position[i] - shake.state().position[i]) < 1e-10);
   }
 }
 
@@ -110,29 +110,29 @@ TEST_CASE("the Newton matrix matches finite differences of C(q* + M^-1 J(q)^T la
   world.add_distance(0, 2, 1.1);
   world.add_distance(1, 3, 1.3);
   RowSystem system;
-  system.prepare(world);
-  const auto x0 = world.particles().position;
+  system.prepare(world.model());
+  const auto x0 = world.state().position;
   std::vector<double> c;
   std::vector<RowGrad> g0, r0, g;
-  system.evaluate(world, x0, c, g0);
-  system.weight(world, g0, r0);
-  const int m = static_cast<int>(world.rows().size());
+  system.evaluate(world.model(), x0, c, g0);
+  system.weight(world.model(), g0, r0);
+  const int m = static_cast<int>(world.model().rows().size());
   std::vector<double> lambda(m);
   for (int k = 0; k < m; ++k) lambda[k] = 0.01 * (k + 1) * (k % 2 ? -1 : 1);
   auto residual = [&](const std::vector<double>& l) {
     std::vector<Vec3> x = x0;
-    system.displace(world, r0, l, x);
+    system.displace(world.model(), r0, l, x);
     std::vector<double> out;
     std::vector<RowGrad> unused;
-    system.evaluate(world, x, out, unused);
+    system.evaluate(world.model(), x, out, unused);
     return out;
   };
   // Finite-difference Jacobian, column by column.
   const auto fd = lagrange::test::fd_jacobian(residual, lambda);
   // The engine's matrix, read through its factorization: A⁻¹ (FD column j) must be the unit vector e_j.
   std::vector<Vec3> x = x0;
-  system.displace(world, r0, lambda, x);
-  system.evaluate(world, x, c, g);
+  system.displace(world.model(), r0, lambda, x);
+  system.evaluate(world.model(), x, c, g);
   CHECK(system.factorize(g, r0) == 0);
   for (int j = 0; j < m; ++j) {
     std::vector<double> column(m);

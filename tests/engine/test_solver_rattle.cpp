@@ -38,10 +38,10 @@ double elliptic_k(double k) {
 double measured_period(const char* solver, double theta, double dt) {
   World world = simple_pendulum(solver, theta, 1.0, dt, 9.81);
   std::vector<double> crossings;
-  double t_prev = 0.0, x_prev = world.particles().position[1].x;
+  double t_prev = 0.0, x_prev = world.state().position[1].x;
   while (crossings.size() < 3 && world.time() < 20.0) {
     world.step();
-    const double x = world.particles().position[1].x;
+    const double x = world.state().position[1].x;
     if ((x_prev > 0.0) != (x > 0.0)) crossings.push_back(t_prev + dt * x_prev / (x_prev - x));
     t_prev = world.time();
     x_prev = x;

@@ -35,8 +35,8 @@ TEST_CASE("the same run twice is bit-identical, for every solver") {
       a.step();
       b.step();
     }
-    const auto& pa = a.particles().position;
-    const auto& pb = b.particles().position;
+    const auto& pa = a.state().position;
+    const auto& pb = b.state().position;
     CHECK(std::memcmp(pa.data(), pb.data(), pa.size() * sizeof(Vec3)) == 0);
   }
 }
@@ -48,14 +48,14 @@ TEST_CASE("switching solver between steps keeps the state continuous") {
     for (int i = 0; i < 100; ++i) world.step();
     Settings s = world.settings();
     s.solver = info.id;
-    const Vec3 before = world.particles().position[1];
-    const double speed = glm::length(world.particles().velocity[1]);
+    const Vec3 before = world.state().position[1];
+    const double speed = glm::length(world.state().velocity[1]);
     world.set_settings(s);
     CHECK(std::string(world.solver_info().id) == info.id);
-    CHECK(world.particles().position[1] == before);  // switching itself moves nothing
+    CHECK(world.state().position[1] == before);  // switching itself moves nothing
     world.step();
     // One step moves the bob by about |v| dt, not more: no jump.
-    CHECK(glm::length(world.particles().position[1] - before) < 1.5 * speed * s.dt + 1e-3);
+    CHECK(glm::length(world.state().position[1] - before) < 1.5 * speed * s.dt + 1e-3);
   }
 }
 
@@ -84,8 +84,8 @@ TEST_CASE("a particle pinned twice at one point, and a closed loop of rods, stay
   for (int i = 0; i < 6; ++i)
     world.add_particle({.position = {std::cos(i * M_PI / 3), 1.0 + std::sin(i * M_PI / 3), 0.0}, .mass = 1.0});
   for (int i = 0; i < 6; ++i) world.add_distance(i, (i + 1) % 6, -1.0);  // a closed hexagonal loop
-  world.add_pin(0, world.particles().position[0]);
-  world.add_pin(0, world.particles().position[0]);  // the same pin again: redundant
+  world.add_pin(0, world.state().position[0]);
+  world.add_pin(0, world.state().position[0]);  // the same pin again: redundant
   for (int i = 0; i < 480; ++i) world.step();
   CHECK(all_finite(world));
   CHECK(world.stats().dependent_rows >= 2);
@@ -133,7 +133,7 @@ TEST_CASE("a chain hanging at rest: every solver's rod force is the weight below
     s.spring_damping = 20;   // light damping lets it come to rest (explicit damping is stable while h c / m < 1)
     World world = lagrange::test::chain(s, n, 1.0, {0.0, -1.0, 0.0}, m);
     for (int step = 0; step < 240 * 10; ++step) world.step();  // 10 s: the penalty chain's slowest mode dies out
-    for (int i = 0; i < n; ++i) CHECK(world.row_force()[i] == doctest::Approx(-(n - i) * m * g).epsilon(1e-3));
+    for (int i = 0; i < n; ++i) CHECK(world.state().row_force[i] == doctest::Approx(-(n - i) * m * g).epsilon(1e-3));
   }
 }
 
@@ -158,10 +158,10 @@ TEST_CASE("time is steps times dt: computed not accumulated and moved on by a ro
   // 1e-300 kg on a spring stretched by 0.5 m: the acceleration overflows in the first step.
   world.add_particle({.position = {1.5, 0.0, 0.0}, .mass = 1e-300});
   world.add_distance(0, 1, 1.0);
-  const Vec3 start = world.particles().position[1];
+  const Vec3 start = world.state().position[1];
   world.step();
   CHECK(world.stats().non_finite);
-  CHECK(world.particles().position[1] == start);  // rolled back to the last finite state
+  CHECK(world.state().position[1] == start);  // rolled back to the last finite state
   CHECK(world.step_count() == 1);
   CHECK(world.time() == 0.01);  // the step counts: t and step agree
 

@@ -31,8 +31,8 @@ void check_message(const char* message) {
 }
 
 bool finite_state(const lagrange::World& world) {
-  const lagrange::Particles& p = world.particles();
-  for (std::size_t i = 0; i < p.size(); ++i)
+  const lagrange::State& p = world.state();
+  for (std::size_t i = 0; i < p.position.size(); ++i)
     for (int k = 0; k < 3; ++k)
       if (!std::isfinite(p.position[i][k]) || !std::isfinite(p.velocity[i][k])) return false;
   return true;

@@ -1,6 +1,7 @@
 // Holonomic constraints C(q) = 0 behind one interface. A constraint is a small group of scalar rows; each row
-// touches at most kMaxRowParticles particles and exposes its value, its gradient and the J̇q̇ term. Solvers
-// consume only this interface and never ask for the concrete type.
+// touches the same particles (at most kMaxRowParticles of them) and exposes its value, its gradient and the J̇q̇
+// term. Solvers consume only this interface and never ask for the concrete type; what a constraint is called, how
+// it is read from and written to a scene file and how the app draws it come from its kind (constraint_kinds.h).
 #pragma once
 
 #include <memory>
@@ -12,7 +13,11 @@
 
 namespace lagrange {
 
-inline constexpr int kMaxRowParticles = 2;
+struct ConstraintKind;
+struct ConstraintDef;
+
+// The most particles one row may touch (a rod: 2; an angle between two rods: 3; a dihedral bending row: 4).
+inline constexpr int kMaxRowParticles = 4;
 
 // The gradient of one row with respect to each particle it touches: g[k] = ∂C_row/∂x_p for p = particles()[k].
 // Passed by reference, so a caller cannot hand a constraint a null or short gradient buffer: callers that need the
@@ -23,9 +28,23 @@ struct RowGradient {
   const Vec3& operator[](std::size_t k) const { return g[k]; }
 };
 
+// What the app draws for a constraint, as plain data: it needs no idea of the constraint's type.
+enum class Shape {
+  Segment,  // a rod between the constraint's two particles
+  Point,    // a fixed point the particle is held at (`point`)
+  Line,     // a fixed straight line through `point` along the unit vector `axis` (a wire)
+  Plane,    // a fixed plane through `point` with the unit normal `axis`
+};
+struct Drawing {
+  Shape shape = Shape::Segment;
+  Vec3 point{0.0};
+  Vec3 axis{0.0};
+};
+
 class Constraint {
  public:
   virtual ~Constraint() = default;
+  virtual std::unique_ptr<Constraint> clone() const = 0;
 
   // Number of scalar equations (rows).
   virtual int rows() const = 0;
@@ -47,13 +66,16 @@ class Constraint {
   // Length that makes |C_row| dimensionless for tolerances and reports (the rod length for a distance).
   virtual double length_scale(int row) const = 0;
 
-  // Short type name used in files and messages ("distance", "pin").
-  virtual const char* type() const = 0;
+  // The kind's table entry (name, file format, drawing shape), the data this constraint was made from (the inverse
+  // of ConstraintKind::create: write_scene saves it), and where the app draws it.
+  virtual const ConstraintKind& kind() const = 0;
+  virtual ConstraintDef definition() const = 0;
+  virtual Drawing drawing() const = 0;
 
   // Softness, the same for every row (docs/physics.md, "Compliance"). compliance α in m/N (C in metres, λ in
   // newtons): the row holds C + α λ = 0, i.e. it is a spring of stiffness 1/α; 0 (the default) is a rigid row.
   // damping β in N·s/m acts along a compliant row (force −β Ċ); rigid rows ignore it. Set both before
-  // World::add_constraint, or later through World::set_compliance.
+  // Model::add_constraint, or later through Model::set_compliance.
   double compliance() const { return compliance_; }
   double damping() const { return damping_; }
   void set_compliance(double compliance, double damping = 0.0) {
@@ -61,7 +83,8 @@ class Constraint {
     damping_ = damping;
   }
   // A tool row (the mouse's pin) is not part of the scene: max |C|, max |J v|, the spring energy and the CSV's
-  // violation skip it, and the work its force does is reported as the mouse's (World::work()).
+  // violation skip it, the work its force does is reported as the mouse's (World::work()), and a saved scene
+  // leaves it out.
   bool tool() const { return tool_; }
   void set_tool(bool tool) { tool_ = tool; }
 
@@ -77,6 +100,7 @@ class Constraint {
 class DistanceConstraint final : public Constraint {
  public:
   DistanceConstraint(int a, int b, double length);
+  std::unique_ptr<Constraint> clone() const override { return std::make_unique<DistanceConstraint>(*this); }
   int rows() const override { return 1; }
   std::span<const int> particles() const override { return ids_; }
   double evaluate(int row, std::span<const Vec3> x, RowGradient& grad) const override;
@@ -84,7 +108,9 @@ class DistanceConstraint final : public Constraint {
   double jdot_qdot(int row, std::span<const Vec3> x, std::span<const Vec3> v) const override;
   std::optional<double> lone_root(int row, std::span<const Vec3> x, const RowGradient& e) const override;
   double length_scale(int) const override { return length_; }
-  const char* type() const override { return "distance"; }
+  const ConstraintKind& kind() const override;
+  ConstraintDef definition() const override;
+  Drawing drawing() const override { return {Shape::Segment, Vec3(0.0), Vec3(0.0)}; }
 
   double length() const { return length_; }
   void set_length(double length) { length_ = length; }
@@ -95,10 +121,11 @@ class DistanceConstraint final : public Constraint {
 };
 
 // A particle held at a world point, one row per coordinate (x, y in 2D; x, y, z in 3D): C_k = x_p[k] − point[k],
-// exactly as the pivot in seeds 002/003. The point may move between steps (the app's hard mouse drag).
+// exactly as the pivot in seeds 002/003. The point may move between steps (the mouse's pin).
 class PinConstraint final : public Constraint {
  public:
   PinConstraint(int particle, Vec3 point, int dimension);
+  std::unique_ptr<Constraint> clone() const override { return std::make_unique<PinConstraint>(*this); }
   int rows() const override { return dimension_; }
   std::span<const int> particles() const override { return std::span<const int>(&particle_, 1); }
   double evaluate(int row, std::span<const Vec3> x, RowGradient& grad) const override;
@@ -106,7 +133,9 @@ class PinConstraint final : public Constraint {
   double jdot_qdot(int, std::span<const Vec3>, std::span<const Vec3>) const override { return 0.0; }
   std::optional<double> lone_root(int row, std::span<const Vec3> x, const RowGradient& e) const override;
   double length_scale(int) const override { return 1.0; }
-  const char* type() const override { return "pin"; }
+  const ConstraintKind& kind() const override;
+  ConstraintDef definition() const override;
+  Drawing drawing() const override { return {Shape::Point, point_, Vec3(0.0)}; }
 
   int particle() const { return particle_; }
   Vec3 point() const { return point_; }

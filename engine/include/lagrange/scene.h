@@ -1,8 +1,9 @@
-// Scenes are data: JSON files in assets/ (format in docs/scenes.md), loaded here and turned into a World.
-// Builders for the standard scenes (chains, cloth) live in one place, builders.h, used by the loader's generators,
-// the tests, the benchmark and the app.
+// Scenes are data: JSON files in assets/ (format in docs/scenes.md), read into a Scene, built into a World, and
+// written back (write_scene: a saved state loads back to the same bits). Builders for the standard scenes (chains,
+// cloth) live in one place, builders.h, used by the loader's generators, the tests, the benchmark and the app.
 #pragma once
 
+#include <cmath>
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
@@ -10,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lagrange/constraint_kinds.h"
 #include "lagrange/particles.h"
 #include "lagrange/settings.h"
 #include "lagrange/world.h"
@@ -23,13 +25,13 @@ class SceneError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-struct ConstraintDef {
-  enum class Type { Distance, Pin };
-  Type type = Type::Distance;
-  int a = -1, b = -1;             // distance: the two particles
-  std::optional<double> length;   // distance: missing = the initial distance
-  int particle = -1;              // pin: the particle
-  std::optional<Vec3> point;      // pin: missing = the particle's initial position
+// What a saved run carries beyond the particles' positions and velocities (the "state" key; the rest of State).
+struct SceneState {
+  long step = 0;
+  double time = 0.0;
+  Work work;
+  double start_energy = NAN;     // NaN: not recorded
+  std::vector<double> row_force; // one per constraint row, or empty
 };
 
 struct Scene {
@@ -39,7 +41,8 @@ struct Scene {
   int dimension = 2;        // 2: everything in the z = 0 plane, orthographic view; 3: perspective view
   Settings settings;        // dt, solver, gravity, ... from the file, defaults otherwise
   std::vector<ParticleDef> particles;
-  std::vector<ConstraintDef> constraints;
+  std::vector<ConstraintDef> constraints;  // ConstraintDef: constraint_kinds.h
+  std::optional<SceneState> state;         // a saved state: make_world starts from it
 };
 
 // Bounds on what one scene may make, checked before anything is allocated (generators are sized from their
@@ -60,7 +63,17 @@ Scene parse_scene(std::string_view json_text, const std::string& source, const S
 // Reads and parses a file: only a regular file (never waits on a FIFO or reads a device), up to
 // limits.max_file_bytes. Throws SceneError (also for a missing or unreadable file).
 Scene load_scene_file(const std::filesystem::path& path, const SceneLimits& limits = {});
-// Builds the world. Throws SceneError for what only shows once built (e.g. a constraint on two fixed particles).
+// Builds the world, at the scene's saved state when it has one. Throws SceneError for what only shows once built
+// (e.g. a constraint on two fixed particles).
 World make_world(const Scene& scene);
+
+// The scene of a world as it is now: its settings, particles (positions and velocities), constraints (with their
+// compliance) and state (step, time, work, row forces); tool rows (the mouse) are left out. Name, description,
+// radii and colours come from `original` (the scene the world was made from) when given.
+Scene scene_of(const World& world, const Scene* original = nullptr);
+// The scene as JSON text in the format parse_scene reads, every number at full precision (the shortest text that
+// reads back to the same double), so parse_scene(write_scene(s)) gives the same bits and a run continued from it
+// equals an uninterrupted one (docs/scenes.md, "Saved states").
+std::string write_scene(const Scene& scene);
 
 }  // namespace lagrange

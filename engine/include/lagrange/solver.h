@@ -2,25 +2,47 @@
 // keys and the comparison colours are all generated from solver_table().
 #pragma once
 
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 
+#include "lagrange/model.h"
 #include "lagrange/types.h"
 
 namespace lagrange {
 
-class World;
 struct StepStats;
 
-// Advances a world by one substep of length h: integrates and enforces the constraints. Solvers may cache work
-// between substeps (sparsity patterns) but keep no physical state, so a world can switch solver between any two
-// steps without a reset.
+// Everything a solver may touch during one substep: the model it reads, the settings in force (the model's, or a
+// variant such as posing's weightless ones), the state it advances, and a wall-clock deadline.
+struct StepContext {
+  const Model& model;
+  const Settings& settings;
+  State& state;
+  std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt;
+
+  std::span<const Row> rows() const { return model.rows(); }
+  std::span<const double> inv_mass() const { return model.inv_mass(); }
+  bool fixed(std::size_t i) const { return model.fixed(i); }
+  // Gravity and drag on every particle at velocities v.
+  void external_forces(std::span<const Vec3> v, std::vector<Vec3>& force) const {
+    model.external_forces(settings, v, force);
+  }
+  // True once the deadline (the window's frame budget) has passed: iterative solvers stop where they are.
+  bool past_deadline() const { return deadline && std::chrono::steady_clock::now() > *deadline; }
+};
+
+// Advances a state by one substep of length h against a model: integrates and enforces the constraints. Solvers may
+// cache work between substeps (sparsity patterns, keyed on Model::topology_version) but carry nothing physical
+// from one substep to the next, so a state can change solver between any two steps, and a saved state continues
+// exactly.
 class Solver {
  public:
   virtual ~Solver() = default;
-  virtual void substep(World& world, double h, StepStats& stats) = 0;
+  virtual void substep(StepContext& context, double h, StepStats& stats) = 0;
 };
 
 struct SolverInfo {

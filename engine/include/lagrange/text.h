@@ -16,6 +16,10 @@ constexpr std::size_t kEchoPathLength = 240;
 // `text` with control characters (C0, DEL, C1) written as \n, \t, \xNN (\uNNNN for C1), bytes that are not UTF-8 as
 // \xNN, and cut after `max` bytes (at a character boundary) with "…" appended.
 std::string printable(std::string_view text, std::size_t max = kEchoLength);
+// The shortest text that reads back as the same double ("0.1", "-2.5e-07", "1e+300"; "nan", "inf" for those): the
+// one number formatter of files, messages and the command line, so a saved scene loads back to the same bits.
+std::string format_number(double value);
+
 // printable(text) in single quotes: 'text'.
 std::string quoted(std::string_view text, std::size_t max = kEchoLength);
 

@@ -1,11 +1,10 @@
-// Scene files: JSON text → Scene → World. The format, every key and every message are documented in
-// docs/scenes.md; keep the two in step.
+// The scene reader: JSON text → Scene. The format, every key and every message are documented in docs/scenes.md;
+// keep the two in step. The builder (Scene → World) is scene_builder.cpp, the writer (World → JSON) scene_writer.cpp.
 //
 // Every problem is thrown once, as SceneError("FILE: JSON.PATH: PROBLEM"). Parsing is all-or-nothing: a Scene is
-// only returned when the whole file is valid, and make_world builds into a local World that is discarded on error.
-// Checks that also apply to scenes built in code (positive mass, index range, a rod on two fixed particles, ...)
-// live in particle_problem / constraint_problem and run both here and in make_world; ranges of generator
-// parameters live in builders.cpp; ranges of settings in settings.cpp (set_setting). One place each.
+// only returned when the whole file is valid. Checks that also apply to scenes built in code (positive mass, index
+// range, a rod on two fixed particles, ...) live in scene_checks.h and the kind table (constraint_kinds.h) and run
+// both here and in make_world.
 #include "lagrange/scene.h"
 
 #include <algorithm>
@@ -28,6 +27,8 @@
 #include <unistd.h>
 
 #include "lagrange/builders.h"
+#include "lagrange/constraint_kinds.h"
+#include "scene_checks.h"
 #include "lagrange/text.h"
 
 namespace lagrange {
@@ -35,10 +36,10 @@ namespace {
 
 using Json = nlohmann::json;
 
+using namespace scene_detail;
+
 // Larger numbers are typos (or would overflow once squared by the solvers).
 constexpr double kMaxMagnitude = 1e9;
-// Shorter rods are typos too: relative to positions up to 1e9 they are below rounding, and 1/L overflows.
-constexpr double kMinLength = 1e-6;
 
 // Scenes are a few levels deep; a document nested deeper is not a scene (and must not cost time to report).
 constexpr std::size_t kMaxDepth = 64;
@@ -48,35 +49,6 @@ constexpr std::size_t kMaxSuggestLength = 64;
 // The top-level keys that are shorthands for settings of the same name.
 constexpr const char* kShorthandSettings[] = {"dt", "substeps", "solver", "gravity"};
 
-// Shortest text that reads back as the same double: "-1", "0.1", "1e+300".
-std::string number_text(double value) {
-  char buffer[64];
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return std::string(buffer, result.ptr);
-}
-
-std::string full_precision(double value) {
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.17g", value);
-  return buffer;
-}
-
-// Echoed text from the file: control characters escaped, cut after kEchoLength bytes.
-std::string in_quotes(std::string_view text) {
-  std::string out(1, '"');  // not "\"" + ...: GCC 12 -O2 raises a false -Wrestrict on that form
-  out += printable(text);
-  out += '"';
-  return out;
-}
-
-std::string join_key(const std::string& path, std::string_view key) {
-  return path.empty() ? printable(key) : path + "." + printable(key);
-}
-
-std::string join_index(const std::string& path, std::size_t index) {
-  return path + "[" + std::to_string(index) + "]";
-}
-
 // What a value is, for "got ..." in messages.
 std::string describe(const Json& value) {
   switch (value.type()) {
@@ -84,7 +56,7 @@ std::string describe(const Json& value) {
     case Json::value_t::boolean: return value.get<bool>() ? "true" : "false";
     case Json::value_t::number_integer:
     case Json::value_t::number_unsigned: return value.dump();
-    case Json::value_t::number_float: return number_text(value.get<double>());
+    case Json::value_t::number_float: return format_number(value.get<double>());
     case Json::value_t::string: {
       std::string text = value.get<std::string>();
       if (text.size() > 40) text = text.substr(0, 37) + "...";
@@ -222,82 +194,16 @@ class DocumentBuilder final : public Json::json_sax_t {
   std::vector<Frame> stack_;
 };
 
-// Where in a problem a particle or constraint def went wrong: `field` is the JSON key below the item ("mass",
-// "particles[1]", or "" for the item itself).
-struct Problem {
-  std::string field;
-  std::string text;
-};
-
-bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
-
-std::optional<Problem> vector_problem(const std::string& field, Vec3 v, int dimension) {
-  if (!finite(v)) return Problem{field, "must have finite coordinates"};
-  if (dimension == 2 && v.z != 0.0)
-    return Problem{field + "[2]", "must be 0 in a 2D scene, got " + number_text(v.z) +
-                                      " (set \"dimension\": 3 for a 3D scene)"};
-  return std::nullopt;
-}
-
-std::optional<Problem> particle_problem(const ParticleDef& p, int dimension) {
-  if (auto problem = vector_problem("position", p.position, dimension)) return problem;
-  if (auto problem = vector_problem("velocity", p.velocity, dimension)) return problem;
-  if (!p.fixed && (!std::isfinite(p.mass) || p.mass <= 0.0))
-    return Problem{"mass", "must be a positive number, got " + number_text(p.mass)};
-  if (p.fixed && p.velocity != Vec3(0.0))
-    return Problem{"velocity", "must be zero for a fixed particle (it never moves)"};
-  if (!std::isfinite(p.radius) || p.radius < 0.0)
-    return Problem{"radius", "must be zero (automatic) or a positive number, got " + number_text(p.radius)};
-  return std::nullopt;
-}
-
-std::optional<Problem> index_problem(const std::string& field, int index, std::size_t count) {
-  if (index >= 0 && static_cast<std::size_t>(index) < count) return std::nullopt;
-  return Problem{field, "particle index " + std::to_string(index) + " is out of range (the scene has " +
-                            std::to_string(count) + " particles, numbered 0 to " + std::to_string(count - 1) + ")"};
-}
-
-std::optional<Problem> constraint_problem(const ConstraintDef& c, std::span<const ParticleDef> particles,
-                                          int dimension) {
-  if (c.type == ConstraintDef::Type::Pin) {
-    if (auto problem = index_problem("particle", c.particle, particles.size())) return problem;
-    if (c.point)
-      if (auto problem = vector_problem("point", *c.point, dimension)) return problem;
-    if (particles[c.particle].fixed)
-      return Problem{"", "pins particle " + std::to_string(c.particle) +
-                             ", which is fixed, so the pin can never do anything; remove the pin or the \"fixed\""};
-    return std::nullopt;
-  }
-  if (auto problem = index_problem("particles[0]", c.a, particles.size())) return problem;
-  if (auto problem = index_problem("particles[1]", c.b, particles.size())) return problem;
-  if (c.a == c.b)
-    return Problem{"particles", "a rod needs two different particles, got " + std::to_string(c.a) + " twice"};
-  if (c.length && (!std::isfinite(*c.length) || *c.length < kMinLength))
-    return Problem{"length", "must be a number of at least 1e-6 (m), got " + number_text(*c.length)};
-  if (!c.length && particles[c.a].position == particles[c.b].position)
-    return Problem{"length", "is missing and particles " + std::to_string(c.a) + " and " + std::to_string(c.b) +
-                                 " start at the same position, so the initial distance is 0; give a length"};
-  if (!c.length && !(glm::length(particles[c.a].position - particles[c.b].position) >= kMinLength))
-    return Problem{"length", "is missing and particles " + std::to_string(c.a) + " and " + std::to_string(c.b) +
-                                 " start less than 1e-6 apart; give a length"};
-  if (particles[c.a].fixed && particles[c.b].fixed)
-    return Problem{"", "both particles (" + std::to_string(c.a) + " and " + std::to_string(c.b) +
-                           ") are fixed, so this rod can never move anything; remove it or unfix one of them"};
-  return std::nullopt;
-}
-
 // Reads typed values out of the document; every failure names the file and the JSON path.
 class Reader {
  public:
   Reader(std::string file, int dimension) : file_(std::move(file)), dimension_(dimension) {}
 
   [[noreturn]] void fail(const std::string& path, const std::string& problem) const {
-    // The path may hold keys from the file: printable() escapes and cuts them (idempotent on escaped text).
-    throw SceneError(printable(file_, kEchoPathLength) + ": " + (path.empty() ? "top level" : printable(path, 4 * kEchoLength)) +
-                     ": " + problem);
+    scene_detail::fail(file_, path, problem);
   }
-  void fail_on(const std::string& path, const std::optional<Problem>& problem) const {
-    if (problem) fail(problem->field.empty() ? path : join_key(path, problem->field), problem->text);
+  void fail_on(const std::string& path, const std::optional<FieldProblem>& problem) const {
+    scene_detail::fail_on(file_, path, problem);
   }
   void set_dimension(int dimension) { dimension_ = dimension; }
   int dimension() const { return dimension_; }
@@ -395,13 +301,13 @@ void apply_setting(const Reader& reader, Settings& settings, const std::string& 
   std::string text;
   if (example.find(',') != std::string::npos) {
     const Vec3 v = reader.vec(value, path);
-    text = full_precision(v.x) + "," + full_precision(v.y) + "," + full_precision(v.z);
+    text = format_number(v.x) + "," + format_number(v.y) + "," + format_number(v.z);
   } else if (numeric && !example.empty()) {
     if (!value.is_number()) reader.fail(path, "must be a number, got " + describe(value));
     if (value.is_number_integer())
       text = value.dump();
     else if (const double x = value.get<double>(); std::isfinite(x))
-      text = full_precision(x);
+      text = format_number(x);
     else
       reader.fail(path, "must be a finite number, got " + describe(value));
   } else {
@@ -459,35 +365,87 @@ ParticleDef read_particle(const Reader& reader, const Json& value, const std::st
   return p;
 }
 
+// Any kind of the table: "type", the particle(s) ("particle": P for one, "particles": [A, B, ...] for more), the
+// kind's own keys, and "compliance" and "damping" for every kind.
 ConstraintDef read_constraint(const Reader& reader, const Json& value, const std::string& path) {
   const Json& object = reader.object(value, path);
   const std::string type_path = join_key(path, "type");
-  const std::string type =
-      reader.string(reader.required(object, path, "type", "\"distance\" or \"pin\""), type_path);
+  const std::vector<std::string> names = kind_names();
+  std::string hint;
+  for (std::size_t k = 0; k < names.size(); ++k)
+    hint += (k == 0 ? "" : k + 1 == names.size() ? " or " : ", ") + in_quotes(names[k]);
+  const std::string type = reader.string(reader.required(object, path, "type", hint.c_str()), type_path);
+  const ConstraintKind* kind = find_kind(type);
+  if (!kind) reader.fail(type_path, "unknown constraint type " + in_quotes(type) + suggestion(type, names));
+  const bool one = kind->arity == 1;
+  const char* ids_key = one ? "particle" : "particles";
+  std::vector<std::string> allowed{"type", ids_key, "compliance", "damping"};
+  for (const KindField& field : kind->fields) allowed.emplace_back(field.key);
+  reader.check_keys(object, path, allowed);
+
   ConstraintDef c;
-  if (type == "distance") {
-    reader.check_keys(object, path, {"type", "particles", "length"});
-    c.type = ConstraintDef::Type::Distance;
-    const std::string ids_path = join_key(path, "particles");
-    const Json& ids = reader.array(reader.required(object, path, "particles", "[a, b]"), ids_path);
-    if (ids.size() != 2) reader.fail(ids_path, "must list exactly 2 particle indices [a, b], got " + describe(ids));
-    c.a = reader.integer(ids[0], join_index(ids_path, 0), "a particle index (an integer)");
-    c.b = reader.integer(ids[1], join_index(ids_path, 1), "a particle index (an integer)");
-    if (object.contains("length")) c.length = reader.number(object["length"], join_key(path, "length"));
-  } else if (type == "pin") {
-    reader.check_keys(object, path, {"type", "particle", "point"});
-    c.type = ConstraintDef::Type::Pin;
-    c.particle = reader.integer(reader.required(object, path, "particle", "a particle index"),
-                                join_key(path, "particle"), "a particle index (an integer)");
-    if (object.contains("point")) c.point = reader.vec(object["point"], join_key(path, "point"));
+  c.type = kind->name;
+  const std::string ids_path = join_key(path, ids_key);
+  const char* index = "a particle index (an integer)";
+  if (one) {
+    c.particles.push_back(reader.integer(reader.required(object, path, ids_key, "a particle index"), ids_path, index));
   } else {
-    reader.fail(type_path, "unknown constraint type " + in_quotes(type) + suggestion(type, {"distance", "pin"}));
+    std::string shape = "[a";
+    for (int k = 1; k < kind->arity; ++k) shape += k == 1 ? ", b" : k == 2 ? ", c" : ", d";
+    shape += "]";
+    const Json& ids = reader.array(reader.required(object, path, ids_key, shape.c_str()), ids_path);
+    if (ids.size() != static_cast<std::size_t>(kind->arity))
+      reader.fail(ids_path, "must list exactly " + std::to_string(kind->arity) + " particle indices " + shape +
+                                ", got " + describe(ids));
+    for (std::size_t k = 0; k < ids.size(); ++k)
+      c.particles.push_back(reader.integer(ids[k], join_index(ids_path, k), index));
   }
+  for (const KindField& field : kind->fields) {
+    if (!object.contains(field.key)) continue;
+    const std::string field_path = join_key(path, field.key);
+    if (field.type == FieldType::Number)
+      c.set(field.key, reader.number(object[field.key], field_path));
+    else
+      c.set(field.key, reader.vec(object[field.key], field_path));
+  }
+  if (object.contains("compliance")) c.compliance = reader.number(object["compliance"], join_key(path, "compliance"));
+  if (object.contains("damping")) c.damping = reader.number(object["damping"], join_key(path, "damping"));
   return c;
 }
 
-std::size_t rows_of(const ConstraintDef& c, int dimension) {
-  return c.type == ConstraintDef::Type::Pin ? static_cast<std::size_t>(dimension) : 1;
+// "state": what a saved run carries beyond the particles' positions and velocities (write_scene).
+SceneState read_state(const Reader& reader, const Json& value, std::size_t rows) {
+  const std::string path = "state";
+  const Json& object = reader.object(value, path);
+  reader.check_keys(object, path, {"step", "time", "work", "start_energy", "row_force"});
+  const auto finite_number = [&](const Json& v, const std::string& at) {
+    if (!v.is_number() || !std::isfinite(v.get<double>())) reader.fail(at, "must be a finite number, got " + describe(v));
+    return v.get<double>();
+  };
+  SceneState state;
+  if (object.contains("step")) {
+    const double step = finite_number(object["step"], "state.step");
+    if (step < 0.0 || step != std::floor(step) || step > 1e15)
+      reader.fail("state.step", "must be a whole number of steps (0 or more), got " + describe(object["step"]));
+    state.step = static_cast<long>(step);
+  }
+  if (object.contains("time")) state.time = finite_number(object["time"], "state.time");
+  if (object.contains("start_energy")) state.start_energy = finite_number(object["start_energy"], "state.start_energy");
+  if (object.contains("work")) {
+    const Json& work = reader.object(object["work"], "state.work");
+    reader.check_keys(work, "state.work", {"mouse", "damping"});
+    if (work.contains("mouse")) state.work.mouse = finite_number(work["mouse"], "state.work.mouse");
+    if (work.contains("damping")) state.work.damping = finite_number(work["damping"], "state.work.damping");
+  }
+  if (object.contains("row_force")) {
+    const Json& forces = reader.array(object["row_force"], "state.row_force");
+    if (forces.size() != rows)
+      reader.fail("state.row_force", "must list one force per constraint row (" + std::to_string(rows) +
+                                         "), got " + describe(forces));
+    for (std::size_t r = 0; r < forces.size(); ++r)
+      state.row_force.push_back(finite_number(forces[r], join_index("state.row_force", r)));
+  }
+  return state;
 }
 
 // The scene limits, checked before anything is allocated: generators are sized from their parameters first.
@@ -503,7 +461,7 @@ struct SizeBudget {
   // Would adding `particles` and `rows` to `scene` stay within the limits?
   void check(const Reader& reader, const std::string& path, const Scene& scene, std::size_t particles,
              std::size_t rows) const {
-    for (; counted < scene.constraints.size(); ++counted) rows += rows_of(scene.constraints[counted], reader.dimension());
+    for (; counted < scene.constraints.size(); ++counted) rows += static_cast<std::size_t>(rows_of(scene.constraints[counted], reader.dimension()));
     const std::size_t have_rows = rows;
     if (particles > limits.max_particles || scene.particles.size() + particles > limits.max_particles)
       over(reader, path, "particles", scene.particles.size() + particles, limits.max_particles);
@@ -515,14 +473,9 @@ struct SizeBudget {
     std::vector<std::size_t> degree(scene.particles.size(), 0);
     std::size_t rows = 0;
     for (const ConstraintDef& c : scene.constraints) {
-      const std::size_t r = rows_of(c, reader.dimension());
+      const std::size_t r = static_cast<std::size_t>(rows_of(c, reader.dimension()));
       rows += r;
-      if (c.type == ConstraintDef::Type::Pin) {
-        degree[c.particle] += r;
-      } else {
-        degree[c.a] += r;
-        degree[c.b] += r;
-      }
+      for (int p : c.particles) degree[p] += r;
     }
     if (rows > limits.max_rows) over(reader, "constraints", "constraint rows", rows, limits.max_rows);
     std::size_t coupling = 0;
@@ -641,7 +594,7 @@ Json parse_document(std::string_view text, const std::string& file) {
 
 std::vector<std::string> top_level_keys() {
   std::vector<std::string> keys{"name", "description", "dimension", "settings", "particles", "constraints",
-                                "generators"};
+                                "generators", "state"};
   for (const char* key : kShorthandSettings) keys.emplace_back(key);
   return keys;
 }
@@ -713,6 +666,11 @@ Scene parse_scene(std::string_view json_text, const std::string& source, const S
   }
   scene.constraints.insert(scene.constraints.end(), generated.constraints.begin(), generated.constraints.end());
   budget.check_coupling(reader, scene);
+  if (root.contains("state")) {
+    std::size_t rows = 0;
+    for (const ConstraintDef& c : scene.constraints) rows += static_cast<std::size_t>(rows_of(c, scene.dimension));
+    scene.state = read_state(reader, root["state"], rows);
+  }
   return scene;
 }
 
@@ -758,46 +716,6 @@ Scene load_scene_file(const std::filesystem::path& path, const SceneLimits& limi
     if (text.size() > limits.max_file_bytes) too_big(text.size());  // the file grew while being read
   }
   return parse_scene(text, file, limits);
-}
-
-World make_world(const Scene& scene) {
-  const std::string file = scene.source.empty() ? "scene " + in_quotes(scene.name) : scene.source;
-  const Reader fail_reader(file, scene.dimension);
-  const auto fail = [&](const std::string& path, const std::string& problem) { fail_reader.fail(path, problem); };
-  if (scene.dimension != 2 && scene.dimension != 3)
-    fail("dimension", "must be 2 or 3, got " + std::to_string(scene.dimension));
-  const auto fail_on = [&](const std::string& path, const std::optional<Problem>& problem) {
-    if (problem) fail(problem->field.empty() ? path : join_key(path, problem->field), problem->text);
-  };
-  std::optional<World> world;
-  try {
-    world.emplace(scene.dimension, scene.settings);
-  } catch (const Error& error) {
-    fail("settings", error.what());
-  }
-  for (std::size_t i = 0; i < scene.particles.size(); ++i) {
-    const std::string path = join_index("particles", i);
-    fail_on(path, particle_problem(scene.particles[i], scene.dimension));
-    try {
-      world->add_particle(scene.particles[i]);
-    } catch (const Error& error) {
-      fail(path, error.what());
-    }
-  }
-  for (std::size_t i = 0; i < scene.constraints.size(); ++i) {
-    const std::string path = join_index("constraints", i);
-    const ConstraintDef& c = scene.constraints[i];
-    fail_on(path, constraint_problem(c, scene.particles, scene.dimension));
-    try {
-      if (c.type == ConstraintDef::Type::Distance)
-        world->add_distance(c.a, c.b, c.length.value_or(-1.0));
-      else
-        world->add_pin(c.particle, c.point.value_or(scene.particles[c.particle].position));
-    } catch (const Error& error) {
-      fail(path, error.what());
-    }
-  }
-  return std::move(*world);
 }
 
 }  // namespace lagrange

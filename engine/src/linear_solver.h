@@ -1,0 +1,34 @@
+// The linear solvers behind the row systems A x = b (row_system.h): one interface, so a factorization made for
+// symmetric matrices (an LDLᵀ, CHOLMOD) can sit beside SparseLDU and a solver can choose. The caller describes the
+// pattern once (analyze), writes the values straight into the solver's storage through the entry pointers, then
+// factorizes and solves as often as the values change.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace lagrange {
+
+class LinearSolver {
+ public:
+  virtual ~LinearSolver() = default;
+  virtual const char* name() const = 0;
+  // n unknowns; `upper` lists the off-diagonal pairs (i, j), i < j, whose entries may be non-zero (A_ij and A_ji).
+  virtual void analyze(int n, const std::vector<std::pair<int, int>>& upper) = 0;
+  // Where A_ii, and A_ij (upper_value) or A_ji of the e-th pair given to analyze(), are written before factorize().
+  // Valid until the next analyze(). A solver for symmetric matrices may return the same slot for both.
+  virtual double* diagonal_entry(int i) = 0;
+  virtual double* pair_entry(std::size_t pair, bool upper_value) = 0;
+  // Factorizes the values written; returns the number of dependent (redundant or contradictory) rows, whose
+  // unknowns the solve sets to zero.
+  virtual int factorize() = 0;
+  // Solves A x = b in place with the last factorization.
+  virtual void solve(double* b) const = 0;
+};
+
+// SparseLDU (sparse_ldu.h): A = L D U with a symmetric pattern and values that need not be symmetric.
+std::unique_ptr<LinearSolver> make_sparse_ldu_solver();
+
+}  // namespace lagrange

@@ -1,0 +1,134 @@
+#include "lagrange/measure.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <queue>
+#include <vector>
+
+#include "lagrange/solver.h"
+
+namespace lagrange {
+
+double spring_energy(const Model& model, const State& state) {
+  const bool rigid_as_springs = model.solver_info().rods_are_springs;
+  if (!rigid_as_springs && model.compliant_rows().empty()) return 0.0;
+  double sum = 0.0;
+  for (const Row& row : model.rows()) {
+    const Constraint& c = *row.constraint;
+    if (c.tool() || (c.compliance() == 0.0 && !rigid_as_springs)) continue;
+    const double value = c.value(row.row, state.position);
+    sum += value * value * (c.compliance() > 0.0 ? 1.0 / c.compliance() : model.settings().stiffness);
+  }
+  return 0.5 * sum;
+}
+
+Energy energy(const Model& model, const State& state) {
+  Energy e;
+  const Vec3 g = model.settings().gravity;
+  for (std::size_t i = 0; i < model.particle_count(); ++i) {
+    if (model.fixed(i)) continue;
+    const double m = model.mass(i);
+    e.kinetic += 0.5 * m * glm::dot(state.velocity[i], state.velocity[i]);
+    e.potential -= m * glm::dot(g, state.position[i]);
+  }
+  e.potential += spring_energy(model, state);
+  return e;
+}
+
+Violation violation(const Model& model, const State& state) {
+  Violation out;
+  RowGradient grad;
+  for (const Row& row : model.rows()) {
+    if (row.constraint->tool()) continue;
+    const double c = std::abs(row.constraint->evaluate(row.row, state.position, grad));
+    double jv = 0.0;
+    for (int s = 0; s < row.count; ++s) jv += glm::dot(grad[s], state.velocity[row.particle[s]]);
+    // Written so that a NaN always wins.
+    if (!(c <= out.absolute)) out.absolute = c;
+    if (!(c / row.scale <= out.relative)) out.relative = c / row.scale;
+    if (!(std::abs(jv) <= out.velocity)) out.velocity = std::abs(jv);
+  }
+  return out;
+}
+
+Vec3 constraint_force(const Model& model, const State& state, int particle) {
+  Vec3 total(0.0);
+  RowGradient grad;
+  const auto rows = model.rows();
+  for (std::size_t r = 0; r < rows.size() && r < state.row_force.size(); ++r) {
+    const Row& row = rows[r];
+    for (int s = 0; s < row.count; ++s) {
+      if (row.particle[s] != particle) continue;
+      row.constraint->evaluate(row.row, state.position, grad);
+      total += state.row_force[r] * grad[s];
+    }
+  }
+  return total;
+}
+
+void reach_bounds(const Model& model, const State& state, Vec3& lo, Vec3& hi) {
+  const auto& x = state.position;
+  lo = Vec3(std::numeric_limits<double>::infinity());
+  hi = -lo;
+  const std::size_t n = x.size();
+  if (n == 0) {
+    lo = Vec3(-1.0);
+    hi = Vec3(1.0);
+    return;
+  }
+  // Dijkstra from every anchor (a fixed particle, or one held at a point) along the rods.
+  std::vector<std::vector<std::pair<int, double>>> edges(n);
+  std::vector<double> reach(n, std::numeric_limits<double>::infinity());
+  std::vector<int> anchor(n, -1);
+  using Item = std::pair<double, int>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> queue;
+  const auto make_anchor = [&](int i) {
+    if (reach[i] == 0.0) return;
+    reach[i] = 0.0;
+    anchor[i] = i;
+    queue.push({0.0, i});
+  };
+  for (std::size_t i = 0; i < n; ++i)
+    if (model.fixed(i)) make_anchor(static_cast<int>(i));
+  for (const auto& c : model.constraints()) {
+    if (c->tool()) continue;
+    const auto ids = c->particles();
+    const Shape shape = c->drawing().shape;
+    if (shape == Shape::Segment && ids.size() == 2) {
+      const double length = c->length_scale(0);
+      edges[ids[0]].push_back({ids[1], length});
+      edges[ids[1]].push_back({ids[0], length});
+    } else if (shape == Shape::Point && ids.size() == 1) {
+      make_anchor(ids[0]);
+    }
+  }
+  while (!queue.empty()) {
+    const auto [d, i] = queue.top();
+    queue.pop();
+    if (d > reach[i]) continue;
+    for (const auto& [j, length] : edges[i])
+      if (d + length < reach[j]) {
+        reach[j] = d + length;
+        anchor[j] = anchor[i];
+        queue.push({reach[j], j});
+      }
+  }
+  const bool flat = model.dimension() == 2;
+  for (std::size_t i = 0; i < n; ++i) {
+    lo = glm::min(lo, x[i]);
+    hi = glm::max(hi, x[i]);
+    if (anchor[i] >= 0 && reach[i] > 0.0) {
+      const Vec3 a = x[anchor[i]];
+      // Cap the swing by the straight distance (a little more): graph distances overestimate in a mesh.
+      const double r = std::min(reach[i], 1.2 * glm::length(x[i] - a) + 1e-9);
+      // 2D: the whole circle. 3D: mostly hanging below the anchor, so a narrower box frames it better.
+      const double side = flat ? r : 0.35 * r;
+      const Vec3 box(side, r, flat ? 0.0 : side);
+      lo = glm::min(lo, a - box);
+      hi = glm::max(hi, Vec3(a.x + side, std::max(a.y + (flat ? r : 0.0), x[i].y), a.z + box.z));
+    }
+  }
+}
+
+}  // namespace lagrange

@@ -1,0 +1,111 @@
+// The scene builder: Scene → World (make_world) and back (scene_of). Every check runs again here, so a scene built
+// in code meets the same rules, with the same messages, as one read from a file.
+#include <cmath>
+#include <optional>
+#include <string>
+
+#include "lagrange/scene.h"
+#include "scene_checks.h"
+
+namespace lagrange {
+
+using namespace scene_detail;
+
+World make_world(const Scene& scene) {
+  const std::string file = scene.source.empty() ? "scene " + in_quotes(scene.name) : scene.source;
+  const auto fail = [&](const std::string& path, const std::string& problem) { scene_detail::fail(file, path, problem); };
+  if (scene.dimension != 2 && scene.dimension != 3)
+    fail("dimension", "must be 2 or 3, got " + std::to_string(scene.dimension));
+  std::optional<World> world;
+  try {
+    world.emplace(scene.dimension, scene.settings);
+  } catch (const Error& error) {
+    fail("settings", error.what());
+  }
+  for (std::size_t i = 0; i < scene.particles.size(); ++i) {
+    const std::string path = join_index("particles", i);
+    fail_on(file, path, particle_problem(scene.particles[i], scene.dimension));
+    try {
+      world->add_particle(scene.particles[i]);
+    } catch (const Error& error) {
+      fail(path, error.what());
+    }
+  }
+  for (std::size_t i = 0; i < scene.constraints.size(); ++i) {
+    const std::string path = join_index("constraints", i);
+    const ConstraintDef& c = scene.constraints[i];
+    fail_on(file, path, constraint_problem(c, scene.particles, scene.dimension));
+    try {
+      std::unique_ptr<Constraint> constraint = find_kind(c.type)->create(c, scene.particles, scene.dimension);
+      constraint->set_compliance(c.compliance, c.damping);
+      world->add_constraint(std::move(constraint));
+    } catch (const Error& error) {
+      fail(path, error.what());
+    }
+  }
+  if (scene.state) {
+    const SceneState& saved = *scene.state;
+    State& state = world->state();
+    if (!saved.row_force.empty()) {
+      if (saved.row_force.size() != state.row_force.size())
+        fail("state.row_force", "must list one force per constraint row (" + std::to_string(state.row_force.size()) +
+                                    "), got " + std::to_string(saved.row_force.size()));
+      state.row_force = saved.row_force;
+    }
+    state.step = saved.step;
+    state.time = saved.time;
+    // The clock (model.h): time = clock_time + (step − clock_step) · dt. A run that kept one dt saves a time of
+    // exactly step · dt; continuing from the origin then gives the same bits as never stopping.
+    if (static_cast<double>(saved.step) * scene.settings.dt == saved.time) {
+      state.clock_time = 0.0;
+      state.clock_step = 0;
+    } else {
+      state.clock_time = saved.time;
+      state.clock_step = saved.step;
+    }
+    state.work = saved.work;
+    state.start_energy = saved.start_energy;
+  }
+  return std::move(*world);
+}
+
+Scene scene_of(const World& world, const Scene* original) {
+  Scene scene;
+  if (original) {
+    scene.name = original->name;
+    scene.description = original->description;
+    scene.source = original->source;
+  }
+  scene.dimension = world.dimension();
+  scene.settings = world.settings();
+  const Model& model = world.model();
+  const State& state = world.state();
+  for (std::size_t i = 0; i < model.particle_count(); ++i) {
+    ParticleDef p;
+    if (original && i < original->particles.size()) p = original->particles[i];  // radius, colour
+    p.position = state.position[i];
+    p.velocity = model.fixed(i) ? Vec3(0.0) : state.velocity[i];
+    p.fixed = model.fixed(i);
+    p.mass = model.fixed(i) ? 1.0 : model.mass(i);
+    scene.particles.push_back(p);
+  }
+  SceneState saved;
+  saved.step = state.step;
+  saved.time = state.time;
+  saved.work = state.work;
+  saved.start_energy = state.start_energy;
+  const auto rows = model.rows();
+  for (const auto& c : model.constraints()) {
+    if (c->tool()) continue;
+    ConstraintDef def = c->definition();
+    def.compliance = c->compliance();
+    def.damping = c->damping();
+    scene.constraints.push_back(std::move(def));
+  }
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    if (!rows[r].constraint->tool()) saved.row_force.push_back(state.row_force[r]);
+  scene.state = std::move(saved);
+  return scene;
+}
+
+}  // namespace lagrange
