@@ -36,6 +36,10 @@ options:
                        Columns: step,t,kinetic,potential,energy,violation then x0,y0,z0,vx0,vy0,vz0,x1,...
                        violation is max |C| in metres over the scene's constraints (never the mouse's pin).
                        Full double precision. The file appears complete or not at all.
+  --save-state FILE    write the state at the end of the run as a scene file (docs/scenes.md, "Saved states"):
+                       settings, particles, constraints, time, step, work and forces at full precision. Running
+                       FILE for M more steps gives the same bits as running SCENE for all the steps at once.
+                       Written only when the run succeeds; complete or not at all.
 %s  --set KEY=VALUE      change a setting (repeatable); keys:
 %s  --quiet              no summary (a failure is still reported)
   --allow-large        lift the limits on scene size (file size, particles, rows; docs/cli.md)
@@ -87,7 +91,7 @@ void write_header(io::OutputFile& out, std::size_t particles) {
 
 int run_main(int argc, char** argv) {
   Args args(argc, argv);
-  std::optional<std::string> scene_path, solver, csv;
+  std::optional<std::string> scene_path, solver, csv, save_state;
   std::optional<double> dt, duration;
   std::optional<long> steps;
   long every = 1;
@@ -107,6 +111,7 @@ int run_main(int argc, char** argv) {
     if (auto v = args.option("--duration")) { duration = parse_number("--duration", *v); continue; }
     if (auto v = args.option("--every")) { every = parse_count("--every", *v, 1, kMaxSteps); continue; }
     if (auto v = args.option("--csv")) { csv = *v; continue; }
+    if (auto v = args.option("--save-state")) { save_state = *v; continue; }
     if (auto v = args.option("--set")) {
       const auto eq = v->find('=');
       if (eq == std::string::npos) throw UsageError("--set: expected KEY=VALUE, got " + lagrange::quoted(*v));
@@ -132,6 +137,12 @@ int run_main(int argc, char** argv) {
   if (duration && !(*duration >= 0.0)) throw UsageError("--duration: must be >= 0");
   if (csv && csv->empty()) throw UsageError("--csv needs a file name (or - for standard output)");
   if (csv) io::refuse_same_file(*scene_path, *csv);
+  if (save_state) {
+    if (save_state->empty()) throw UsageError("--save-state needs a file name");
+    if (io::is_standard_output(*save_state)) throw UsageError("--save-state needs a file, not standard output");
+    io::refuse_same_file(*scene_path, *save_state);
+    if (csv && *csv == *save_state) throw UsageError("--save-state and --csv name the same file");
+  }
 
   const Scene scene = load_scene_file(*scene_path, limits);  // SceneError is reported by main with exit code 2
   Settings settings = scene.settings;
@@ -147,8 +158,10 @@ int run_main(int argc, char** argv) {
       throw UsageError("--set " + problem);
   const long total_steps = steps ? *steps : steps_for_duration(duration.value_or(10.0), settings.dt);
   check_substeps(total_steps, settings.substeps);
-  World world = make_world(scene);
-  world.set_settings(settings);
+  // The world starts with the settings of the command line: a solver chosen here is not a switch in mid-run.
+  Scene configured = scene;
+  configured.settings = settings;
+  World world = make_world(configured);
   check_drags(drag_options, world);
   DragSettings drag_settings;
   drag_settings.model = drag_options.model;
@@ -165,7 +178,11 @@ int run_main(int argc, char** argv) {
     write_row(*out, world);
   }
 
-  const Energy e0 = world.energy();
+  // A saved state carries the energy its run started with, so the drift is the whole run's.
+  Energy e0 = world.energy();
+  if (std::isfinite(world.state().start_energy)) {
+    e0.potential += world.state().start_energy - e0.total();
+  }
   double worst_violation = world.max_violation(true), worst_velocity = 0.0, max_drift = 0.0;
   long iterations = 0, recoveries = 0, failures = 0, rollbacks = 0, done = 0;
   int dependent = 0;
@@ -208,6 +225,12 @@ int run_main(int argc, char** argv) {
   // because its standard output failed (`>&-`, a full disk) leaves the previous file as it was.
   if (out && failure.empty()) out->finish();
   if (out && !failure.empty()) out->discard();
+  std::optional<io::OutputFile> state_out;
+  if (save_state && failure.empty()) {
+    state_out.emplace(*save_state);
+    state_out->write(write_scene(scene_of(world, &scene)));
+    state_out->finish();
+  }
   std::FILE* report = csv_stdout ? stderr : stdout;
   if (!quiet) {
     const Energy e1 = world.energy();
@@ -242,6 +265,7 @@ int run_main(int argc, char** argv) {
   }
   if (!csv_stdout) io::check_standard_output();  // throws OutputError (exit 1); `out` is discarded on the way
   if (out) out->commit();
+  if (state_out) state_out->commit();
   return 0;
 }
 

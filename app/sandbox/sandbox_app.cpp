@@ -1,5 +1,6 @@
 #include "sandbox/sandbox_app.h"
 
+
 #include <backends/imgui_impl_opengl3.h>
 #include <backends/imgui_impl_sdl.h>
 #include <imgui.h>
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <new>
 
+#include "common/output_file.h"
 #include "sandbox/picking.h"
 #include "sandbox/scene_draw.h"
 #include "sandbox/screenshot_folder.h"
@@ -99,6 +101,7 @@ Sandbox::Sandbox(const SandboxOptions& options) {
   state_.assets_dir = find_assets_dir();
   refresh_scene_files(state_);
   state_.screenshot_dir = default_screenshot_dir();
+  state_.save_dir = default_scene_dir();
   // A world exists before the first scene loads, so every accessor is valid.
   Scene empty;
   empty.name = "Empty";
@@ -263,6 +266,37 @@ void Sandbox::apply(const Command& command) {
     case Command::Kind::ClearTrails:
       for (Trail& trail : state_.trails) trail.points.clear();
       break;
+    case Command::Kind::SaveScene:
+      save_scene(command.path);
+      break;
+  }
+}
+
+// The scene as it is now (settings, positions, velocities, time, forces: write_scene) to a file: complete or not
+// at all (io::OutputFile), never over the file the scene was opened from.
+void Sandbox::save_scene(std::string path) {
+  if (state_.drag.active()) end_drag(false);  // the hand is not part of the scene
+  if (path.empty())
+    path = !state_.saved_path.empty() ? state_.saved_path.string()
+                                      : timestamped_path(state_.save_dir, state_.scene.name, ".json").string();
+  try {
+    if (!state_.scene_path.empty()) io::refuse_same_file(state_.scene_path.string(), path);
+    const std::filesystem::path file(path);
+    std::error_code ec;
+    if (file.has_parent_path() && !std::filesystem::is_directory(file.parent_path(), ec)) {
+      std::filesystem::create_directories(file.parent_path(), ec);
+      if (ec) throw io::OutputError("cannot create folder " + file.parent_path().string() + ": " + ec.message());
+    }
+    const std::string error = io::write_file(path, write_scene(scene_of(state_.world, &state_.scene)));
+    if (!error.empty()) throw io::OutputError(error);
+    state_.saved_path = path;
+    char time[32];
+    std::snprintf(time, sizeof time, "%.3f", state_.world.time());
+    state_.notice = "Saved the scene at t = " + std::string(time) + " s to " + path;
+    state_.show_toast(state_.notice, false);
+  } catch (const std::exception& error) {
+    state_.notice = std::string("Could not save: ") + error.what();
+    state_.show_toast(state_.notice, true);
   }
 }
 

@@ -74,6 +74,7 @@ class Sandbox {
  private:
   void start_scene(Scene scene, const std::filesystem::path& path);
   void apply_commands();
+  void save_scene(std::string path);
   void apply(const Command& command);
   void step_world();
   void record_step();

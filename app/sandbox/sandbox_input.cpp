@@ -139,6 +139,9 @@ void Sandbox::handle_key(const SDL_KeyboardEvent& key) {
   switch (sym) {
     case SDLK_SPACE: state_.push(Command::Kind::TogglePause); break;
     case SDLK_s:
+      if (ctrl) state_.commands.push_back(Command::save(""));
+      else state_.push(Command::Kind::StepOnce);
+      break;
     case SDLK_RIGHT: state_.push(Command::Kind::StepOnce); break;
     case SDLK_r: state_.push(Command::Kind::Reset); break;
     case SDLK_f: state_.push(Command::Kind::FrameScene); break;

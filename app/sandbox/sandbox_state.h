@@ -48,6 +48,7 @@ struct Command {
     Screenshot,      // flag: without panels
     FrameScene,
     ClearTrails,
+    SaveScene,       // path ("" = Save: the last file saved to, or a new one in save_dir)
   };
   Kind kind = Kind::Reset;
   Settings settings;
@@ -63,6 +64,12 @@ struct Command {
   static Command load(const std::string& path) {
     Command c;
     c.kind = Kind::LoadScene;
+    c.path = path;
+    return c;
+  }
+  static Command save(const std::string& path) {
+    Command c;
+    c.kind = Kind::SaveScene;
     c.path = path;
     return c;
   }
@@ -145,6 +152,9 @@ struct SandboxState {
     toast_seconds = error ? 8.0 : 4.0;
   }
   std::filesystem::path screenshot_dir = "screenshots";
+  std::filesystem::path save_dir = "scenes";   // where Save puts a new file (the user's documents folder)
+  std::filesystem::path saved_path;           // the file the last Save wrote ("" before the first)
+  std::array<char, 1024> save_field{};        // Save as: the path field's text
   bool screenshot_without_panels = false;
   std::filesystem::path assets_dir;
   std::vector<std::filesystem::path> scene_files;

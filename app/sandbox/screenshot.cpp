@@ -60,7 +60,8 @@ std::string write_png(const Image& image, const std::filesystem::path& file) {
   return io::write_file(file.string(), png);
 }
 
-std::filesystem::path timestamped_path(const std::filesystem::path& folder, const std::string& scene_name) {
+std::filesystem::path timestamped_path(const std::filesystem::path& folder, const std::string& scene_name,
+                                       const std::string& extension) {
   std::string slug;
   for (char c : scene_name) {
     if (std::isalnum(static_cast<unsigned char>(c)))
@@ -76,8 +77,8 @@ std::filesystem::path timestamped_path(const std::filesystem::path& folder, cons
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
   const std::string base = "lagrange-" + slug + "-" + stamp;
-  std::filesystem::path path = folder / (base + ".png");
-  for (int n = 2; std::filesystem::exists(path); ++n) path = folder / (base + "-" + std::to_string(n) + ".png");
+  std::filesystem::path path = folder / (base + extension);
+  for (int n = 2; std::filesystem::exists(path); ++n) path = folder / (base + "-" + std::to_string(n) + extension);
   return path;
 }
 

@@ -33,6 +33,7 @@ bool encode_png(const Image& image, std::string& png);
 std::string write_png(const Image& image, const std::filesystem::path& file);
 
 // folder/lagrange-<scene>-YYYYmmdd-HHMMSS[-n].png, not yet existing.
-std::filesystem::path timestamped_path(const std::filesystem::path& folder, const std::string& scene_name);
+std::filesystem::path timestamped_path(const std::filesystem::path& folder, const std::string& scene_name,
+                                       const std::string& extension = ".png");
 
 }  // namespace lagrange::app

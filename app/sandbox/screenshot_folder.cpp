@@ -13,7 +13,7 @@ std::string env(const char* name) {
 }
 
 // user-dirs.dirs holds shell assignments such as XDG_PICTURES_DIR="$HOME/Bilder" (xdg-user-dirs(1)).
-std::string pictures_from_user_dirs(const std::string& home) {
+std::string from_user_dirs(const std::string& home, const std::string& name) {
   std::string config = env("XDG_CONFIG_HOME");
   if (config.empty()) {
     if (home.empty()) return {};
@@ -21,7 +21,7 @@ std::string pictures_from_user_dirs(const std::string& home) {
   }
   std::ifstream file(config + "/user-dirs.dirs");
   std::string line;
-  const std::string key = "XDG_PICTURES_DIR=";
+  const std::string key = name + "=";
   while (std::getline(file, line)) {
     if (line.rfind(key, 0) != 0) continue;
     std::string value = line.substr(key.size());
@@ -33,15 +33,20 @@ std::string pictures_from_user_dirs(const std::string& home) {
   return {};
 }
 
+// An XDG user folder ("XDG_PICTURES_DIR", falling back to $HOME/`fallback`), with "Lagrange Lab" inside it.
+std::filesystem::path user_folder(const char* name, const char* fallback, const char* without_home) {
+  const std::string home = env("HOME");
+  std::string folder = env(name);
+  if (folder.empty()) folder = from_user_dirs(home, name);
+  if (folder.empty() && !home.empty()) folder = home + "/" + fallback;
+  if (folder.empty()) return std::filesystem::absolute(without_home);
+  return std::filesystem::path(folder) / "Lagrange Lab";
+}
+
 }  // namespace
 
-std::filesystem::path default_screenshot_dir() {
-  const std::string home = env("HOME");
-  std::string pictures = env("XDG_PICTURES_DIR");
-  if (pictures.empty()) pictures = pictures_from_user_dirs(home);
-  if (pictures.empty() && !home.empty()) pictures = home + "/Pictures";
-  if (pictures.empty()) return std::filesystem::absolute("screenshots");
-  return std::filesystem::path(pictures) / "Lagrange Lab";
-}
+std::filesystem::path default_screenshot_dir() { return user_folder("XDG_PICTURES_DIR", "Pictures", "screenshots"); }
+
+std::filesystem::path default_scene_dir() { return user_folder("XDG_DOCUMENTS_DIR", "Documents", "scenes"); }
 
 }  // namespace lagrange::app

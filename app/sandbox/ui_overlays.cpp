@@ -28,6 +28,7 @@ constexpr Shortcut kShortcuts[] = {
     {"F12 or P", "screenshot (PNG)", {SDLK_F12, SDLK_p}},
     {"H or F1", "this help", {SDLK_h, SDLK_F1}},
     {"Esc", "close help / drop the grabbed particle where it is", {SDLK_ESCAPE}},
+    {"Ctrl+S", "save the scene as it is now (to the last file saved, or a new one)", {SDLK_s}, false, true},
     {"Ctrl+Q", "quit", {SDLK_q}, false, true},
     {"Left-drag particle", "grab it; release to fling"},
     {"Shift+click particle", "trail on / off for it"},

@@ -142,6 +142,24 @@ void scene_section(SandboxState& state) {
   if ((open || enter) && path[0]) state.commands.push_back(Command::load(std::string(path.data())));
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Open the scene file named in the field (or press Enter there).");
   hint("...or drop a .json file on the window");
+  // Save: the scene as it is now, state and settings, as a scene file that opens where it was saved.
+  const float save_width = ImGui::CalcTextSize("Save as").x + 2.0f * ImGui::GetStyle().FramePadding.x;
+  if (ImGui::Button("Save (Ctrl+S)")) state.commands.push_back(Command::save(""));
+  remember_rect(state, "save button");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Save the scene as it is now (positions, velocities, time, settings) to %s",
+                      state.saved_path.empty() ? (state.save_dir.string() + "/...json").c_str()
+                                               : state.saved_path.string().c_str());
+  auto& save_path = state.save_field;
+  ImGui::SetNextItemWidth(-(save_width + ImGui::GetStyle().ItemSpacing.x));
+  const bool save_enter = ImGui::InputTextWithHint("##save path", "save as: path/to/file.json", save_path.data(),
+                                                   save_path.size(), ImGuiInputTextFlags_EnterReturnsTrue);
+  remember_rect(state, "save path field");
+  ImGui::SameLine();
+  const bool save_as = ImGui::Button("Save as");
+  remember_rect(state, "save as button");
+  if ((save_as || save_enter) && save_path[0]) state.commands.push_back(Command::save(std::string(save_path.data())));
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Save the scene as it is now to the file named in the field.");
   if (!state.scene_error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.40f, 1.0f));
     ImGui::TextWrapped("Could not open: %s", state.scene_error.c_str());

@@ -113,7 +113,8 @@ std::unique_ptr<Constraint> create_pin(const ConstraintDef& def, std::span<const
 class LineConstraint final : public Constraint {
  public:
   LineConstraint(int particle, Vec3 point, Vec3 direction, int dimension)
-      : particle_(particle), point_(point), direction_(glm::normalize(direction)), dimension_(dimension) {
+      : particle_(particle), point_(point), given_(direction), direction_(glm::normalize(direction)),
+        dimension_(dimension) {
     if (dimension == 2) {
       normal_[0] = Vec3(-direction_.y, direction_.x, 0.0);
     } else {
@@ -150,14 +151,14 @@ class LineConstraint final : public Constraint {
     def.type = "line";
     def.particles = {particle_};
     def.set("point", point_);
-    def.set("direction", direction_);
+    def.set("direction", given_);  // as given: normalizing again could change the last bit
     return def;
   }
   Drawing drawing() const override { return {Shape::Line, point_, direction_}; }
 
  private:
   int particle_;
-  Vec3 point_, direction_;
+  Vec3 point_, given_, direction_;
   Vec3 normal_[2];
   int dimension_;
 };
@@ -183,7 +184,7 @@ std::unique_ptr<Constraint> create_line(const ConstraintDef& def, std::span<cons
 class PlaneConstraint final : public Constraint {
  public:
   PlaneConstraint(int particle, Vec3 point, Vec3 normal)
-      : particle_(particle), point_(point), normal_(glm::normalize(normal)) {}
+      : particle_(particle), point_(point), given_(normal), normal_(glm::normalize(normal)) {}
   std::unique_ptr<Constraint> clone() const override { return std::make_unique<PlaneConstraint>(*this); }
   int rows() const override { return 1; }
   std::span<const int> particles() const override { return std::span<const int>(&particle_, 1); }
@@ -206,14 +207,14 @@ class PlaneConstraint final : public Constraint {
     def.type = "plane";
     def.particles = {particle_};
     def.set("point", point_);
-    def.set("normal", normal_);
+    def.set("normal", given_);  // as given: normalizing again could change the last bit
     return def;
   }
   Drawing drawing() const override { return {Shape::Plane, point_, normal_}; }
 
  private:
   int particle_;
-  Vec3 point_, normal_;
+  Vec3 point_, given_, normal_;
 };
 
 const KindField kPlaneFields[] = {

@@ -4,11 +4,23 @@
 #include <doctest/doctest.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <string>
 
 #include "doctest_guard.h"
 
 int main(int argc, char** argv) {
   setenv("SDL_VIDEODRIVER", "offscreen", 0);  // also when run by hand, outside ctest
+  // Screenshots and saved scenes the tests trigger (every key, every button) go to a scratch folder, never into the
+  // user's pictures and documents.
+  std::string scratch = (std::filesystem::temp_directory_path() / "lagrange-app-tests-XXXXXX").string();
+  if (mkdtemp(scratch.data())) {
+    setenv("XDG_PICTURES_DIR", (scratch + "/pictures").c_str(), 1);
+    setenv("XDG_DOCUMENTS_DIR", (scratch + "/documents").c_str(), 1);
+  }
   doctest::Context context(argc, argv);
-  return lagrange::test::run_checked(context);
+  const int result = lagrange::test::run_checked(context);
+  std::error_code ignored;
+  std::filesystem::remove_all(scratch, ignored);
+  return result;
 }

@@ -215,7 +215,7 @@ def run_scene(exe, scene, display, fbdir, keys, quit_keys, seconds, seed, max_fr
     name = os.path.splitext(os.path.basename(scene))[0]
     rng = random.Random(f"{seed}:{name}")
     pictures = tempfile.mkdtemp(prefix="lagrange-random-input-")
-    env = dict(os.environ, DISPLAY=display, XDG_PICTURES_DIR=pictures)
+    env = dict(os.environ, DISPLAY=display, XDG_PICTURES_DIR=pictures, XDG_DOCUMENTS_DIR=pictures)
     env.pop("SDL_VIDEODRIVER", None)  # the real X server, not the offscreen driver the other GUI tests use
     env.pop("WAYLAND_DISPLAY", None)
     # The window opens under the cursor: rest it where the scene will be drawn.
