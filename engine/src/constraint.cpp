@@ -6,7 +6,7 @@
 
 namespace lagrange {
 
-std::optional<double> Constraint::lone_root(int row, std::span<const Vec3> x, const RowGradient& e) const {
+std::optional<double> Constraint::lone_root(int row, std::span<const Vec3> x, ConstGradientSlots e) const {
   // Scalar Newton on f(λ) = C_row(x + λ e), for constraint types without a closed form.
   const auto ids = particles();
   std::vector<Vec3> moved(x.begin(), x.end());

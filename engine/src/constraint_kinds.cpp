@@ -130,7 +130,7 @@ class LineConstraint final : public Constraint {
   std::unique_ptr<Constraint> clone() const override { return std::make_unique<LineConstraint>(*this); }
   int rows() const override { return dimension_ - 1; }
   std::span<const int> particles() const override { return std::span<const int>(&particle_, 1); }
-  double evaluate(int row, std::span<const Vec3> x, RowGradient& grad) const override {
+  double evaluate(int row, std::span<const Vec3> x, GradientSlots grad) const override {
     grad[0] = normal_[row];
     return glm::dot(normal_[row], x[particle_] - point_);
   }
@@ -138,7 +138,7 @@ class LineConstraint final : public Constraint {
     return glm::dot(normal_[row], x[particle_] - point_);
   }
   double jdot_qdot(int, std::span<const Vec3>, std::span<const Vec3>) const override { return 0.0; }
-  std::optional<double> lone_root(int row, std::span<const Vec3> x, const RowGradient& e) const override {
+  std::optional<double> lone_root(int row, std::span<const Vec3> x, ConstGradientSlots e) const override {
     const double slope = glm::dot(normal_[row], e[0]);
     const double c = value(row, x);
     if (slope == 0.0) return c == 0.0 ? std::optional<double>(0.0) : std::nullopt;
@@ -188,13 +188,13 @@ class PlaneConstraint final : public Constraint {
   std::unique_ptr<Constraint> clone() const override { return std::make_unique<PlaneConstraint>(*this); }
   int rows() const override { return 1; }
   std::span<const int> particles() const override { return std::span<const int>(&particle_, 1); }
-  double evaluate(int, std::span<const Vec3> x, RowGradient& grad) const override {
+  double evaluate(int, std::span<const Vec3> x, GradientSlots grad) const override {
     grad[0] = normal_;
     return glm::dot(normal_, x[particle_] - point_);
   }
   double value(int, std::span<const Vec3> x) const override { return glm::dot(normal_, x[particle_] - point_); }
   double jdot_qdot(int, std::span<const Vec3>, std::span<const Vec3>) const override { return 0.0; }
-  std::optional<double> lone_root(int row, std::span<const Vec3> x, const RowGradient& e) const override {
+  std::optional<double> lone_root(int row, std::span<const Vec3> x, ConstGradientSlots e) const override {
     const double slope = glm::dot(normal_, e[0]);
     const double c = value(row, x);
     if (slope == 0.0) return c == 0.0 ? std::optional<double>(0.0) : std::nullopt;
@@ -325,7 +325,7 @@ double DistanceConstraint::value(int, std::span<const Vec3> x) const {
   return glm::length(x[ids_[0]] - x[ids_[1]]) - length_;
 }
 
-double DistanceConstraint::evaluate(int, std::span<const Vec3> x, RowGradient& grad) const {
+double DistanceConstraint::evaluate(int, std::span<const Vec3> x, GradientSlots grad) const {
   const Vec3 r = x[ids_[0]] - x[ids_[1]];
   const double len = glm::length(r);
   // Coincident particles have no direction; any unit vector keeps the gradient finite.
@@ -344,7 +344,7 @@ double DistanceConstraint::jdot_qdot(int, std::span<const Vec3> x, std::span<con
   return (glm::dot(u, u) - un * un) / len;
 }
 
-std::optional<double> DistanceConstraint::lone_root(int, std::span<const Vec3> x, const RowGradient& e) const {
+std::optional<double> DistanceConstraint::lone_root(int, std::span<const Vec3> x, ConstGradientSlots e) const {
   const Vec3 r = x[ids_[0]] - x[ids_[1]];
   const Vec3 d = e[0] - e[1];
   const double a = glm::dot(d, d);
@@ -375,13 +375,13 @@ PinConstraint::PinConstraint(int particle, Vec3 point, int dimension)
 
 double PinConstraint::value(int row, std::span<const Vec3> x) const { return x[particle_][row] - point_[row]; }
 
-double PinConstraint::evaluate(int row, std::span<const Vec3> x, RowGradient& grad) const {
+double PinConstraint::evaluate(int row, std::span<const Vec3> x, GradientSlots grad) const {
   grad[0] = Vec3(0.0);
   grad[0][row] = 1.0;
   return x[particle_][row] - point_[row];
 }
 
-std::optional<double> PinConstraint::lone_root(int row, std::span<const Vec3> x, const RowGradient& e) const {
+std::optional<double> PinConstraint::lone_root(int row, std::span<const Vec3> x, ConstGradientSlots e) const {
   const double c = x[particle_][row] - point_[row];
   const double slope = e[0][row];
   if (slope == 0.0) {

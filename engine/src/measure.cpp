@@ -77,7 +77,7 @@ void reach_bounds(const Model& model, const State& state, Vec3& lo, Vec3& hi) {
     hi = Vec3(1.0);
     return;
   }
-  // Dijkstra from every anchor (a fixed particle, or one held at a point) along the rods.
+  // Dijkstra from every anchor (a fixed particle, or one held by a pin, a wire or a plane) along the rods.
   std::vector<std::vector<std::pair<int, double>>> edges(n);
   std::vector<double> reach(n, std::numeric_limits<double>::infinity());
   std::vector<int> anchor(n, -1);
@@ -99,7 +99,7 @@ void reach_bounds(const Model& model, const State& state, Vec3& lo, Vec3& hi) {
       const double length = c->length_scale(0);
       edges[ids[0]].push_back({ids[1], length});
       edges[ids[1]].push_back({ids[0], length});
-    } else if (shape == Shape::Point && ids.size() == 1) {
+    } else if (ids.size() == 1) {  // held at a point, on a wire or in a plane: what hangs from it swings about it
       make_anchor(ids[0]);
     }
   }

@@ -15,7 +15,31 @@
 
 namespace lagrange {
 
-using RowGrad = RowGradient;
+// Every row's gradient slots, packed with a stride set by the model's widest row (1, 2, or kMaxRowParticles): rods
+// and pins take two slots per row (what they took before rows could touch up to kMaxRowParticles particles), so
+// chains and cloth stream through no more memory than they need. g[k].g[s] is row k's slot s.
+class RowGradients {
+ public:
+  struct Slots {
+    Vec3* g;
+  };
+  struct ConstSlots {
+    const Vec3* g;
+  };
+  void resize(std::size_t rows, int stride) {
+    stride_ = static_cast<std::size_t>(stride);
+    slots_.resize(rows * stride_);
+  }
+  std::size_t size() const { return stride_ ? slots_.size() / stride_ : 0; }
+  Vec3* data() { return slots_.data(); }
+  const Vec3* data() const { return slots_.data(); }
+  Slots operator[](std::size_t k) { return {slots_.data() + k * stride_}; }
+  ConstSlots operator[](std::size_t k) const { return {slots_.data() + k * stride_}; }
+
+ private:
+  std::vector<Vec3> slots_;
+  std::size_t stride_ = 0;
+};
 
 // An extra term on the diagonal of a row system: a compliant row's α̃ (docs/physics.md, "Compliance").
 struct DiagonalTerm {
@@ -32,24 +56,26 @@ class RowSystem {
   // evaluate() and values() need it too (they use the cached length scales).
   void prepare(const Model& model);
   int rows() const { return rows_; }
+  // Gradient slots per row in RowGradients: the most particles any row touches.
+  int stride() const { return stride_; }
 
   // C_k(x) and ∇C_k(x) for every row; returns max_k |C_k| / length scale (NaN if any C_k is NaN).
   double evaluate(const Model& model, std::span<const Vec3> x, std::vector<double>& c,
-                  std::vector<RowGrad>& grad) const;
+                  RowGradients& grad) const;
   // The same without gradients: C_k(x) and the max relative |C|.
   double values(const Model& model, std::span<const Vec3> x, std::vector<double>& c) const;
   // weighted[k].g[s] = (1/m_p) grad[k].g[s]: each row's displacement per unit multiplier (0 for fixed particles).
-  void weight(const Model& model, const std::vector<RowGrad>& grad, std::vector<RowGrad>& weighted) const;
+  void weight(const Model& model, const RowGradients& grad, RowGradients& weighted) const;
   // x[p] += Σ_k λ_k weighted_k[p], i.e. x += M⁻¹ ∇Cᵀ λ.
-  void displace(const Model& model, const std::vector<RowGrad>& weighted, const std::vector<double>& lambda,
+  void displace(const Model& model, const RowGradients& weighted, const std::vector<double>& lambda,
                 std::vector<Vec3>& x) const;
   // J v for every row.
-  void velocity_rows(const Model& model, const std::vector<RowGrad>& grad, std::span<const Vec3> v,
+  void velocity_rows(const Model& model, const RowGradients& grad, std::span<const Vec3> v,
                      std::vector<double>& jv) const;
 
   // Assembles A = left M⁻¹ rightᵀ + diag(extra) from `left` and the weighted right gradients (weight()) and
   // factorizes it; returns the number of dependent (redundant) rows.
-  int factorize(const std::vector<RowGrad>& left, const std::vector<RowGrad>& right_weighted,
+  int factorize(const RowGradients& left, const RowGradients& right_weighted,
                 std::span<const DiagonalTerm> extra = {});
   // Solves A x = b in place with the last factorization.
   void solve(std::vector<double>& b) const { linear_->solve(b.data()); }
@@ -67,6 +93,7 @@ class RowSystem {
   unsigned version_ = ~0u;
   std::size_t particle_count_ = 0;
   int rows_ = 0;
+  int stride_ = 1;
   std::vector<int> row_count_;               // particles per row
   std::vector<double> inv_scale_;            // 1 / length scale per row
   std::vector<Coupling> couplings_;

@@ -66,7 +66,7 @@ class AccelerationSolver final : public Solver {
  private:
   RowSystem system_;
   std::vector<Vec3> force_, accel_;
-  std::vector<RowGrad> g_, weighted_;
+  RowGradients g_, weighted_;
   std::vector<double> c_, cdot_, rhs_, spring_;
   std::vector<DiagonalTerm> diagonal_;
 };

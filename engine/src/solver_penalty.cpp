@@ -32,8 +32,8 @@ class PenaltySolver final : public Solver {
       const double f = own ? -(stiffness_[k] * c_[k] + rows[k].constraint->damping() * cdot_[k])
                            : -(k_spring * c_[k] + c_damper * cdot_[k]);
       row_force[k] = f;
-      for (int s = 0; s < rows[k].count; ++s) force_[rows[k].particle[s]] += f * g_[k].g[s];
     }
+    system_.displace(context.model, g_, row_force, force_);  // F += Σ f_k ∇C_k
     for (std::size_t i = 0; i < n; ++i) {
       if (context.fixed(i)) continue;
       particles.velocity[i] += (h * inv_mass[i]) * force_[i];
@@ -43,9 +43,9 @@ class PenaltySolver final : public Solver {
   }
 
  private:
-  RowSystem system_;  // only its row evaluation
+  RowSystem system_;  // only its row evaluation and scatter
   std::vector<Vec3> force_;
-  std::vector<RowGrad> g_;
+  RowGradients g_;
   std::vector<double> c_, cdot_, stiffness_;
 };
 

@@ -79,19 +79,16 @@ class ProjectionSolver final : public Solver {
   NewtonResult newton(StepContext& context, StepStats& stats) {
     const auto rows = context.rows();
     const std::size_t m = rows.size();
-    const auto& inv_mass = context.inv_mass();
-    // One pass: r0_[k] (how row k's particles move per unit λ_k), the lone root λ_k, and x = x* + M⁻¹G0ᵀλ.
-    r0_.resize(m);
+    // r0_[k] (how row k's particles move per unit λ_k), the lone roots λ_k, and x = x* + M⁻¹G0ᵀλ.
+    system_.weight(context.model, g0_, r0_);
     lambda_.resize(m);
     x_ = x_star_;
     for (std::size_t k = 0; k < m; ++k) {
       const Row& row = rows[k];
-      for (int s = 0; s < row.count; ++s) r0_[k].g[s] = inv_mass[row.particle[s]] * g0_[k].g[s];
-      const std::optional<double> root = row.constraint->lone_root(row.row, x_star_, r0_[k]);
-      const double lambda = root && std::isfinite(*root) ? *root : 0.0;
-      lambda_[k] = lambda;
-      for (int s = 0; s < row.count; ++s) x_[row.particle[s]] += lambda * r0_[k].g[s];
+      const std::optional<double> root = row.constraint->lone_root(row.row, x_star_, ConstGradientSlots(*r0_[k].g));
+      lambda_[k] = root && std::isfinite(*root) ? *root : 0.0;
     }
+    system_.displace(context.model, r0_, lambda_, x_);
     const std::vector<Vec3>& q = context.state.position;
     for (const CompliantRow& soft : soft_) {  // the linear first guess: C + α̃λ + γ∇C(q)·Δx = 0 along r0
       const int k = soft.row;
@@ -170,12 +167,9 @@ class ProjectionSolver final : public Solver {
       delta_.resize(m);
       for (std::size_t k = 0; k < m; ++k) delta_[k] = -c_[k];
       system_.solve(delta_);
-      // λ += δ and x += M⁻¹G0ᵀδ in one pass, so x stays x* + M⁻¹G0ᵀλ.
-      for (std::size_t k = 0; k < m; ++k) {
-        const double d = delta_[k];
-        lambda_[k] += d;
-        for (int s = 0; s < rows[k].count; ++s) x_[rows[k].particle[s]] += d * r0_[k].g[s];
-      }
+      // λ += δ and x += M⁻¹G0ᵀδ, so x stays x* + M⁻¹G0ᵀλ.
+      for (std::size_t k = 0; k < m; ++k) lambda_[k] += delta_[k];
+      system_.displace(context.model, r0_, delta_, x_);
       current_accepted = false;
     }
     if (!current_accepted && delta_.size() == m)
@@ -213,7 +207,7 @@ class ProjectionSolver final : public Solver {
   std::vector<CompliantRow> soft_;
   std::vector<DiagonalTerm> soft_diagonal_;
   std::vector<Vec3> x_star_, v_star_, x_, best_x_;
-  std::vector<RowGrad> g0_, r0_, g_;
+  RowGradients g0_, r0_, g_;
   std::vector<double> c_, lambda_, delta_, best_lambda_;
 };
 

@@ -72,7 +72,7 @@ class RattleSolver final : public Solver {
   std::vector<CompliantRow> soft_;
   std::vector<DiagonalTerm> diagonal_;
   std::vector<Vec3> x0_, x_, x_star_, v_, force_;
-  std::vector<RowGrad> g_, weighted_;
+  RowGradients g_, weighted_;
   std::vector<double> c_, lambda_, mu_;
 };
 

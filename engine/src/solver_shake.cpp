@@ -16,7 +16,7 @@ constexpr double kMinCosine = 0.05;
 
 }  // namespace
 
-ShakeResult shake_positions(const StepContext& context, const std::vector<RowGrad>& g0, std::vector<Vec3>& x,
+ShakeResult shake_positions(const StepContext& context, const RowGradients& g0, std::vector<Vec3>& x,
                             std::vector<double>& lambda, const std::vector<CompliantRow>& soft,
                             std::span<const Vec3> x0) {
   const auto rows = context.rows();
@@ -100,7 +100,7 @@ class ShakeSolver final : public Solver {
   RowSystem system_;  // only its row evaluation; SHAKE needs no matrix
   std::vector<CompliantRow> soft_;
   std::vector<Vec3> x0_, x_, v_;
-  std::vector<RowGrad> g0_;
+  RowGradients g0_;
   std::vector<double> c_, lambda_;
 };
 

@@ -37,7 +37,7 @@ struct ShakeResult {
 // directions M⁻¹ ∇C(q) (gradients `g0`) by δλ = −C(x) / Σ_p (1/m_p) ∇_p C(x) · ∇_p C(q), accumulating λ, until
 // every row is within tolerance (relative to its length scale) or the sweep cap is reached. A compliant row
 // (`soft`, with the start positions x0) takes the XPBD step δλ = −(C + α̃λ + γ∇C(q)·(x − q)) / ((1 + γ) w + α̃).
-ShakeResult shake_positions(const StepContext& context, const std::vector<RowGrad>& g0, std::vector<Vec3>& x,
+ShakeResult shake_positions(const StepContext& context, const RowGradients& g0, std::vector<Vec3>& x,
                             std::vector<double>& lambda, const std::vector<CompliantRow>& soft = {},
                             std::span<const Vec3> x0 = {});
 

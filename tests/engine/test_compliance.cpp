@@ -76,7 +76,7 @@ TEST_CASE("the compliant Newton matrix matches finite differences of C + a~ lamb
   system.prepare(world.model());
   const auto q = world.state().position;
   std::vector<double> c;
-  std::vector<RowGrad> g0, r0, g;
+  RowGradients g0, r0, g;
   system.evaluate(world.model(), q, c, g0);
   system.weight(world.model(), g0, r0);
   const auto rows = world.model().rows();
@@ -94,7 +94,7 @@ TEST_CASE("the compliant Newton matrix matches finite differences of C + a~ lamb
     std::vector<Vec3> x = q;
     system.displace(world.model(), r0, l, x);
     std::vector<double> out;
-    std::vector<RowGrad> unused;
+    RowGradients unused;
     system.evaluate(world.model(), x, out, unused);
     for (int k = 0; k < m; ++k) {
       double dq = 0.0;

@@ -113,7 +113,7 @@ TEST_CASE("the Newton matrix matches finite differences of C(q* + M^-1 J(q)^T la
   system.prepare(world.model());
   const auto x0 = world.state().position;
   std::vector<double> c;
-  std::vector<RowGrad> g0, r0, g;
+  RowGradients g0, r0, g;
   system.evaluate(world.model(), x0, c, g0);
   system.weight(world.model(), g0, r0);
   const int m = static_cast<int>(world.model().rows().size());
@@ -123,7 +123,7 @@ TEST_CASE("the Newton matrix matches finite differences of C(q* + M^-1 J(q)^T la
     std::vector<Vec3> x = x0;
     system.displace(world.model(), r0, l, x);
     std::vector<double> out;
-    std::vector<RowGrad> unused;
+    RowGradients unused;
     system.evaluate(world.model(), x, out, unused);
     return out;
   };

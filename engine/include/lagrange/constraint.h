@@ -20,12 +20,33 @@ struct ConstraintDef;
 inline constexpr int kMaxRowParticles = 4;
 
 // The gradient of one row with respect to each particle it touches: g[k] = ∂C_row/∂x_p for p = particles()[k].
-// Passed by reference, so a caller cannot hand a constraint a null or short gradient buffer: callers that need the
-// value alone call Constraint::value().
 struct RowGradient {
   Vec3 g[kMaxRowParticles];
   Vec3& operator[](std::size_t k) { return g[k]; }
   const Vec3& operator[](std::size_t k) const { return g[k]; }
+};
+
+// Where evaluate() writes a row's gradient: a RowGradient, or a solver's packed array of rows (row_system.h), where
+// a rod's row takes two slots whatever kMaxRowParticles is. Made from a reference or from the first of at least as
+// many slots as the row has particles, so a caller cannot hand a constraint a null buffer: callers that need the
+// value alone call Constraint::value().
+class GradientSlots {
+ public:
+  GradientSlots(RowGradient& gradient) : g_(gradient.g) {}  // NOLINT: implicit on purpose
+  explicit GradientSlots(Vec3& first) : g_(&first) {}
+  Vec3& operator[](std::size_t k) const { return g_[k]; }
+
+ private:
+  Vec3* g_;
+};
+class ConstGradientSlots {
+ public:
+  ConstGradientSlots(const RowGradient& gradient) : g_(gradient.g) {}  // NOLINT: implicit on purpose
+  explicit ConstGradientSlots(const Vec3& first) : g_(&first) {}
+  const Vec3& operator[](std::size_t k) const { return g_[k]; }
+
+ private:
+  const Vec3* g_;
 };
 
 // What the app draws for a constraint, as plain data: it needs no idea of the constraint's type.
@@ -52,7 +73,7 @@ class Constraint {
   virtual std::span<const int> particles() const = 0;
 
   // C_row(x); writes dC_row/dx_p into grad[k] for p = particles()[k]. x holds every particle's position.
-  virtual double evaluate(int row, std::span<const Vec3> x, RowGradient& grad) const = 0;
+  virtual double evaluate(int row, std::span<const Vec3> x, GradientSlots grad) const = 0;
   // C_row(x) alone (convergence checks, drawing, reports); the default calls evaluate() with a scratch gradient.
   virtual double value(int row, std::span<const Vec3> x) const;
   // The velocity-product term of C̈ = J a + J̇ q̇, i.e. (d/dt ∇C_row) · v.
@@ -61,7 +82,7 @@ class Constraint {
   // Solve this row alone: the λ with C_row(x + λ e) = 0, where e[k] is the displacement of particles()[k] per
   // unit λ. Returns the root of smaller magnitude (the larger one flips the constraint: seed 000), or nothing
   // when no real root exists. The default runs a scalar Newton iteration.
-  virtual std::optional<double> lone_root(int row, std::span<const Vec3> x, const RowGradient& e) const;
+  virtual std::optional<double> lone_root(int row, std::span<const Vec3> x, ConstGradientSlots e) const;
 
   // Length that makes |C_row| dimensionless for tolerances and reports (the rod length for a distance).
   virtual double length_scale(int row) const = 0;
@@ -103,10 +124,10 @@ class DistanceConstraint final : public Constraint {
   std::unique_ptr<Constraint> clone() const override { return std::make_unique<DistanceConstraint>(*this); }
   int rows() const override { return 1; }
   std::span<const int> particles() const override { return ids_; }
-  double evaluate(int row, std::span<const Vec3> x, RowGradient& grad) const override;
+  double evaluate(int row, std::span<const Vec3> x, GradientSlots grad) const override;
   double value(int row, std::span<const Vec3> x) const override;
   double jdot_qdot(int row, std::span<const Vec3> x, std::span<const Vec3> v) const override;
-  std::optional<double> lone_root(int row, std::span<const Vec3> x, const RowGradient& e) const override;
+  std::optional<double> lone_root(int row, std::span<const Vec3> x, ConstGradientSlots e) const override;
   double length_scale(int) const override { return length_; }
   const ConstraintKind& kind() const override;
   ConstraintDef definition() const override;
@@ -128,10 +149,10 @@ class PinConstraint final : public Constraint {
   std::unique_ptr<Constraint> clone() const override { return std::make_unique<PinConstraint>(*this); }
   int rows() const override { return dimension_; }
   std::span<const int> particles() const override { return std::span<const int>(&particle_, 1); }
-  double evaluate(int row, std::span<const Vec3> x, RowGradient& grad) const override;
+  double evaluate(int row, std::span<const Vec3> x, GradientSlots grad) const override;
   double value(int row, std::span<const Vec3> x) const override;
   double jdot_qdot(int, std::span<const Vec3>, std::span<const Vec3>) const override { return 0.0; }
-  std::optional<double> lone_root(int row, std::span<const Vec3> x, const RowGradient& e) const override;
+  std::optional<double> lone_root(int row, std::span<const Vec3> x, ConstGradientSlots e) const override;
   double length_scale(int) const override { return 1.0; }
   const ConstraintKind& kind() const override;
   ConstraintDef definition() const override;

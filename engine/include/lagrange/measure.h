@@ -26,7 +26,8 @@ Violation violation(const Model& model, const State& state);
 Vec3 constraint_force(const Model& model, const State& state, int particle);
 
 // A box the scene can reach: every particle's position, widened by how far it can swing (along rods, capped by the
-// straight distance) from its nearest anchor (a fixed particle or one held at a point). Frames the view.
+// straight distance) from its nearest anchor (a fixed particle, or one held by a pin, a wire or a plane). Frames the
+// view.
 void reach_bounds(const Model& model, const State& state, Vec3& lo, Vec3& hi);
 
 }  // namespace lagrange
