@@ -192,7 +192,8 @@ void Sandbox::frame_scene() {
   update_viewport();  // the free middle between the panels: the scene is framed into it
   glm::dvec3 lo, hi;
   reach_bounds(state_.world, lo, hi);
-  const double pad = state_.length_scale * 0.3;
+  // A margin of a third of a rod, and at least 6 % of the scene (beads on wires have no rods to measure).
+  const double pad = std::max(state_.length_scale * 0.3, 0.06 * glm::length(hi - lo));
   if (state_.camera.perspective) {
     state_.camera.yaw = 0.6;
     state_.camera.pitch = 0.35;
