@@ -68,17 +68,23 @@ std::string settings_help() {
 // length has lost its meaning (docs/cli.md, exit code 3). --max-violation changes it.
 constexpr double kFailedViolation = 1.0;
 
-void write_row(io::OutputFile& out, const World& world) {
+// Every number as the shortest text that reads back to the same double (format_number).
+void write_row(io::OutputFile& out, const World& world, std::string& line) {
   const Energy e = world.energy();
-  out.print("%ld,%.17g,%.17g,%.17g,%.17g,%.17g", world.step_count(), world.time(), e.kinetic, e.potential,
-            e.total(), world.max_violation());
-  const State& p = world.state();
-  for (std::size_t i = 0; i < p.position.size(); ++i) {
-    const Vec3& x = p.position[i];
-    const Vec3& v = p.velocity[i];
-    out.print(",%.17g,%.17g,%.17g,%.17g,%.17g,%.17g", x.x, x.y, x.z, v.x, v.y, v.z);
+  line = std::to_string(world.step_count());
+  for (double value : {world.time(), e.kinetic, e.potential, e.total(), world.max_violation()}) {
+    line += ',';
+    line += format_number(value);
   }
-  out.write("\n");
+  const State& p = world.state();
+  for (std::size_t i = 0; i < p.position.size(); ++i)
+    for (const Vec3& u : {p.position[i], p.velocity[i]})
+      for (int k = 0; k < 3; ++k) {
+        line += ',';
+        line += format_number(u[k]);
+      }
+  line += '\n';
+  out.write(line);
 }
 
 void write_header(io::OutputFile& out, std::size_t particles) {
@@ -173,9 +179,10 @@ int run_main(int argc, char** argv) {
   std::optional<io::OutputFile> out;
   const bool csv_stdout = csv && io::is_standard_output(*csv);  // `-`, or /dev/stdout: the summary goes to stderr
   if (csv) out.emplace(*csv);
+  std::string line;  // one CSV row, reused
   if (out) {
     write_header(*out, world.particle_count());
-    write_row(*out, world);
+    write_row(*out, world, line);
   }
 
   // A saved state carries the energy its run started with, so the drift is the whole run's.
@@ -204,7 +211,7 @@ int run_main(int argc, char** argv) {
     failures += st.failures;
     rollbacks += st.non_finite ? 1 : 0;
     dependent = std::max(dependent, st.dependent_rows);
-    if (out && s % every == 0) write_row(*out, world);
+    if (out && s % every == 0) write_row(*out, world, line);
     // Stop at the first sign of failure: nothing after it means anything, and a blow-up only gets slower.
     char text[200];
     if (st.non_finite) {
@@ -218,6 +225,12 @@ int run_main(int argc, char** argv) {
     if (!failure.empty()) break;
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // A saved state cannot hold the mouse: the hand's pin and its filtered cursor are not part of a scene, so a run
+  // continued from it would differ from one that never stopped.
+  if (save_state && failure.empty() && drag.active())
+    throw UsageError("--save-state: the drag of particle " + std::to_string(drag.particle()) +
+                     " is still held when the run ends (t = " + format_number(world.time()) +
+                     " s); a saved state cannot hold the mouse: end the drag (its T1) before the last step");
   drag.release(world);  // a drag still held at the end lets go, so the summary counts the scene's constraints only
 
   // A failed run's CSV is not committed: the previous file, if any, stays (standard output got what it got).

@@ -312,6 +312,9 @@ std::optional<FieldProblem> constraint_problem(const ConstraintDef& def, std::sp
   }
   if (!(def.compliance >= 0.0 && std::isfinite(def.compliance)))
     return FieldProblem{"compliance", "must be a number >= 0 (m/N; 0 is rigid), got " + format_number(def.compliance)};
+  if (def.compliance > 0.0 && !(def.compliance >= 1e-300))
+    return FieldProblem{"compliance", "must be 0 (rigid) or at least 1e-300 m/N (a stiffness 1/compliance that fits "
+                                      "in a double), got " + format_number(def.compliance)};
   if (!(def.damping >= 0.0 && std::isfinite(def.damping)))
     return FieldProblem{"damping", "must be a number >= 0 (N s/m), got " + format_number(def.damping)};
   return kind->check(def, particles, dimension);

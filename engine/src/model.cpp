@@ -11,7 +11,7 @@ namespace lagrange {
 namespace {
 
 // Topology versions are drawn from one counter for all models, so a solver's cached pattern can never be taken for
-// another model's (a copy keeps its version: the same rows, the same pattern).
+// another model's (a copy gets a version of its own too).
 unsigned next_version() {
   static std::atomic<unsigned> counter{0};
   return ++counter;
@@ -88,8 +88,9 @@ int Model::add_constraint(std::unique_ptr<Constraint> constraint) {
     if (!(constraint->length_scale(r) > 0.0 && std::isfinite(constraint->length_scale(r))))
       throw Error(name + " constraint must have a positive finite length");
   const double alpha = constraint->compliance(), beta = constraint->damping();
-  if (!(alpha >= 0.0 && std::isfinite(alpha)) || !(beta >= 0.0 && std::isfinite(beta)))
-    throw Error(name + " constraint: compliance and damping must be finite and >= 0");
+  if (!(alpha >= 0.0 && std::isfinite(alpha)) || !(beta >= 0.0 && std::isfinite(beta)) ||
+      (alpha > 0.0 && !std::isfinite(1.0 / alpha)))
+    throw Error(name + " constraint: compliance and damping must be finite and >= 0 (and 1/compliance finite)");
   constraints_.push_back(std::move(constraint));
   const int index = static_cast<int>(constraints_.size()) - 1;
   append_rows(index);
@@ -102,8 +103,9 @@ int Model::add_constraint(std::unique_ptr<Constraint> constraint) {
 void Model::set_compliance(int index, double compliance, double damping) {
   if (index < 0 || static_cast<std::size_t>(index) >= constraints_.size())
     throw Error("no constraint " + std::to_string(index));
-  if (!(compliance >= 0.0 && std::isfinite(compliance)) || !(damping >= 0.0 && std::isfinite(damping)))
-    throw Error("compliance and damping must be finite and >= 0");
+  if (!(compliance >= 0.0 && std::isfinite(compliance)) || !(damping >= 0.0 && std::isfinite(damping)) ||
+      (compliance > 0.0 && !std::isfinite(1.0 / compliance)))
+    throw Error("compliance and damping must be finite and >= 0 (and 1/compliance finite)");
   constraints_[index]->set_compliance(compliance, damping);
   refresh_compliance();
 }

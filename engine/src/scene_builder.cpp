@@ -5,6 +5,7 @@
 #include <string>
 
 #include "lagrange/scene.h"
+#include "lagrange/text.h"
 #include "scene_checks.h"
 
 namespace lagrange {
@@ -16,6 +17,9 @@ World make_world(const Scene& scene) {
   const auto fail = [&](const std::string& path, const std::string& problem) { scene_detail::fail(file, path, problem); };
   if (scene.dimension != 2 && scene.dimension != 3)
     fail("dimension", "must be 2 or 3, got " + std::to_string(scene.dimension));
+  if (scene.dimension == 2 && scene.settings.gravity.z != 0.0)
+    fail("settings.gravity[2]", "must be 0 in a 2D scene, got " + format_number(scene.settings.gravity.z) +
+                                    " (set \"dimension\": 3 for a 3D scene)");
   std::optional<World> world;
   try {
     world.emplace(scene.dimension, scene.settings);
@@ -54,9 +58,12 @@ World make_world(const Scene& scene) {
     }
     state.step = saved.step;
     state.time = saved.time;
-    // The clock (model.h): time = clock_time + (step − clock_step) · dt. A run that kept one dt saves a time of
-    // exactly step · dt; continuing from the origin then gives the same bits as never stopping.
-    if (static_cast<double>(saved.step) * scene.settings.dt == saved.time) {
+    // The clock (model.h): time = clock_time + (step − clock_step) · dt. Saved files carry its origin; a state
+    // written by hand without one starts the clock at 0 when its time is exactly step · dt, else at (time, step).
+    if (saved.clock_time && saved.clock_step) {
+      state.clock_time = *saved.clock_time;
+      state.clock_step = *saved.clock_step;
+    } else if (static_cast<double>(saved.step) * scene.settings.dt == saved.time) {
       state.clock_time = 0.0;
       state.clock_step = 0;
     } else {
@@ -94,6 +101,8 @@ Scene scene_of(const World& world, const Scene* original) {
   saved.time = state.time;
   saved.work = state.work;
   saved.start_energy = state.start_energy;
+  saved.clock_time = state.clock_time;
+  saved.clock_step = state.clock_step;
   const auto rows = model.rows();
   for (const auto& c : model.constraints()) {
     if (c->tool()) continue;

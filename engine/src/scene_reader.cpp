@@ -417,19 +417,36 @@ ConstraintDef read_constraint(const Reader& reader, const Json& value, const std
 SceneState read_state(const Reader& reader, const Json& value, std::size_t rows) {
   const std::string path = "state";
   const Json& object = reader.object(value, path);
-  reader.check_keys(object, path, {"step", "time", "work", "start_energy", "row_force"});
+  reader.check_keys(object, path, {"step", "time", "clock", "work", "start_energy", "row_force"});
   const auto finite_number = [&](const Json& v, const std::string& at) {
     if (!v.is_number() || !std::isfinite(v.get<double>())) reader.fail(at, "must be a finite number, got " + describe(v));
     return v.get<double>();
   };
-  SceneState state;
-  if (object.contains("step")) {
-    const double step = finite_number(object["step"], "state.step");
+  const auto step_count = [&](const Json& v, const std::string& at) {
+    const double step = finite_number(v, at);
     if (step < 0.0 || step != std::floor(step) || step > 1e15)
-      reader.fail("state.step", "must be a whole number of steps (0 or more), got " + describe(object["step"]));
-    state.step = static_cast<long>(step);
+      reader.fail(at, "must be a whole number of steps (0 or more), got " + describe(v));
+    return static_cast<long>(step);
+  };
+  const auto time = [&](const Json& v, const std::string& at) {
+    const double t = finite_number(v, at);
+    if (t < 0.0) reader.fail(at, "must be a time of 0 s or more, got " + describe(v));
+    return t;
+  };
+  SceneState state;
+  if (object.contains("step")) state.step = step_count(object["step"], "state.step");
+  if (object.contains("time")) state.time = time(object["time"], "state.time");
+  if (object.contains("clock")) {
+    const Json& clock = reader.object(object["clock"], "state.clock");
+    reader.check_keys(clock, "state.clock", {"time", "step"});
+    for (const char* key : {"time", "step"})
+      if (!clock.contains(key)) reader.fail("state.clock", std::string("missing required key \"") + key + "\"");
+    state.clock_time = time(clock["time"], "state.clock.time");
+    state.clock_step = step_count(clock["step"], "state.clock.step");
+    if (*state.clock_step > state.step)
+      reader.fail("state.clock.step", "must not be later than state.step (" + std::to_string(state.step) + "), got " +
+                                          describe(clock["step"]));
   }
-  if (object.contains("time")) state.time = finite_number(object["time"], "state.time");
   if (object.contains("start_energy")) state.start_energy = finite_number(object["start_energy"], "state.start_energy");
   if (object.contains("work")) {
     const Json& work = reader.object(object["work"], "state.work");

@@ -19,7 +19,10 @@ std::string json_number(double value) {
   return format_number(value);
 }
 
-std::string json_string(const std::string& text) { return nlohmann::json(text).dump(); }
+// Text that is not UTF-8 (a name taken from a file name) is written with U+FFFD in place of the bad bytes.
+std::string json_string(const std::string& text) {
+  return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
 
 std::string json_vector(Vec3 v, int dimension) {
   std::string out(1, '[');  // not "[" + ...: GCC 12 -O2 raises a false -Wrestrict on that form
@@ -55,14 +58,9 @@ std::string settings_text(const Settings& settings, int dimension) {
     } else if (key == "gravity") {
       value = json_vector(settings.gravity, dimension);
     } else {
-      const std::string text = get_setting(settings, key);
-      // Counts are written as integers, numbers through json_number (the same double as the setting holds).
-      double number = 0.0;
-      value = text.find_first_of(".eE") == std::string::npos && text != "-0" ? text : "";
-      if (value.empty()) {
-        number = std::stod(text);
-        value = json_number(number);
-      }
+      // get_setting writes counts as integers and numbers with format_number: JSON already, but for -0.
+      value = get_setting(settings, key);
+      if (value == "-0") value = "-0.0";
     }
     out += (out.empty() ? "" : ",\n") + std::string("    ") + json_string(key) + ": " + value;
   }
@@ -132,6 +130,9 @@ std::string write_scene(const Scene& scene) {
     out += ",\n  \"state\": {\n";
     out += "    \"step\": " + std::to_string(s.step) + ",\n";
     out += "    \"time\": " + json_number(s.time) + ",\n";
+    if (s.clock_time && s.clock_step)
+      out += "    \"clock\": {\"time\": " + json_number(*s.clock_time) + ", \"step\": " + std::to_string(*s.clock_step) +
+             "},\n";
     out += "    \"work\": {\"mouse\": " + json_number(s.work.mouse) + ", \"damping\": " + json_number(s.work.damping) +
            "}";
     if (!std::isnan(s.start_energy)) out += ",\n    \"start_energy\": " + json_number(s.start_energy);

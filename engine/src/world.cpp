@@ -71,9 +71,10 @@ int World::add_constraint(std::unique_ptr<Constraint> constraint) {
 }
 
 void World::remove_constraint(int index) {
-  const int first = model_.row_offset(index >= 0 && static_cast<std::size_t>(index) < constraints().size() ? index : 0);
-  const int count = index >= 0 && static_cast<std::size_t>(index) < constraints().size() ? constraint(index).rows() : 0;
-  model_.remove_constraint(index);  // throws Error for a bad index before anything changes
+  if (index < 0 || static_cast<std::size_t>(index) >= constraints().size())
+    throw Error("no constraint " + std::to_string(index));
+  const int first = model_.row_offset(index), count = constraint(index).rows();
+  model_.remove_constraint(index);
   state_.row_force.erase(state_.row_force.begin() + first, state_.row_force.begin() + first + count);
   stats_measured_ = false;
 }

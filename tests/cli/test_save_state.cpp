@@ -112,3 +112,45 @@ TEST_CASE("--save-state never replaces the scene, never goes to standard output,
   CHECK_FALSE(fs::exists(saved));
   fs::remove_all(dir);
 }
+
+TEST_CASE("a saved state keeps its clock: a run whose dt changed continues to the same bits") {
+  const fs::path dir = fresh_dir("save-state-clock");
+  const fs::path a = dir / "a.json", b = dir / "b.json", c = dir / "c.json", d = dir / "d.json";
+  REQUIRE(cli("run " + asset("hanging_chain.json") + " --quiet --steps 30 --save-state " + a.string()).code == 0);
+  // From a, with another dt: 30 steps at once against 13, saved, then 17. t is no longer step · dt.
+  REQUIRE(cli("run " + a.string() + " --quiet --dt 0.005 --steps 30 --save-state " + d.string()).code == 0);
+  REQUIRE(cli("run " + a.string() + " --quiet --dt 0.005 --steps 13 --save-state " + b.string()).code == 0);
+  REQUIRE(cli("run " + b.string() + " --quiet --steps 17 --save-state " + c.string()).code == 0);
+  CHECK(read_all(c) == read_all(d));
+  CHECK(read_all(d).find("\"clock\"") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("--save-state refuses a state the mouse still holds, and odd values still make a loadable file") {
+  const fs::path dir = fresh_dir("save-state-odd");
+  const fs::path saved = dir / "saved.json";
+  // The drag's window (0.2 s .. 0.6 s) covers the end of the run (0.5 s): exit 2, nothing written.
+  CliResult r = cli("run " + asset("double_pendulum.json") + " --drag 1,1,1,0,0.2,0.6 --steps 30 --save-state " +
+                    saved.string());
+  CHECK(r.code == 2);
+  CHECK(r.out.find("still held") != std::string::npos);
+  CHECK_FALSE(fs::exists(saved));
+  // A drag that ended before the last step is fine.
+  CHECK(cli("run " + asset("double_pendulum.json") + " --quiet --drag 1,1,1,0,0.1,0.3 --steps 30 --save-state " +
+            saved.string()).code == 0);
+  // A subnormal setting is written and read back.
+  REQUIRE(cli("run " + asset("double_pendulum.json") + " --quiet --set damping=1e-310 --steps 3 --save-state " +
+              saved.string()).code == 0);
+  CHECK(cli("run " + saved.string() + " --quiet --steps 2").code == 0);
+  // A scene whose name is not UTF-8 (from its file name) is saved with the bad bytes replaced.
+  const fs::path odd = dir / "caf\xe9.json";
+  write_all(odd, R"({"particles": [{"position": [0, 0], "fixed": true}, {"position": [1, 0]}],
+                     "constraints": [{"type": "distance", "particles": [0, 1]}]})");
+  REQUIRE(cli("run '" + odd.string() + "' --quiet --steps 3 --save-state " + saved.string()).code == 0);
+  CHECK(cli("run " + saved.string() + " --quiet --steps 2").code == 0);
+  // Gravity out of the plane of a 2D scene is refused up front, as in a file.
+  r = cli("run " + asset("double_pendulum.json") + " --set gravity=0,-9.81,1 --steps 3");
+  CHECK(r.code == 2);
+  CHECK(r.out.find("settings.gravity[2]: must be 0 in a 2D scene") != std::string::npos);
+  fs::remove_all(dir);
+}

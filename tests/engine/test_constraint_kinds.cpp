@@ -129,6 +129,13 @@ TEST_CASE("compliance in a scene file: checked, written back, and 0 means the sa
                        doctest::Contains("c.json: constraints[0].compliance: must be a number >= 0"), SceneError);
   CHECK_THROWS_WITH_AS(parse_scene(base + R"(, "compliance": "soft"}]})", "c.json"),
                        doctest::Contains("constraints[0].compliance: must be a number"), SceneError);
+  // So small that the stiffness 1/α would overflow to infinity.
+  CHECK_THROWS_WITH_AS(parse_scene(base + R"(, "compliance": 1e-320}]})", "c.json"),
+                       doctest::Contains("constraints[0].compliance: must be 0 (rigid) or at least 1e-300"), SceneError);
+  CHECK_THROWS_WITH_AS(parse_scene(base + R"(}], "state": {"time": -5}})", "c.json"),
+                       doctest::Contains("c.json: state.time: must be a time of 0 s or more"), SceneError);
+  CHECK_THROWS_WITH_AS(parse_scene(base + R"(}], "state": {"step": 3, "clock": {"time": 0, "step": 4}}})", "c.json"),
+                       doctest::Contains("c.json: state.clock.step: must not be later than state.step"), SceneError);
   World rigid = from_json(base + "}]}", "projection");
   World zero = from_json(base + R"(, "compliance": 0}]})", "projection");
   for (int s = 0; s < 50; ++s) {

@@ -31,6 +31,10 @@ struct SceneState {
   double time = 0.0;
   Work work;
   double start_energy = NAN;     // NaN: not recorded
+  // The clock's origin (State::clock_time, clock_step): time = clock_time + (step − clock_step) · dt. Not given:
+  // the origin (0, 0) when time is exactly step · dt, else (time, step).
+  std::optional<double> clock_time;
+  std::optional<long> clock_step;
   std::vector<double> row_force; // one per constraint row, or empty
 };
 
@@ -51,7 +55,7 @@ struct Scene {
 struct SceneLimits {
   std::size_t max_file_bytes = std::size_t{16} << 20;  // 16 MiB
   std::size_t max_particles = 100'000;
-  std::size_t max_rows = 300'000;  // constraint rows: 1 per rod, 2 or 3 per pin (the dimension)
+  std::size_t max_rows = 300'000;  // constraint rows: 1 per rod or plane, 2 or 3 per pin, 1 or 2 per line
   // Σ over particles of (rows on that particle)²: how many row pairs the solvers' coupled system holds, which
   // grows with the square of the rows sharing one particle (10 000 pins on one particle: 9·10⁸).
   std::size_t max_coupling = 4'000'000;
