@@ -20,6 +20,8 @@ seconds_for() {
     triple_pendulum) echo 1.5 ;;
     hanging_cloth) echo 2.5 ;;
     hanging_chain | rope_bridge) echo 2.0 ;;
+    galileo_chords) echo 0.6 ;;
+    cart_pendulum) echo 0.8 ;;
     *) echo 1.0 ;;
   esac
 }

@@ -266,8 +266,8 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
         if (glm::length(u) < 1e-6) u = glm::cross(n, Vec3(1.0, 0.0, 0.0));
         u = glm::normalize(u);
         const Vec3 v = glm::cross(n, u);
-        const double half = 3.0 * state.length_scale;
-        const glm::vec4 line = glm::vec4(glm::vec3(colour) * 0.85f, 0.45f);
+        const double half = 1.5 * state.length_scale;
+        const glm::vec4 line = glm::vec4(glm::vec3(colour) * 0.85f, 0.3f);
         for (int k = -4; k <= 4; ++k) {
           const double t = half * k / 4.0;
           add_segment(list.under, foot + t * u - half * v, foot + t * u + half * v, 1.5f, line);
