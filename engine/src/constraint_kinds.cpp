@@ -110,25 +110,11 @@ std::unique_ptr<Constraint> create_pin(const ConstraintDef& def, std::span<const
 
 // ---- line -----------------------------------------------------------------------------------------------------
 
-class LineConstraint final : public Constraint {
+// A particle held on a fixed affine subspace through `point`: rows C_k = n_k · (x − point) for the unit vectors n_k
+// across it (a line: two in 3D, one in 2D; a plane: its normal). Linear in x: ∇C_k = n_k, J̇q̇ = 0, exact lone roots.
+class AffineConstraint : public Constraint {
  public:
-  LineConstraint(int particle, Vec3 point, Vec3 direction, int dimension)
-      : particle_(particle), point_(point), given_(direction), direction_(glm::normalize(direction)),
-        dimension_(dimension) {
-    if (dimension == 2) {
-      normal_[0] = Vec3(-direction_.y, direction_.x, 0.0);
-    } else {
-      // Any orthonormal pair across the wire: start from the axis least aligned with it.
-      const Vec3 d = direction_;
-      const Vec3 axis = std::abs(d.x) <= std::abs(d.y) && std::abs(d.x) <= std::abs(d.z) ? Vec3(1, 0, 0)
-                        : std::abs(d.y) <= std::abs(d.z)                                 ? Vec3(0, 1, 0)
-                                                                                         : Vec3(0, 0, 1);
-      normal_[0] = glm::normalize(glm::cross(d, axis));
-      normal_[1] = glm::cross(d, normal_[0]);
-    }
-  }
-  std::unique_ptr<Constraint> clone() const override { return std::make_unique<LineConstraint>(*this); }
-  int rows() const override { return dimension_ - 1; }
+  int rows() const override { return rows_; }
   std::span<const int> particles() const override { return std::span<const int>(&particle_, 1); }
   double evaluate(int row, std::span<const Vec3> x, GradientSlots grad) const override {
     grad[0] = normal_[row];
@@ -145,22 +131,50 @@ class LineConstraint final : public Constraint {
     return -c / slope;
   }
   double length_scale(int) const override { return 1.0; }
-  const ConstraintKind& kind() const override;
-  ConstraintDef definition() const override {
+
+ protected:
+  AffineConstraint(int particle, Vec3 point, Vec3 given) : particle_(particle), point_(point), given_(given) {}
+  // The definition: the particle, the point, and the direction or normal as given (normalizing it again could
+  // change the last bit of a saved file).
+  ConstraintDef definition_as(const char* type, const char* key) const {
     ConstraintDef def;
-    def.type = "line";
+    def.type = type;
     def.particles = {particle_};
     def.set("point", point_);
-    def.set("direction", given_);  // as given: normalizing again could change the last bit
+    def.set(key, given_);
     return def;
   }
+
+  int particle_;
+  Vec3 point_, given_;
+  Vec3 normal_[2];
+  int rows_ = 1;
+};
+
+class LineConstraint final : public AffineConstraint {
+ public:
+  LineConstraint(int particle, Vec3 point, Vec3 direction, int dimension)
+      : AffineConstraint(particle, point, direction), direction_(glm::normalize(direction)) {
+    rows_ = dimension - 1;
+    if (dimension == 2) {
+      normal_[0] = Vec3(-direction_.y, direction_.x, 0.0);
+    } else {
+      // Any orthonormal pair across the wire: start from the axis least aligned with it.
+      const Vec3 d = direction_;
+      const Vec3 axis = std::abs(d.x) <= std::abs(d.y) && std::abs(d.x) <= std::abs(d.z) ? Vec3(1, 0, 0)
+                        : std::abs(d.y) <= std::abs(d.z)                                 ? Vec3(0, 1, 0)
+                                                                                         : Vec3(0, 0, 1);
+      normal_[0] = glm::normalize(glm::cross(d, axis));
+      normal_[1] = glm::cross(d, normal_[0]);
+    }
+  }
+  std::unique_ptr<Constraint> clone() const override { return std::make_unique<LineConstraint>(*this); }
+  const ConstraintKind& kind() const override;
+  ConstraintDef definition() const override { return definition_as("line", "direction"); }
   Drawing drawing() const override { return {Shape::Line, point_, direction_}; }
 
  private:
-  int particle_;
-  Vec3 point_, given_, direction_;
-  Vec3 normal_[2];
-  int dimension_;
+  Vec3 direction_;
 };
 
 const KindField kLineFields[] = {
@@ -181,40 +195,15 @@ std::unique_ptr<Constraint> create_line(const ConstraintDef& def, std::span<cons
 
 // ---- plane ----------------------------------------------------------------------------------------------------
 
-class PlaneConstraint final : public Constraint {
+class PlaneConstraint final : public AffineConstraint {
  public:
-  PlaneConstraint(int particle, Vec3 point, Vec3 normal)
-      : particle_(particle), point_(point), given_(normal), normal_(glm::normalize(normal)) {}
+  PlaneConstraint(int particle, Vec3 point, Vec3 normal) : AffineConstraint(particle, point, normal) {
+    normal_[0] = glm::normalize(normal);
+  }
   std::unique_ptr<Constraint> clone() const override { return std::make_unique<PlaneConstraint>(*this); }
-  int rows() const override { return 1; }
-  std::span<const int> particles() const override { return std::span<const int>(&particle_, 1); }
-  double evaluate(int, std::span<const Vec3> x, GradientSlots grad) const override {
-    grad[0] = normal_;
-    return glm::dot(normal_, x[particle_] - point_);
-  }
-  double value(int, std::span<const Vec3> x) const override { return glm::dot(normal_, x[particle_] - point_); }
-  double jdot_qdot(int, std::span<const Vec3>, std::span<const Vec3>) const override { return 0.0; }
-  std::optional<double> lone_root(int row, std::span<const Vec3> x, ConstGradientSlots e) const override {
-    const double slope = glm::dot(normal_, e[0]);
-    const double c = value(row, x);
-    if (slope == 0.0) return c == 0.0 ? std::optional<double>(0.0) : std::nullopt;
-    return -c / slope;
-  }
-  double length_scale(int) const override { return 1.0; }
   const ConstraintKind& kind() const override;
-  ConstraintDef definition() const override {
-    ConstraintDef def;
-    def.type = "plane";
-    def.particles = {particle_};
-    def.set("point", point_);
-    def.set("normal", given_);  // as given: normalizing again could change the last bit
-    return def;
-  }
-  Drawing drawing() const override { return {Shape::Plane, point_, normal_}; }
-
- private:
-  int particle_;
-  Vec3 point_, given_, normal_;
+  ConstraintDef definition() const override { return definition_as("plane", "normal"); }
+  Drawing drawing() const override { return {Shape::Plane, point_, normal_[0]}; }
 };
 
 const KindField kPlaneFields[] = {
