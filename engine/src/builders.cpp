@@ -36,6 +36,12 @@ void check_length(const char* field, double value) {
   if (value < 1e-6) fail(field, "must be at least 1e-6 (m), got " + format_number(value));
 }
 
+void check_compliance(const char* field, double value) {
+  if (!std::isfinite(value) || value < 0.0)
+    fail(field, "must be a number >= 0 (m/N; 0 is rigid), got " + format_number(value));
+  if (value > 0.0 && value < 1e-300) fail(field, "must be 0 (rigid) or at least 1e-300 m/N, got " + format_number(value));
+}
+
 void check_point(const char* field, Vec3 point) {
   if (!finite(point)) fail(field, "must have finite coordinates");
 }
@@ -108,6 +114,8 @@ int append_cloth(Scene& scene, const ClothDef& def) {
   check_count("ny", def.ny, 2, kMaxClothSide);
   check_length("spacing", def.spacing);
   check_positive("particle_mass", def.particle_mass);
+  check_compliance("shear_compliance", def.shear_compliance);
+  check_compliance("bend_compliance", def.bend_compliance);
   check_point("origin", def.origin);
   const Vec3 u = unit("u", def.u);
   const Vec3 v = unit("v", def.v);
@@ -126,9 +134,11 @@ int append_cloth(Scene& scene, const ClothDef& def) {
     }
   }
 
-  const auto add_rod = [&](int a, int b) {
+  const auto add_rod = [&](int a, int b, double compliance) {
     if (scene.particles[a].fixed && scene.particles[b].fixed) return;
-    scene.constraints.push_back(rod(a, b, glm::length(scene.particles[a].position - scene.particles[b].position)));
+    ConstraintDef c = rod(a, b, glm::length(scene.particles[a].position - scene.particles[b].position));
+    c.compliance = compliance;
+    scene.constraints.push_back(c);
   };
   // Structural rods get exactly `spacing`; only the diagonals depend on the angle between u and v.
   const auto add_structural = [&](int a, int b) {
@@ -142,10 +152,16 @@ int append_cloth(Scene& scene, const ClothDef& def) {
   if (def.shear) {
     for (int j = 0; j + 1 < def.ny; ++j) {
       for (int i = 0; i + 1 < def.nx; ++i) {
-        add_rod(index(i, j), index(i + 1, j + 1));
-        add_rod(index(i + 1, j), index(i, j + 1));
+        add_rod(index(i, j), index(i + 1, j + 1), def.shear_compliance);
+        add_rod(index(i + 1, j), index(i, j + 1), def.shear_compliance);
       }
     }
+  }
+  if (def.bend) {
+    for (int j = 0; j < def.ny; ++j)
+      for (int i = 0; i + 2 < def.nx; ++i) add_rod(index(i, j), index(i + 2, j), def.bend_compliance);
+    for (int j = 0; j + 2 < def.ny; ++j)
+      for (int i = 0; i < def.nx; ++i) add_rod(index(i, j), index(i, j + 2), def.bend_compliance);
   }
   return first;
 }

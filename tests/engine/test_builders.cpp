@@ -160,6 +160,42 @@ TEST_CASE("scene builders: cloth counts, positions and rod lengths") {
           doctest::Approx(*rod.number("length")).epsilon(1e-14));
 }
 
+TEST_CASE("scene builders: cloth diagonals and bending rods carry their compliance") {
+  Scene scene;
+  ClothDef def;
+  def.nx = 5;
+  def.ny = 4;
+  def.spacing = 0.2;
+  def.pin_two_corners = false;
+  def.shear = true;
+  def.shear_compliance = 1e-3;
+  def.bend = true;
+  def.bend_compliance = 2e-2;
+  append_cloth(scene, def);
+  int structural = 0, shear = 0, bend = 0;
+  for (const ConstraintDef& rod : scene.constraints) {
+    const double length = *rod.number("length");
+    const Vec3 d = scene.particles[rod.particles[1]].position - scene.particles[rod.particles[0]].position;
+    CHECK(glm::length(d) == doctest::Approx(length).epsilon(1e-14));
+    if (length == doctest::Approx(0.2).epsilon(1e-12)) {
+      ++structural;
+      CHECK(rod.compliance == 0.0);
+    } else if (length == doctest::Approx(0.4).epsilon(1e-12)) {
+      ++bend;
+      CHECK(rod.compliance == 2e-2);
+    } else {
+      ++shear;
+      CHECK(length == doctest::Approx(0.2 * std::sqrt(2.0)).epsilon(1e-12));
+      CHECK(rod.compliance == 1e-3);
+    }
+  }
+  CHECK(structural == 4 * 4 + 5 * 3);
+  CHECK(shear == 2 * 4 * 3);
+  CHECK(bend == 3 * 4 + 5 * 2);
+  def.bend_compliance = -1.0;
+  CHECK(builder_error(scene, def) == "bend_compliance: must be a number >= 0 (m/N; 0 is rigid), got -1");
+}
+
 TEST_CASE("scene builders: cloth pins its two top corners, and skips a rod between them") {
   Scene scene;
   ClothDef def;
