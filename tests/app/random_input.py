@@ -47,8 +47,10 @@ def documented_keys(exe):
     out = subprocess.run([exe, "--list-keys"], check=True, capture_output=True, text=True, timeout=30).stdout
     keys, quit_keys = [], []
     for line in out.split():
-        if line.startswith("Ctrl+"):
-            quit_keys.append("ctrl+" + keysym(line[5:]))
+        if line == "Ctrl+Q":  # quits: pressed once, at the end
+            quit_keys.append("ctrl+q")
+        elif line.startswith("Ctrl+"):  # any other Ctrl key (Ctrl+S saves) is part of the random input
+            keys.append("ctrl+" + keysym(line[5:]))
         else:
             keys.append(keysym(line))
     if not keys or not quit_keys:
