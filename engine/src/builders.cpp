@@ -121,6 +121,7 @@ int append_cloth(Scene& scene, const ClothDef& def) {
   const Vec3 v = unit("v", def.v);
   // Parallel directions would stack the rows on top of each other.
   if (glm::length(glm::cross(u, v)) < 1e-6) fail("v", "must not be parallel to u");
+  if (def.shear && def.triangulate) fail("triangulate", "cannot be combined with \"shear\" (which adds both diagonals)");
 
   const int first = static_cast<int>(scene.particles.size());
   const auto index = [&](int i, int j) { return first + i + def.nx * j; };
@@ -157,6 +158,9 @@ int append_cloth(Scene& scene, const ClothDef& def) {
       }
     }
   }
+  if (def.triangulate)
+    for (int j = 0; j + 1 < def.ny; ++j)
+      for (int i = 0; i + 1 < def.nx; ++i) add_rod(index(i, j), index(i + 1, j + 1), def.shear_compliance);
   if (def.bend) {
     for (int j = 0; j < def.ny; ++j)
       for (int i = 0; i + 2 < def.nx; ++i) add_rod(index(i, j), index(i + 2, j), def.bend_compliance);

@@ -544,7 +544,7 @@ void run_generator(const Reader& reader, const Json& value, const std::string& p
       append_chain(scene, def);
     } else if (type == "cloth") {
       reader.check_keys(object, path, {"type", "nx", "ny", "spacing", "particle_mass", "origin", "u", "v", "shear",
-                                       "shear_compliance", "bend", "bend_compliance", "pin_two_corners"});
+                                       "triangulate", "shear_compliance", "bend", "bend_compliance", "pin_two_corners"});
       ClothDef def;
       if (has("nx")) def.nx = reader.integer(at("nx"), sub("nx"));
       if (has("ny")) def.ny = reader.integer(at("ny"), sub("ny"));
@@ -557,6 +557,7 @@ void run_generator(const Reader& reader, const Json& value, const std::string& p
       else if (reader.dimension() == 2)
         reader.fail(path, "a cloth in a 2D scene needs \"v\" in the xy plane (the default, [0, 0, 1], leaves it)");
       if (has("shear")) def.shear = reader.boolean(at("shear"), sub("shear"));
+      if (has("triangulate")) def.triangulate = reader.boolean(at("triangulate"), sub("triangulate"));
       if (has("shear_compliance")) def.shear_compliance = reader.number(at("shear_compliance"), sub("shear_compliance"));
       if (has("bend")) def.bend = reader.boolean(at("bend"), sub("bend"));
       if (has("bend_compliance")) def.bend_compliance = reader.number(at("bend_compliance"), sub("bend_compliance"));
@@ -565,6 +566,7 @@ void run_generator(const Reader& reader, const Json& value, const std::string& p
       const std::size_t ny = def.ny > 0 ? static_cast<std::size_t>(def.ny) : 0;
       const std::size_t rods =
           nx && ny ? (nx - 1) * ny + nx * (ny - 1) + (def.shear ? 2 * (nx - 1) * (ny - 1) : 0) +
+                         (def.triangulate ? (nx - 1) * (ny - 1) : 0) +
                          (def.bend ? (nx > 2 ? (nx - 2) * ny : 0) + (ny > 2 ? nx * (ny - 2) : 0) : 0)
                    : 0;
       budget.check(reader, path, scene, nx * ny, rods);

@@ -194,6 +194,14 @@ TEST_CASE("scene builders: cloth diagonals and bending rods carry their complian
   CHECK(bend == 3 * 4 + 5 * 2);
   def.bend_compliance = -1.0;
   CHECK(builder_error(scene, def) == "bend_compliance: must be a number >= 0 (m/N; 0 is rigid), got -1");
+  def.bend_compliance = 0.0;
+  def.triangulate = true;  // with shear: refused
+  CHECK(builder_error(scene, def) == "triangulate: cannot be combined with \"shear\" (which adds both diagonals)");
+  Scene triangles;
+  def.shear = false;
+  def.bend = false;
+  append_cloth(triangles, def);
+  CHECK(triangles.constraints.size() == static_cast<std::size_t>(4 * 4 + 5 * 3 + 4 * 3));  // one diagonal per cell
 }
 
 TEST_CASE("scene builders: cloth pins its two top corners, and skips a rod between them") {

@@ -30,14 +30,15 @@ struct ClothDef {
   Vec3 u{1.0, 0.0, 0.0};     // direction of the first index
   Vec3 v{0.0, 0.0, 1.0};     // direction of the second index
   bool shear = false;        // add diagonal rods
-  double shear_compliance = 0.0;  // m/N: 0 rigid diagonals; > 0 soft ones (a cloth that shears a little)
+  bool triangulate = false;  // add one diagonal per cell, (i, j)–(i+1, j+1): a triangulated sheet (not with shear)
+  double shear_compliance = 0.0;  // m/N of the diagonals (shear or triangulate): 0 rigid; > 0 a cloth that shears
   bool bend = false;         // add bending rods, each joining a grid point to the next but one along u and along v
   double bend_compliance = 0.0;   // m/N of the bending rods: 0 rigid (a stiff sheet), > 0 a cloth that folds softly
   // corners pinned (fixed particles): top-left (0,0) and top-right (nx-1, 0)
   bool pin_two_corners = true;
 };
 // Appends nx * ny particles, index first + i + nx * j for grid point (i, j), and the rods: (nx − 1) ny along u,
-// nx (ny − 1) along v, plus 2 (nx − 1)(ny − 1) diagonals with shear, plus (nx − 2) ny + nx (ny − 2) bending rods
+// nx (ny − 1) along v, plus 2 (nx − 1)(ny − 1) diagonals with shear or (nx − 1)(ny − 1) with triangulate, plus (nx − 2) ny + nx (ny − 2) bending rods
 // (length 2 spacing) with bend; diagonals and bending rods carry their compliance. A rod between two fixed particles is skipped
 // (nothing could move it). u and v are normalized. Returns the first particle's index. Throws Error for an invalid
 // def (nx or ny < 2, non-positive spacing or mass, parallel u and v, ...).
