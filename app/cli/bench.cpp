@@ -1,15 +1,25 @@
-// `lagrange-lab bench`: workload × solver → µs per step (median), iterations, accuracy, energy, failures.
-// A step is one 1/60 s frame made of 4 substeps of 1/240 s. Its time is the world's own solve time, which leaves out
-// the observer that measures |C|/L after every substep.
+// `lagrange-lab bench`: workload × solver → CPU µs per step (mean and median over every step), iterations, accuracy,
+// energy, failures; `--json` for machines, `--compare BINARY` to set this build beside another one in the same run.
+// A step is one 1/60 s frame made of 4 substeps of 1/240 s. Its time is the CPU time of World::step; |C|/L and the
+// energy are measured after the step, outside the timing.
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <functional>
+#include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "common/output_file.h"
 #include "lagrange/builders.h"
 #include "lagrange/scene.h"
 #include "lagrange/solver.h"
@@ -20,34 +30,48 @@ namespace {
 constexpr const char* kBenchUsage = R"(usage: lagrange-lab bench [options]
 
 Runs every workload with every solver and prints a table. One step = 1/60 s = 4 substeps of 1/240 s.
-Workloads: pendulum (one 1 m link), chain10 .. chain10000 (1 kg particles, 1 m links, fixed anchor, released
-horizontally), cloth64 (64x64 particles, 0.1 m spacing, 0.01 kg, held at two opposite corners, released flat).
+Workloads (--list-workloads describes each):
+  pendulum, chain10 .. chain100000   1 kg particles, 1 m links, fixed anchor, released horizontally
+  cloth32, cloth64, cloth128         n x n particles, 0.1 m spacing, 0.01 kg, held at two opposite corners, flat
+  cloth32-tri, cloth32-braced        the same sheet with one / both diagonals per cell: redundant rods
+  truss40                            a 2D bridge truss of 40 braced cells between two fixed nodes: redundant rods
+  hub12                              a particle held by 12 rods from a ring of anchors, a pendulum under it
 
 columns:
-  us/step    median wall time of one 1/60 s step (all 4 substeps: World::step's solve time), over every step of
-             every repeat
+  cpu-mean   mean CPU time of one 1/60 s step in microseconds (World::step, its thread's CPU time), over
+             every step of every repeat that ran
+  cpu-med    the median of the same
+  wall-med   median wall time of a step (what a window waits)
   iter/step  Newton iterations (projection), sweeps (shake, rattle) or linear solves per step, mean
-  max|C|/L   worst relative rod-length error after any substep
+  max|C|/L   worst relative rod-length error after any step
   dE         (E_end - E_start) / max |U(t) - U(0)|: energy gained (+) or lost (-) as a fraction of the
              potential energy that moved through the system
   fail       substeps that ended above tolerance (or rolled back after NaN)
   recov      substeps whose linearization lost its root and were split or re-linearized
-  steps      steps run (a solver that exceeds --budget stops early)
+  steps      steps run; "41/180 cut" when the cell used up its --budget: its times then cover only the steps
+             that ran (the slow phase may come later)
 
 options:
   --steps N            steps per repeat (default 60 = 1 s of simulated time; 1 .. 1000000)
   --repeats R          repeats per cell (default 3; 1 .. 1000)
-  --budget S           wall-time budget per cell in seconds (default 5; > 0 .. 3600)
+  --budget S           wall-time budget per cell in seconds (default 30; > 0 .. 3600)
   --workload NAME      run only this workload (repeatable)
   --solver NAME        run only this solver (repeatable)
   --set KEY=VALUE      change a setting for every run (e.g. --set tolerance=1e-8); default max_iterations=100000
                        so that shake's sweep counts are measured rather than capped
+  --json FILE|-        also write the results as JSON (one object per cell; - for standard output, the table
+                       then goes to stderr)
+  --compare BINARY     run every cell twice more as child processes, this build and BINARY (another build of
+                       lagrange-lab, e.g. an older commit), alternating which goes first, and print the ratio of
+                       their CPU times (whole child process) and of their per-step medians
+  --list-workloads     describe the workloads and exit
   --help               this text
 )";
 
 struct Workload {
   std::string name;
-  Scene scene;
+  std::string description;
+  std::function<Scene()> build;  // built when the workload runs: a bench of one cell pays for no other scene
 };
 
 Scene chain_scene(int links) {
@@ -63,7 +87,9 @@ Scene chain_scene(int links) {
   return scene;
 }
 
-Scene cloth_scene(int n) {
+// Held at two opposite corners: two corners of one edge would hold that edge as a straight line of rods between
+// fixed points, which no rigid rod can hold up against gravity (infinite tension).
+Scene cloth_scene(int n, bool triangulate = false, bool braced = false) {
   Scene scene;
   scene.name = "cloth" + std::to_string(n);
   scene.dimension = 3;
@@ -72,8 +98,8 @@ Scene cloth_scene(int n) {
   def.ny = n;
   def.spacing = 0.1;
   def.particle_mass = 0.01;
-  // Held at two opposite corners: two corners of one edge would hold that edge as a straight line of rods
-  // between fixed points, which no rigid rod can hold up against gravity (infinite tension).
+  def.triangulate = triangulate;
+  def.shear = braced;
   def.pin_two_corners = false;
   const int first = append_cloth(scene, def);
   scene.particles[first].fixed = true;
@@ -81,24 +107,315 @@ Scene cloth_scene(int n) {
   return scene;
 }
 
+// A 2D bridge truss: nodes (i, 0) and (i, 1) for i = 0 .. cells, chords, verticals and both diagonals of every cell,
+// the two bottom end nodes fixed. Every braced cell has one rod more than it needs.
+Scene truss_scene(int cells) {
+  Scene scene;
+  scene.name = "truss" + std::to_string(cells);
+  scene.dimension = 2;
+  const auto node = [](int i, int j) { return 2 * i + j; };
+  for (int i = 0; i <= cells; ++i)
+    for (int j = 0; j < 2; ++j) {
+      ParticleDef p;
+      p.position = Vec3(static_cast<double>(i), static_cast<double>(j), 0.0);
+      p.mass = 1.0;
+      p.fixed = j == 0 && (i == 0 || i == cells);
+      scene.particles.push_back(p);
+    }
+  const auto rod = [&](int a, int b) {
+    ConstraintDef c;
+    c.particles = {a, b};
+    scene.constraints.push_back(c);
+  };
+  for (int i = 0; i <= cells; ++i) rod(node(i, 0), node(i, 1));
+  for (int i = 0; i < cells; ++i) {
+    for (int j = 0; j < 2; ++j) rod(node(i, j), node(i + 1, j));
+    rod(node(i, 0), node(i + 1, 1));
+    rod(node(i, 1), node(i + 1, 0));
+  }
+  return scene;
+}
+
+// A particle held by `spokes` rods from a ring of fixed anchors above it (3 rows would do), with a 1 m pendulum
+// hanging from it, released sideways.
+Scene hub_scene(int spokes) {
+  Scene scene;
+  scene.name = "hub" + std::to_string(spokes);
+  scene.dimension = 3;
+  ParticleDef hub;
+  hub.mass = 1.0;
+  scene.particles.push_back(hub);
+  ParticleDef bob;
+  bob.position = Vec3(1.0, 0.0, 0.0);
+  bob.mass = 1.0;
+  scene.particles.push_back(bob);
+  ConstraintDef pendulum;
+  pendulum.particles = {0, 1};
+  scene.constraints.push_back(pendulum);
+  for (int k = 0; k < spokes; ++k) {
+    const double a = 2.0 * M_PI * k / spokes;
+    ParticleDef anchor;
+    anchor.position = Vec3(std::cos(a), 1.0, std::sin(a));
+    anchor.fixed = true;
+    scene.particles.push_back(anchor);
+    ConstraintDef spoke;
+    spoke.particles = {0, 2 + k};
+    scene.constraints.push_back(spoke);
+  }
+  return scene;
+}
+
 std::vector<Workload> all_workloads() {
   std::vector<Workload> list;
-  Scene pendulum = chain_scene(1);
-  list.push_back({"pendulum", pendulum});
-  for (int links : {10, 100, 1000, 10000}) list.push_back({"chain" + std::to_string(links), chain_scene(links)});
-  list.push_back({"cloth64", cloth_scene(64)});
+  list.push_back({"pendulum", "one 1 m link from a fixed anchor, released horizontally", [] { return chain_scene(1); }});
+  for (int links : {10, 100, 1000, 10000, 100000})
+    list.push_back({"chain" + std::to_string(links),
+                    std::to_string(links) + " links of 1 m, 1 kg particles, fixed anchor, released horizontally",
+                    [links] { return chain_scene(links); }});
+  for (int n : {32, 64, 128})
+    list.push_back({"cloth" + std::to_string(n),
+                    std::to_string(n) + "x" + std::to_string(n) +
+                        " cloth, 0.1 m spacing, 10 g particles, two opposite corners fixed, released flat",
+                    [n] { return cloth_scene(n); }});
+  list.push_back({"cloth32-tri", "cloth32 with one diagonal per cell: a triangulated sheet (redundant when flat)",
+                  [] { return cloth_scene(32, true, false); }});
+  list.push_back({"cloth32-braced", "cloth32 with both diagonals per cell: a braced sheet (redundant rods)",
+                  [] { return cloth_scene(32, false, true); }});
+  list.push_back({"truss40", "2D bridge truss of 40 braced cells (201 rods for 160 degrees of freedom), ends fixed",
+                  [] { return truss_scene(40); }});
+  list.push_back({"hub12", "a particle held by 12 rods (3 would do) with a 1 m pendulum under it",
+                  [] { return hub_scene(12); }});
   return list;
 }
 
 struct Cell {
-  std::vector<double> step_us;
-  long steps = 0, iterations = 0, failures = 0, recoveries = 0;
+  std::string workload, solver;
+  std::vector<double> step_cpu_us, step_wall_us;
+  long steps = 0, planned = 0, iterations = 0, failures = 0, recoveries = 0;
+  bool cut = false;
   double worst = 0.0, energy_change = 0.0, potential_swing = 0.0;
+
+  double mean_cpu() const {
+    double sum = 0.0;
+    for (double t : step_cpu_us) sum += t;
+    return step_cpu_us.empty() ? 0.0 : sum / static_cast<double>(step_cpu_us.size());
+  }
+  static double median(std::vector<double> values) {
+    if (values.empty()) return 0.0;
+    std::sort(values.begin(), values.end());
+    return values[values.size() / 2];
+  }
+  double de() const { return potential_swing > 0.0 ? energy_change / potential_swing : 0.0; }
+  std::string steps_text() const {
+    return cut ? std::to_string(steps) + "/" + std::to_string(planned) + " cut" : std::to_string(steps);
+  }
 };
+
+// CPU seconds of this thread: what a noisy, shared machine lets two builds be compared by.
+double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
 
 template <typename T>
 bool selected(const std::vector<std::string>& filter, const T& name) {
   return filter.empty() || std::find(filter.begin(), filter.end(), name) != filter.end();
+}
+
+Cell run_cell(const Workload& workload, const Scene& built, const SolverInfo& info, const Settings& base, long steps,
+              long repeats, double budget) {
+  Cell cell;
+  cell.workload = workload.name;
+  cell.solver = info.id;
+  cell.planned = steps * repeats;
+  const auto cell_start = std::chrono::steady_clock::now();
+  for (long r = 0; r < repeats && !cell.cut; ++r) {
+    Scene scene = built;
+    scene.settings = base;
+    scene.settings.solver = info.id;
+    World world = make_world(scene);
+    const Energy e0 = world.energy();
+    double swing = 0.0;
+    for (long s = 0; s < steps; ++s) {
+      const double cpu = thread_cpu_seconds();
+      world.step();
+      cell.step_cpu_us.push_back(1e6 * (thread_cpu_seconds() - cpu));
+      const StepStats& st = world.stats();  // measured after the timing
+      cell.worst = std::max(cell.worst, st.max_relative_violation);
+      cell.step_wall_us.push_back(1e6 * st.solve_seconds);
+      cell.iterations += st.iterations;
+      cell.failures += st.failures;
+      cell.recoveries += st.recoveries;
+      ++cell.steps;
+      swing = std::max(swing, std::abs(world.energy().potential - e0.potential));
+      if (std::chrono::duration<double>(std::chrono::steady_clock::now() - cell_start).count() > budget) {
+        cell.cut = cell.steps < cell.planned;
+        break;
+      }
+    }
+    cell.energy_change = world.energy().total() - e0.total();
+    cell.potential_swing = swing;
+  }
+  return cell;
+}
+
+constexpr const char* kHeader = "%-15s %-13s %11s %11s %11s %10s %10s %10s %6s %6s %s\n";
+
+void print_cell(std::FILE* out, const Cell& cell) {
+  std::fprintf(out, "%-15s %-13s %11.1f %11.1f %11.1f %10.1f %10.2e %+10.2e %6ld %6ld %s\n", cell.workload.c_str(),
+               cell.solver.c_str(), cell.mean_cpu(), Cell::median(cell.step_cpu_us), Cell::median(cell.step_wall_us),
+               cell.steps ? static_cast<double>(cell.iterations) / cell.steps : 0.0, cell.worst, cell.de(),
+               cell.failures, cell.recoveries, cell.steps_text().c_str());
+  std::fflush(out);
+}
+
+std::string json_cell(const Cell& cell) {
+  std::ostringstream out;
+  out << "{\"workload\": \"" << cell.workload << "\", \"solver\": \"" << cell.solver << "\", \"steps\": " << cell.steps
+      << ", \"planned_steps\": " << cell.planned << ", \"cut\": " << (cell.cut ? "true" : "false")
+      << ", \"cpu_mean_us\": " << format_number(cell.mean_cpu())
+      << ", \"cpu_median_us\": " << format_number(Cell::median(cell.step_cpu_us))
+      << ", \"wall_median_us\": " << format_number(Cell::median(cell.step_wall_us))
+      << ", \"iterations_per_step\": "
+      << format_number(cell.steps ? static_cast<double>(cell.iterations) / cell.steps : 0.0)
+      << ", \"max_relative_violation\": " << format_number(cell.worst) << ", \"dE\": " << format_number(cell.de())
+      << ", \"failures\": " << cell.failures << ", \"recoveries\": " << cell.recoveries << "}";
+  return out.str();
+}
+
+// --- --compare -----------------------------------------------------------------------------------------------------
+
+struct ChildRun {
+  bool ok = false;
+  double cpu_seconds = 0.0;                 // the child's user + system time
+  std::optional<double> step_us;            // its per-step median from its table (cpu-med, or an old us/step)
+  std::optional<double> violation;          // its max|C|/L
+  std::string steps;                        // its steps column
+};
+
+// Runs `exe bench ARGS` and reads its table: the columns are found by their header names, so an older build whose
+// table says "us/step" (a wall-time median) compares as well as this one's "cpu-med".
+ChildRun run_child(const std::string& exe, const std::vector<std::string>& args, const std::string& workload,
+                   const std::string& solver) {
+  ChildRun result;
+  int fds[2];
+  if (::pipe(fds) != 0) return result;
+  const pid_t pid = ::fork();
+  if (pid < 0) return result;
+  if (pid == 0) {
+    ::dup2(fds[1], 1);
+    ::close(fds[0]);
+    ::close(fds[1]);
+    std::vector<char*> argv;
+    argv.push_back(const_cast<char*>(exe.c_str()));
+    static char bench[] = "bench";
+    argv.push_back(bench);
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(exe.c_str(), argv.data());
+    ::_exit(127);
+  }
+  ::close(fds[1]);
+  std::string text;
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) > 0;) text.append(buffer, static_cast<std::size_t>(n));
+  ::close(fds[0]);
+  int status = 0;
+  rusage usage{};
+  if (::wait4(pid, &status, 0, &usage) < 0) return result;
+  result.cpu_seconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                       1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+  result.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  std::istringstream lines(text);
+  std::vector<std::string> header;
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::vector<std::string> row;
+    for (std::string w; words >> w;) row.push_back(w);
+    if (row.size() < 3) continue;
+    if (row[0] == "workload") {
+      header = row;
+      continue;
+    }
+    if (header.empty() || row[0] != workload || row[1] != solver) continue;
+    const auto column = [&](const char* name) -> std::optional<double> {
+      const auto it = std::find(header.begin(), header.end(), name);
+      const std::size_t k = static_cast<std::size_t>(it - header.begin());
+      if (it == header.end() || k >= row.size()) return std::nullopt;
+      try {
+        return std::stod(row[k]);
+      } catch (...) {
+        return std::nullopt;
+      }
+    };
+    result.step_us = column("cpu-med");
+    if (!result.step_us) result.step_us = column("us/step");
+    result.violation = column("max|C|/L");
+    const auto steps = std::find(header.begin(), header.end(), "steps");
+    const std::size_t k = static_cast<std::size_t>(steps - header.begin());
+    for (std::size_t j = k; j < row.size(); ++j) result.steps += (j > k ? " " : "") + row[j];
+  }
+  return result;
+}
+
+std::string self_exe() {
+  char path[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", path, sizeof path - 1);
+  if (n <= 0) throw UsageError("--compare: cannot find this executable (/proc/self/exe)");
+  return std::string(path, static_cast<std::size_t>(n));
+}
+
+std::string ratio_text(double a, double b) {
+  if (!(a > 0.0) || !(b > 0.0)) return "n/a";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f", a / b);
+  return text;
+}
+
+int compare(const std::string& other, const std::vector<Workload>& list, const std::vector<std::string>& workloads,
+            const std::vector<std::string>& solvers, const std::vector<std::string>& passed) {
+  if (::access(other.c_str(), X_OK) != 0) throw UsageError("--compare: '" + other + "' is not an executable");
+  const std::string self = self_exe();
+  std::printf("this build: %s\nother:      %s\n", self.c_str(), other.c_str());
+  std::printf("cpu ratio = this / other, CPU seconds of the whole child process (scene building included);\n"
+              "step ratio = this / other, per-step medians from their tables (cpu-med here; an older build's\n"
+              "us/step is a wall-time median). The order alternates cell by cell.\n\n");
+  std::printf("%-15s %-13s %9s %9s %7s %11s %11s %7s %10s %10s  %s\n", "workload", "solver", "cpu-this", "cpu-other",
+              "ratio", "step-this", "step-other", "ratio", "C/L-this", "C/L-other", "steps (this | other)");
+  int order = 0;
+  for (const Workload& workload : list) {
+    if (!selected(workloads, workload.name)) continue;
+    for (const SolverInfo& info : solver_table()) {
+      if (!selected(solvers, std::string(info.id))) continue;
+      std::vector<std::string> args = passed;
+      args.insert(args.end(), {"--workload", workload.name, "--solver", info.id});
+      ChildRun mine, theirs;
+      if (order++ % 2 == 0) {
+        mine = run_child(self, args, workload.name, info.id);
+        theirs = run_child(other, args, workload.name, info.id);
+      } else {
+        theirs = run_child(other, args, workload.name, info.id);
+        mine = run_child(self, args, workload.name, info.id);
+      }
+      const auto num = [](const std::optional<double>& v, const char* format) {
+        if (!v) return std::string("n/a");
+        char text[32];
+        std::snprintf(text, sizeof text, format, *v);
+        return std::string(text);
+      };
+      std::printf("%-15s %-13s %9.3f %9s %7s %11s %11s %7s %10s %10s  %s | %s\n", workload.name.c_str(), info.id,
+                  mine.cpu_seconds, theirs.ok ? num(theirs.cpu_seconds, "%.3f").c_str() : "n/a",
+                  theirs.ok ? ratio_text(mine.cpu_seconds, theirs.cpu_seconds).c_str() : "n/a",
+                  num(mine.step_us, "%.1f").c_str(), theirs.ok ? num(theirs.step_us, "%.1f").c_str() : "n/a",
+                  theirs.ok && mine.step_us && theirs.step_us ? ratio_text(*mine.step_us, *theirs.step_us).c_str()
+                                                              : "n/a",
+                  num(mine.violation, "%.2e").c_str(), theirs.ok ? num(theirs.violation, "%.2e").c_str() : "n/a",
+                  mine.steps.c_str(), theirs.ok ? theirs.steps.c_str() : "(failed: unknown workload?)");
+      std::fflush(stdout);
+    }
+  }
+  return 0;
 }
 
 }  // namespace
@@ -106,24 +423,39 @@ bool selected(const std::vector<std::string>& filter, const T& name) {
 int bench_main(int argc, char** argv) {
   Args args(argc, argv);
   long steps = 60, repeats = 3;
-  double budget = 5.0;
-  std::vector<std::string> workloads, solvers;
+  double budget = 30.0;
+  std::vector<std::string> workloads, solvers, passed;  // passed: the options a --compare child gets
+  std::optional<std::string> json, other;
   Settings base;
   base.dt = 1.0 / 60.0;
   base.substeps = 4;
   base.gravity = {0.0, -9.81, 0.0};
   base.max_iterations = 100000;
+  const auto list = all_workloads();
   while (!args.empty()) {
     if (args.flag("--help") || args.flag("-h")) {
       std::fputs(kBenchUsage, stdout);
       return 0;
     }
-    if (auto v = args.option("--steps")) { steps = parse_count("--steps", *v, 1, 1'000'000); continue; }
-    if (auto v = args.option("--repeats")) { repeats = parse_count("--repeats", *v, 1, 1000); continue; }
+    if (args.flag("--list-workloads")) {
+      for (const Workload& w : list) std::printf("%-15s %s\n", w.name.c_str(), w.description.c_str());
+      return 0;
+    }
+    if (auto v = args.option("--steps")) {
+      steps = parse_count("--steps", *v, 1, 1'000'000);
+      passed.insert(passed.end(), {"--steps", *v});
+      continue;
+    }
+    if (auto v = args.option("--repeats")) {
+      repeats = parse_count("--repeats", *v, 1, 1000);
+      passed.insert(passed.end(), {"--repeats", *v});
+      continue;
+    }
     if (auto v = args.option("--budget")) {
       budget = parse_number("--budget", *v);
       if (!(budget > 0.0 && budget <= 3600.0))
         throw UsageError("--budget: must be in > 0 .. 3600 seconds, got " + format_number(budget));
+      passed.insert(passed.end(), {"--budget", *v});
       continue;
     }
     if (auto v = args.option("--workload")) { workloads.push_back(*v); continue; }
@@ -137,11 +469,21 @@ int bench_main(int argc, char** argv) {
       if (eq == std::string::npos) throw UsageError("--set: expected KEY=VALUE, got '" + *v + "'");
       if (std::string p = set_setting(base, v->substr(0, eq), v->substr(eq + 1)); !p.empty())
         throw UsageError("--set " + p);
+      passed.insert(passed.end(), {"--set", *v});
+      continue;
+    }
+    if (auto v = args.option("--json")) {
+      if (v->empty()) throw UsageError("--json needs a file name (or - for standard output)");
+      json = *v;
+      continue;
+    }
+    if (auto v = args.option("--compare")) {
+      if (v->empty()) throw UsageError("--compare needs the path of another lagrange-lab");
+      other = *v;
       continue;
     }
     args.finish();
   }
-  const auto list = all_workloads();
   for (const std::string& w : workloads) {
     std::string names;
     bool known = false;
@@ -151,54 +493,34 @@ int bench_main(int argc, char** argv) {
     }
     if (!known) throw UsageError("--workload: unknown workload '" + w + "' (" + names + ")");
   }
+  if (other && json) throw UsageError("--compare prints its own table; give --json without it");
+  if (other) return compare(*other, list, workloads, solvers, passed);
 
-
-  std::printf("%-11s %-13s %10s %10s %10s %10s %6s %6s %6s\n", "workload", "solver", "us/step", "iter/step",
-              "max|C|/L", "dE", "fail", "recov", "steps");
+  std::optional<io::OutputFile> out;
+  const bool json_stdout = json && io::is_standard_output(*json);
+  if (json) out.emplace(*json);
+  std::FILE* table = json_stdout ? stderr : stdout;
+  std::fprintf(table, kHeader, "workload", "solver", "cpu-mean", "cpu-med", "wall-med", "iter/step", "max|C|/L", "dE",
+               "fail", "recov", "steps");
+  std::vector<Cell> cells;
   for (const Workload& workload : list) {
     if (!selected(workloads, workload.name)) continue;
+    const Scene scene = workload.build();
     for (const SolverInfo& info : solver_table()) {
       if (!selected(solvers, std::string(info.id))) continue;
-      Cell cell;
-      const auto cell_start = std::chrono::steady_clock::now();
-      bool out_of_time = false;
-      for (long r = 0; r < repeats && !out_of_time; ++r) {
-        World world = make_world(workload.scene);
-        Settings settings = base;
-        settings.solver = info.id;
-        world.set_settings(settings);
-        const Energy e0 = world.energy();
-        double swing = 0.0;
-        for (long s = 0; s < steps; ++s) {
-          world.step([&cell](const World& w) { cell.worst = std::max(cell.worst, w.max_violation(true)); });
-          const StepStats& st = world.stats();
-          cell.step_us.push_back(1e6 * st.solve_seconds);
-          cell.iterations += st.iterations;
-          cell.failures += st.failures;
-          cell.recoveries += st.recoveries;
-          ++cell.steps;
-          swing = std::max(swing, std::abs(world.energy().potential - e0.potential));
-          if (std::chrono::duration<double>(std::chrono::steady_clock::now() - cell_start).count() > budget) {
-            out_of_time = true;
-            break;
-          }
-        }
-        cell.energy_change = world.energy().total() - e0.total();
-        cell.potential_swing = swing;
-      }
-      std::sort(cell.step_us.begin(), cell.step_us.end());
-      const double median = cell.step_us.empty() ? 0.0 : cell.step_us[cell.step_us.size() / 2];
-      const double de = cell.potential_swing > 0.0 ? cell.energy_change / cell.potential_swing : 0.0;
-      char steps_text[32];
-      const bool cut_short = out_of_time && cell.steps < steps * repeats;
-      std::snprintf(steps_text, sizeof steps_text, "%ld%s", cell.steps, cut_short ? "*" : "");
-      std::printf("%-11s %-13s %10.1f %10.1f %10.2e %+10.2e %6ld %6ld %6s\n", workload.name.c_str(), info.id, median,
-                  cell.steps ? static_cast<double>(cell.iterations) / cell.steps : 0.0, cell.worst, de,
-                  cell.failures, cell.recoveries, steps_text);
-      std::fflush(stdout);
+      cells.push_back(run_cell(workload, scene, info, base, steps, repeats, budget));
+      print_cell(table, cells.back());
     }
   }
-  std::printf("* stopped early: the cell used up its --budget of %.3g s\n", budget);
+  std::fprintf(table, "times in microseconds per 1/60 s step; \"cut\": the cell used up its --budget of %.3g s\n",
+               budget);
+  if (out) {
+    out->write("[\n");
+    for (std::size_t k = 0; k < cells.size(); ++k) out->write("  " + json_cell(cells[k]) + (k + 1 < cells.size() ? ",\n" : "\n"));
+    out->write("]\n");
+    out->commit();
+  }
+  if (!json_stdout) io::check_standard_output();
   return 0;
 }
 

@@ -22,6 +22,8 @@ namespace fs = std::filesystem;
 namespace {
 
 using lagrange::test::asset;
+using lagrange::test::fresh_dir;
+using lagrange::test::read_all;
 using Result = lagrange::test::CliResult;
 
 Result run(const std::string& args) { return lagrange::test::cli(args); }
@@ -183,4 +185,28 @@ TEST_CASE("bench runs a small table") {
   CHECK(r.code == 0);
   for (const lagrange::SolverInfo& info : lagrange::solver_table()) CHECK(r.out.find(info.id) != std::string::npos);
   CHECK(r.out.find("chain10") != std::string::npos);
+}
+
+TEST_CASE("bench: JSON cells, cut cells marked, the degenerate workloads, and --compare against another build") {
+  const fs::path dir = fresh_dir("bench");
+  const fs::path json = dir / "bench.json";
+  Result r = run("bench --workload pendulum --workload hub12 --workload truss40 --solver projection --steps 4 --repeats 2 "
+                 "--json " + json.string());
+  REQUIRE(r.code == 0);
+  const std::string text = read_all(json);
+  for (const char* key : {"\"workload\": \"hub12\"", "\"workload\": \"truss40\"", "\"cpu_mean_us\"",
+                          "\"cpu_median_us\"", "\"steps\": 8", "\"cut\": false"})
+    CHECK(text.find(key) != std::string::npos);
+  // A budget too small for one step: the cell is cut after its first step and says so.
+  r = run("bench --workload chain1000 --solver projection --steps 50 --repeats 1 --budget 0.000001");
+  CHECK(r.code == 0);
+  CHECK(r.out.find("1/50 cut") != std::string::npos);
+  // This build against itself: both sides run, ratios are printed.
+  r = run("bench --workload pendulum --solver projection --steps 3 --repeats 1 --compare " + std::string(LAGRANGE_EXE));
+  CHECK(r.code == 0);
+  CHECK(r.out.find("pendulum        projection") != std::string::npos);
+  CHECK(r.out.find("(failed") == std::string::npos);
+  r = run("bench --workload pendulum --compare " + (dir / "missing").string());
+  CHECK(r.code == 2);
+  fs::remove_all(dir);
 }
