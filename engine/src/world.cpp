@@ -267,11 +267,14 @@ void World::project_at_rest(int max_substeps, const std::function<bool()>& done)
 
 double World::pose(int max_iterations) {
   const double before = energy().total();
+  const Violation start = violation(model_, state_);
   backup_x_ = state_.position;
   // Each substep projects along the gradients where it starts, so a large move (a chain swung over) takes a few;
   // stop when nothing moves any more.
   std::vector<Vec3> previous = state_.position;
   double moved = 0.0;
+  // Rods off by ten times their length (penalty run away): a blow-up, not a pose; nothing is projected.
+  if (!(start.relative <= 10.0)) max_iterations = 0;
   project_at_rest(max_iterations, [&] {
     moved = 0.0;
     for (std::size_t p = 0; p < previous.size(); ++p)
@@ -280,10 +283,19 @@ double World::pose(int max_iterations) {
     return !(moved > 1e-12);
   });
   for (Vec3& v : state_.velocity) v = Vec3(0.0);
-  if (!all_finite(state_.position)) state_.position = backup_x_;
+  // A pose puts a sound scene onto its rows. It cannot repair one that has blown up (penalty springs stretched many
+  // times their length), and projecting such a state can fling it to 1e150 m, where the energy overflows: then the
+  // positions stay as they were (still at rest).
+  const Violation end = violation(model_, state_);
+  if (!all_finite(state_.position) || !(end.relative <= std::max(start.relative, 1.0)) ||
+      !std::isfinite(energy().total())) {
+    state_.position = backup_x_;
+    moved = 0.0;
+  }
   for (double& f : state_.row_force) f = 0.0;  // at rest and weightless: no force to show
   stats_measured_ = false;
-  state_.work.mouse += energy().total() - before;
+  const double after = energy().total();
+  if (std::isfinite(after) && std::isfinite(before)) state_.work.mouse += after - before;
   return moved;
 }
 
