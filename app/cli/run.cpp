@@ -31,7 +31,9 @@ options:
   --dt S               time step in seconds; default: the scene's
   --steps N            number of steps
   --duration S         simulated seconds (default 10; rounded up to whole steps)
-  --every K            write every K-th step to the CSV (default 1); step 0 is always written
+  --every K            write the steps whose number is a multiple of K to the CSV (default 1; counted from the
+                       start, so a run continued from a saved state keeps the numbering); the starting state
+                       is always the first row
   --csv FILE|-         write a CSV trajectory (- for standard output; the summary then goes to stderr).
                        Columns: step,t,kinetic,potential,energy,violation then x0,y0,z0,vx0,vy0,vz0,x1,...
                        violation is max |C| in metres over the scene's constraints (never the mouse's pin).
@@ -211,7 +213,7 @@ int run_main(int argc, char** argv) {
     failures += st.failures;
     rollbacks += st.non_finite ? 1 : 0;
     dependent = std::max(dependent, st.dependent_rows);
-    if (out && s % every == 0) write_row(*out, world, line);
+    if (out && world.step_count() % every == 0) write_row(*out, world, line);  // steps since the start: a continued run keeps the numbering
     // Stop at the first sign of failure: nothing after it means anything, and a blow-up only gets slower.
     char text[200];
     if (st.non_finite) {

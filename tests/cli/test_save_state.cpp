@@ -126,6 +126,20 @@ TEST_CASE("a saved state keeps its clock: a run whose dt changed continues to th
   fs::remove_all(dir);
 }
 
+TEST_CASE("--every counts steps from the start, so a continued run writes the same rows") {
+  const fs::path dir = fresh_dir("save-state-every");
+  const fs::path a = dir / "a.json", full = dir / "full.csv", rest = dir / "rest.csv";
+  REQUIRE(cli("run " + asset("double_pendulum.json") + " --quiet --steps 60 --every 10 --csv " + full.string()).code == 0);
+  REQUIRE(cli("run " + asset("double_pendulum.json") + " --quiet --steps 37 --save-state " + a.string()).code == 0);
+  REQUIRE(cli("run " + a.string() + " --quiet --steps 23 --every 10 --csv " + rest.string()).code == 0);
+  const std::vector<std::string> x = lines(read_all(full)), y = lines(read_all(rest));
+  REQUIRE(x.size() == 8);  // header, steps 0, 10, .., 60
+  REQUIRE(y.size() == 5);  // header, step 37 (the start), 40, 50, 60
+  CHECK(y[1].rfind("37,", 0) == 0);
+  for (int k = 0; k < 3; ++k) CHECK(y[static_cast<std::size_t>(2 + k)] == x[static_cast<std::size_t>(5 + k)]);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("--save-state refuses a state the mouse still holds, and odd values still make a loadable file") {
   const fs::path dir = fresh_dir("save-state-odd");
   const fs::path saved = dir / "saved.json";
