@@ -270,10 +270,12 @@ Cell run_cell(const Workload& workload, const Scene& built, const SolverInfo& in
 constexpr const char* kHeader = "%-15s %-13s %11s %11s %11s %10s %10s %10s %6s %6s %s\n";
 
 void print_cell(std::FILE* out, const Cell& cell) {
-  std::fprintf(out, "%-15s %-13s %11.1f %11.1f %11.1f %10.1f %10.2e %+10.2e %6ld %6ld %s\n", cell.workload.c_str(),
+  char de[32] = "n/a";  // an energy that overflowed (penalty cloth) has no meaningful ratio
+  if (std::isfinite(cell.de())) std::snprintf(de, sizeof de, "%+.2e", cell.de());
+  std::fprintf(out, "%-15s %-13s %11.1f %11.1f %11.1f %10.1f %10.2e %10s %6ld %6ld %s\n", cell.workload.c_str(),
                cell.solver.c_str(), cell.mean_cpu(), Cell::median(cell.step_cpu_us), Cell::median(cell.step_wall_us),
-               cell.steps ? static_cast<double>(cell.iterations) / cell.steps : 0.0, cell.worst, cell.de(),
-               cell.failures, cell.recoveries, cell.steps_text().c_str());
+               cell.steps ? static_cast<double>(cell.iterations) / cell.steps : 0.0, cell.worst, de, cell.failures,
+               cell.recoveries, cell.steps_text().c_str());
   std::fflush(out);
 }
 
@@ -286,7 +288,7 @@ std::string json_cell(const Cell& cell) {
       << ", \"wall_median_us\": " << format_number(Cell::median(cell.step_wall_us))
       << ", \"iterations_per_step\": "
       << format_number(cell.steps ? static_cast<double>(cell.iterations) / cell.steps : 0.0)
-      << ", \"max_relative_violation\": " << format_number(cell.worst) << ", \"dE\": " << format_number(cell.de())
+      << ", \"max_relative_violation\": " << (std::isfinite(cell.worst) ? format_number(cell.worst) : std::string("null")) << ", \"dE\": " << (std::isfinite(cell.de()) ? format_number(cell.de()) : std::string("null"))
       << ", \"failures\": " << cell.failures << ", \"recoveries\": " << cell.recoveries << "}";
   return out.str();
 }
