@@ -59,4 +59,8 @@ void check_substeps(long steps, int substeps);
 bool scene_option(Args& args, SceneLimits& limits);
 using lagrange::format_number;  // text.h: the one number formatter
 
+// By default a run whose relative violation exceeds this failed: a rod stretched or squeezed by more than its own
+// length has lost its meaning (docs/cli.md, exit code 3). run's --max-violation changes it; shot uses it as it is.
+inline constexpr double kFailedViolation = 1.0;
+
 }  // namespace lagrange::cli

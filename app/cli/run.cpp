@@ -66,10 +66,6 @@ std::string settings_help() {
   return text;
 }
 
-// By default a run whose relative violation exceeds this failed: a rod stretched or squeezed by more than its own
-// length has lost its meaning (docs/cli.md, exit code 3). --max-violation changes it.
-constexpr double kFailedViolation = 1.0;
-
 // Every number as the shortest text that reads back to the same double (format_number).
 void write_row(io::OutputFile& out, const World& world, std::string& line) {
   const Energy e = world.energy();
@@ -188,10 +184,7 @@ int run_main(int argc, char** argv) {
   }
 
   // A saved state carries the energy its run started with, so the drift is the whole run's.
-  Energy e0 = world.energy();
-  if (std::isfinite(world.state().start_energy)) {
-    e0.potential += world.state().start_energy - e0.total();
-  }
+  const double e0 = std::isfinite(world.state().start_energy) ? world.state().start_energy : world.energy().total();
   double worst_violation = world.max_violation(true), worst_velocity = 0.0, max_drift = 0.0;
   long iterations = 0, recoveries = 0, failures = 0, rollbacks = 0, done = 0;
   int dependent = 0;
@@ -207,7 +200,7 @@ int run_main(int argc, char** argv) {
     worst_violation = std::max(worst_violation, st.max_relative_violation);
     worst_velocity = std::max(worst_velocity, st.max_velocity_violation);
     const Work& w = world.work();
-    max_drift = std::max(max_drift, std::abs(st.energy.total() - e0.total() - w.mouse - w.damping));
+    max_drift = std::max(max_drift, std::abs(st.energy.total() - e0 - w.mouse - w.damping));
     iterations += st.iterations;
     recoveries += st.recoveries;
     failures += st.failures;
@@ -260,11 +253,11 @@ int run_main(int argc, char** argv) {
       std::fprintf(report, "steps        %ld of %ld (%.6g s simulated; stopped: the simulation failed)\n", done,
                    total_steps, world.time());
     const Work& work = world.work();
-    std::fprintf(report, "energy       start %.9g J, end %.9g J, change %+.6e J\n", e0.total(), e1.total(),
-                 e1.total() - e0.total());
+    std::fprintf(report, "energy       start %.9g J, end %.9g J, change %+.6e J\n", e0, e1.total(),
+                 e1.total() - e0);
     std::fprintf(report, "work         mouse %+.6e J, damping %+.6e J\n", work.mouse, work.damping);
     std::fprintf(report, "drift        %+.3e J (E - E0 - W_mouse - W_damping), max |drift| %.3e J\n",
-                 e1.total() - e0.total() - work.mouse - work.damping, max_drift);
+                 e1.total() - e0 - work.mouse - work.damping, max_drift);
     std::fprintf(report, "violation    max |C|/L %.3e over the run, %.3e at the end; max |J v| %.3e m/s\n",
                  worst_violation, world.max_violation(true), worst_velocity);
     std::fprintf(report, "iterations   %.3g per step (mean)\n", done ? static_cast<double>(iterations) / done : 0.0);

@@ -147,7 +147,7 @@ std::string Sandbox::set_scene(const Scene& scene) {
 
 void Sandbox::start_scene(Scene scene, const std::filesystem::path& path) {
   World world = make_world(scene);  // throws before anything changes
-  end_drag(false);
+  end_drag();
   state_.world = std::move(world);
   state_.scene = std::move(scene);
   state_.scene_path = path;
@@ -276,18 +276,13 @@ void Sandbox::apply(const Command& command) {
 // The scene as it is now (settings, positions, velocities, time, forces: write_scene) to a file: complete or not
 // at all (io::OutputFile), never over the file the scene was opened from.
 void Sandbox::save_scene(std::string path) {
-  if (state_.drag.active()) end_drag(false);  // the hand is not part of the scene
+  if (state_.drag.active()) end_drag();  // the hand is not part of the scene
   if (path.empty())
     path = !state_.saved_path.empty() ? state_.saved_path.string()
                                       : timestamped_path(state_.save_dir, state_.scene.name, ".json").string();
   try {
     if (!state_.scene_path.empty()) io::refuse_same_file(state_.scene_path.string(), path);
-    const std::filesystem::path file(path);
-    std::error_code ec;
-    if (file.has_parent_path() && !std::filesystem::is_directory(file.parent_path(), ec)) {
-      std::filesystem::create_directories(file.parent_path(), ec);
-      if (ec) throw io::OutputError("cannot create folder " + file.parent_path().string() + ": " + ec.message());
-    }
+    if (std::string folder = make_parent_folder(path); !folder.empty()) throw io::OutputError(folder);
     const std::string error = io::write_file(path, write_scene(scene_of(state_.world, &state_.scene)));
     if (!error.empty()) throw io::OutputError(error);
     state_.saved_path = path;

@@ -82,7 +82,7 @@ class Sandbox {
   bool undo_blow_up();  // after a step: true when it ran away and was undone
   void begin_drag(int particle, glm::dvec2 pixel);
   void move_drag(glm::dvec2 pixel);
-  void end_drag(bool keep_velocity);
+  void end_drag();
   void place_drag(glm::dvec3 point);
   void handle_key(const SDL_KeyboardEvent& key);
   void update_hover();

@@ -111,7 +111,7 @@ void Sandbox::handle_event(const SDL_Event& event) {
     case SDL_MOUSEBUTTONUP:
       mouse_ = to_pixels(event.button.x, event.button.y);
       if (event.button.button >= 1 && event.button.button <= 3) buttons_down_[event.button.button - 1] = false;
-      if (event.button.button == SDL_BUTTON_LEFT && state_.drag.active()) end_drag(true);
+      if (event.button.button == SDL_BUTTON_LEFT && state_.drag.active()) end_drag();
       gesture_ = Gesture::None;
       break;
     case SDL_MOUSEWHEEL:
@@ -161,7 +161,7 @@ void Sandbox::handle_key(const SDL_KeyboardEvent& key) {
     case SDLK_RIGHTBRACKET: state_.time_scale = std::min(state_.time_scale * 2.0, 4.0); break;
     case SDLK_ESCAPE:
       if (state_.view.help) state_.view.help = false;
-      else if (state_.drag.active()) end_drag(false);
+      else if (state_.drag.active()) end_drag();
       break;
     case SDLK_q:
       if (ctrl) quit_ = true;
@@ -177,7 +177,7 @@ void Sandbox::handle_key(const SDL_KeyboardEvent& key) {
 void Sandbox::begin_drag(int particle, glm::dvec2 pixel) {
   World& world = state_.world;
   Drag& drag = state_.drag;
-  end_drag(false);
+  end_drag();
   const Vec3 position = world.state().position[particle];
   drag.plane_point = position;
   drag.plane_normal = world.dimension() == 2 ? glm::dvec3(0.0, 0.0, 1.0) : -state_.camera.forward();
@@ -206,7 +206,7 @@ void Sandbox::place_drag(glm::dvec3 point) {
   }
 }
 
-void Sandbox::end_drag(bool) {
+void Sandbox::end_drag() {
   state_.drag.controller.release(state_.world);  // the fling is the particle's own velocity, capped
 }
 

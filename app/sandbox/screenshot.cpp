@@ -1,4 +1,5 @@
 #include "sandbox/screenshot.h"
+#include "sandbox/screenshot_folder.h"
 
 #include <glad/gl.h>
 #include <stb_image_write.h>
@@ -50,11 +51,7 @@ bool encode_png(const Image& image, std::string& png) {
 }
 
 std::string write_png(const Image& image, const std::filesystem::path& file) {
-  std::error_code error;
-  if (file.has_parent_path() && !std::filesystem::is_directory(file.parent_path(), error)) {
-    std::filesystem::create_directories(file.parent_path(), error);
-    if (error) return "cannot create folder " + file.parent_path().string() + ": " + error.message();
-  }
+  if (std::string error = make_parent_folder(file); !error.empty()) return error;
   std::string png;
   if (!encode_png(image, png)) return file.string() + ": cannot encode the PNG (out of memory)";
   return io::write_file(file.string(), png);

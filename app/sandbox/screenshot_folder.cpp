@@ -49,4 +49,12 @@ std::filesystem::path default_screenshot_dir() { return user_folder("XDG_PICTURE
 
 std::filesystem::path default_scene_dir() { return user_folder("XDG_DOCUMENTS_DIR", "Documents", "scenes"); }
 
+std::string make_parent_folder(const std::filesystem::path& file) {
+  std::error_code error;
+  if (!file.has_parent_path() || std::filesystem::is_directory(file.parent_path(), error)) return {};
+  std::filesystem::create_directories(file.parent_path(), error);
+  if (error) return "cannot create folder " + file.parent_path().string() + ": " + error.message();
+  return {};
+}
+
 }  // namespace lagrange::app

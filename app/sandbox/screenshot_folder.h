@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 
 namespace lagrange::app {
 
@@ -12,5 +13,8 @@ std::filesystem::path default_screenshot_dir();
 // The same for saved scenes: $XDG_DOCUMENTS_DIR (or its user-dirs.dirs line, or $HOME/Documents), "Lagrange Lab"
 // inside it; ./scenes without HOME.
 std::filesystem::path default_scene_dir();
+
+// Creates the folder `file` goes into when it is missing. Returns "" or "cannot create folder F: REASON".
+std::string make_parent_folder(const std::filesystem::path& file);
 
 }  // namespace lagrange::app

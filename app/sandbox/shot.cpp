@@ -190,7 +190,7 @@ int shot_main(int argc, char** argv) {
     sandbox->advance_steps(1);
     if (const int code = check_step()) return code;
     const StepStats& stats = sandbox->world().stats();
-    if (stats.non_finite || !(stats.max_relative_violation <= 1.0)) {
+    if (stats.non_finite || !(stats.max_relative_violation <= cli::kFailedViolation)) {
       std::fprintf(stderr, "lagrange-lab shot: the simulation failed: at step %ld %s; no PNG written\n", i,
                    stats.non_finite ? "the state became NaN or infinite and was rolled back"
                                     : "max |C|/L went above 1");

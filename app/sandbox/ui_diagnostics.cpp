@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "lagrange/measure.h"
 #include "sandbox/ui.h"
 
 namespace lagrange::app {
@@ -53,8 +54,9 @@ void draw_diagnostics(SandboxState& state) {
     row("mouse work", "work done by your drags and poses (W_mouse)", "%+.4e J", balance.mouse);
     if (balance.damping != 0.0)
       row("damping work", "work done by air drag and dampers (W_damping, never positive)", "%+.4e J", balance.damping);
-    row("max |C|", "largest constraint violation after the step (length units)", "%.3e m", world.max_violation());
-    row("max |J v|", "largest velocity along a constrained direction", "%.3e m/s", world.max_velocity_violation());
+    const Violation violation = lagrange::violation(world.model(), world.state());  // one pass over the rows
+    row("max |C|", "largest constraint violation after the step (length units)", "%.3e m", violation.absolute);
+    row("max |J v|", "largest velocity along a constrained direction", "%.3e m/s", violation.velocity);
     row("iterations", "Newton iterations or sweeps in the last step (all substeps)", "%d", stats.iterations);
     row("solve time", "wall time of the last step", "%.3f ms", stats.solve_seconds * 1e3);
     // The engine's warnings for the last step, one labelled row each (only those that happened).

@@ -52,7 +52,6 @@ double gravity_scale(const World& world) { return std::max(glm::length(world.set
 
 }  // namespace
 
-const char* drag_model_id(DragModel model) { return model == DragModel::Hard ? "hard" : "spring"; }
 
 std::optional<DragModel> find_drag_model(std::string_view id) {
   if (id == "hard") return DragModel::Hard;
@@ -60,11 +59,6 @@ std::optional<DragModel> find_drag_model(std::string_view id) {
   return std::nullopt;
 }
 
-double component_mass(const World& world, int particle) {
-  double mass = 0.0;
-  for (int p : component(world, particle)) mass += world.model().mass(p);
-  return mass;
-}
 
 void DragController::begin(World& world, int particle, const DragSettings& settings) {
   if (active()) release(world);

@@ -29,8 +29,7 @@ Model::Model(const Model& other)
       settings_(other.settings_),
       solver_info_(other.solver_info_),
       mass_(other.mass_),
-      inv_mass_(other.inv_mass_),
-      topology_version_(other.topology_version_) {
+      inv_mass_(other.inv_mass_) {
   constraints_.reserve(other.constraints_.size());
   for (const auto& c : other.constraints_) constraints_.push_back(c->clone());
   rebuild_rows();

@@ -121,9 +121,7 @@ void World::settle_onto_constraints() {
   const double before = v.relative;
   if (v.relative > tolerance) {
     // The scene without the hand: a tool row must not pull during the settle.
-    World rest(model_.dimension(), model_.settings());
-    rest.state_ = state_;
-    rest.model_ = model_;
+    World rest(model_, state_);
     for (int c = static_cast<int>(rest.model_.constraints().size()) - 1; c >= 0; --c)
       if (rest.model_.constraint(c).tool()) rest.model_.remove_constraint(c);
     rest.state_.row_force.assign(rest.model_.rows().size(), 0.0);

@@ -26,8 +26,6 @@
 namespace lagrange {
 
 enum class DragModel { Hard, Spring };
-// "hard" / "spring".
-const char* drag_model_id(DragModel model);
 std::optional<DragModel> find_drag_model(std::string_view id);
 
 struct DragSettings {
@@ -110,10 +108,6 @@ class DragController {
   double lightest_ = 0.0, shortest_ = 0.0;  // of the moved component, for the force cap (m, l)
   double compliance_ = 0.0, damping_ = 0.0;
 };
-
-// The mass a drag of `particle` moves: the movable particles connected to it through constraints (not through
-// fixed particles), itself included.
-double component_mass(const World& world, int particle);
 
 // A drag from the command line (`--drag P,X,Y,Z,T0,T1`): particle P pulled toward (X, Y, Z) from simulated time
 // T0 to T1, then released.
