@@ -313,20 +313,6 @@ std::optional<FieldProblem> constraint_problem(const ConstraintDef& def, std::sp
 
 DistanceConstraint::DistanceConstraint(int a, int b, double length) : ids_{a, b}, length_(length) {}
 
-double DistanceConstraint::value(int, std::span<const Vec3> x) const {
-  return glm::length(x[ids_[0]] - x[ids_[1]]) - length_;
-}
-
-double DistanceConstraint::evaluate(int, std::span<const Vec3> x, GradientSlots grad) const {
-  const Vec3 r = x[ids_[0]] - x[ids_[1]];
-  const double len = glm::length(r);
-  // Coincident particles have no direction; any unit vector keeps the gradient finite.
-  const Vec3 n = len > 0.0 ? r * (1.0 / len) : Vec3(1.0, 0.0, 0.0);
-  grad[0] = n;
-  grad[1] = -n;
-  return len - length_;
-}
-
 double DistanceConstraint::jdot_qdot(int, std::span<const Vec3> x, std::span<const Vec3> v) const {
   const Vec3 r = x[ids_[0]] - x[ids_[1]];
   const double len = glm::length(r);
@@ -334,24 +320,6 @@ double DistanceConstraint::jdot_qdot(int, std::span<const Vec3> x, std::span<con
   const Vec3 u = v[ids_[0]] - v[ids_[1]];
   const double un = glm::dot(u, r) / len;
   return (glm::dot(u, u) - un * un) / len;
-}
-
-std::optional<double> DistanceConstraint::lone_root(int, std::span<const Vec3> x, ConstGradientSlots e) const {
-  const Vec3 r = x[ids_[0]] - x[ids_[1]];
-  const Vec3 d = e[0] - e[1];
-  const double a = glm::dot(d, d);
-  const double b = glm::dot(r, d);  // half the linear coefficient
-  const double c = glm::dot(r, r) - length_ * length_;
-  if (a == 0.0) {
-    if (c == 0.0) return 0.0;
-    return std::nullopt;  // neither end can move
-  }
-  const double disc = b * b - a * c;
-  if (disc < 0.0) return std::nullopt;  // the line r + λ d misses the sphere |r| = L: no real root
-  // Smaller-magnitude root, written so that nothing cancels: λ = −c / (b + sign(b) √disc).
-  const double q = b + std::copysign(std::sqrt(disc), b);
-  if (q == 0.0) return 0.0;  // b = 0 and disc = 0 imply c = 0
-  return -c / q;
 }
 
 ConstraintDef DistanceConstraint::definition() const {

@@ -15,6 +15,8 @@ class LinearSolver {
  public:
   virtual ~LinearSolver() = default;
   virtual const char* name() const = 0;
+  // Whether A must be symmetric: then A_ij and A_ji share one slot (pair_entry returns it for both).
+  virtual bool symmetric() const { return false; }
   // n unknowns; `upper` lists the off-diagonal pairs (i, j), i < j, whose entries may be non-zero (A_ij and A_ji).
   virtual void analyze(int n, const std::vector<std::pair<int, int>>& upper) = 0;
   // Where A_ii, and A_ij (upper_value) or A_ji of the e-th pair given to analyze(), are written before factorize().
@@ -24,11 +26,15 @@ class LinearSolver {
   // Factorizes the values written; returns the number of dependent (redundant or contradictory) rows, whose
   // unknowns the solve sets to zero.
   virtual int factorize() = 0;
+  // Pivots at or below `relative` times their diagonal entry mark dependent rows (default 1e-10).
+  virtual void set_pivot_tolerance(double relative) = 0;
   // Solves A x = b in place with the last factorization.
   virtual void solve(double* b) const = 0;
 };
 
 // SparseLDU (sparse_ldu.h): A = L D U with a symmetric pattern and values that need not be symmetric.
 std::unique_ptr<LinearSolver> make_sparse_ldu_solver();
+// The same factorization in symmetric mode: A = L D Lᵀ, half the arithmetic.
+std::unique_ptr<LinearSolver> make_sparse_ldlt_solver();
 
 }  // namespace lagrange

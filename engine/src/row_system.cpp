@@ -30,10 +30,12 @@ void RowSystem::prepare(const Model& model) {
   rows_ = m;
   row_count_.resize(m);
   inv_scale_.resize(m);
+  rod_.resize(m);
   stride_ = 1;
   for (int k = 0; k < m; ++k) {
     row_count_[k] = rows[k].count;
     inv_scale_[k] = 1.0 / rows[k].scale;
+    rod_[k] = dynamic_cast<const DistanceConstraint*>(rows[k].constraint);
     stride_ = std::max(stride_, rows[k].count);
   }
   if (stride_ > 2) stride_ = kMaxRowParticles;  // the strides with_stride() knows
@@ -87,7 +89,8 @@ double RowSystem::evaluate(const Model& model, std::span<const Vec3> x, std::vec
   grad.resize(rows.size(), stride_);
   double worst = 0.0;
   for (std::size_t k = 0; k < rows.size(); ++k) {
-    c[k] = rows[k].constraint->evaluate(rows[k].row, x, GradientSlots(*grad[k].g));
+    const GradientSlots slots(*grad[k].g);
+    c[k] = rod_[k] ? rod_[k]->evaluate(0, x, slots) : rows[k].constraint->evaluate(rows[k].row, x, slots);
     const double r = std::abs(c[k]) * inv_scale_[k];
     if (!(r <= worst)) worst = r;  // NaN wins, so a non-finite residual is never taken for convergence
   }
@@ -99,11 +102,23 @@ double RowSystem::values(const Model& model, std::span<const Vec3> x, std::vecto
   c.resize(rows.size());
   double worst = 0.0;
   for (std::size_t k = 0; k < rows.size(); ++k) {
-    c[k] = rows[k].constraint->value(rows[k].row, x);
+    c[k] = rod_[k] ? rod_[k]->value(0, x) : rows[k].constraint->value(rows[k].row, x);
     const double r = std::abs(c[k]) * inv_scale_[k];
     if (!(r <= worst)) worst = r;
   }
   return worst;
+}
+
+void RowSystem::lone_roots(const Model& model, std::span<const Vec3> x, const RowGradients& weighted,
+                           std::vector<double>& lambda) const {
+  const auto rows = model.rows();
+  lambda.resize(rows.size());
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const ConstGradientSlots slots(*weighted[k].g);
+    const std::optional<double> root =
+        rod_[k] ? rod_[k]->lone_root(0, x, slots) : rows[k].constraint->lone_root(rows[k].row, x, slots);
+    lambda[k] = root && std::isfinite(*root) ? *root : 0.0;
+  }
 }
 
 void RowSystem::weight(const Model& model, const RowGradients& grad, RowGradients& weighted) const {
@@ -164,16 +179,24 @@ int RowSystem::factorize(const RowGradients& left, const RowGradients& right_wei
       *diag_entry_[k] = sum;
     }
     for (const DiagonalTerm& term : extra) *diag_entry_[term.row] += term.value;
-    for (const Coupling& c : couplings_) {
-      const std::size_t ks = static_cast<std::size_t>(c.k) * S + c.slot_k, ls = static_cast<std::size_t>(c.l) * S + c.slot_l;
-      const double up = glm::dot(a[ks], b[ls]);
-      const double low = glm::dot(a[ls], b[ks]);
-      if (c.accumulate) {
-        *c.up += up;
-        *c.low += low;
-      } else {
-        *c.up = up;
-        *c.low = low;
+    if (linear_->symmetric()) {  // left M⁻¹ rightᵀ is symmetric: the caller passes right = left
+      for (const Coupling& c : couplings_) {
+        const std::size_t ks = static_cast<std::size_t>(c.k) * S + c.slot_k, ls = static_cast<std::size_t>(c.l) * S + c.slot_l;
+        const double up = glm::dot(a[ks], b[ls]);
+        *c.up = c.accumulate ? *c.up + up : up;
+      }
+    } else {
+      for (const Coupling& c : couplings_) {
+        const std::size_t ks = static_cast<std::size_t>(c.k) * S + c.slot_k, ls = static_cast<std::size_t>(c.l) * S + c.slot_l;
+        const double up = glm::dot(a[ks], b[ls]);
+        const double low = glm::dot(a[ls], b[ks]);
+        if (c.accumulate) {
+          *c.up += up;
+          *c.low += low;
+        } else {
+          *c.up = up;
+          *c.low = low;
+        }
       }
     }
   });

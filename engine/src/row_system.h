@@ -64,6 +64,9 @@ class RowSystem {
                   RowGradients& grad) const;
   // The same without gradients: C_k(x) and the max relative |C|.
   double values(const Model& model, std::span<const Vec3> x, std::vector<double>& c) const;
+  // lambda[k] = row k's own root along weighted[k] from x (Constraint::lone_root), or 0 where it has none.
+  void lone_roots(const Model& model, std::span<const Vec3> x, const RowGradients& weighted,
+                  std::vector<double>& lambda) const;
   // weighted[k].g[s] = (1/m_p) grad[k].g[s]: each row's displacement per unit multiplier (0 for fixed particles).
   void weight(const Model& model, const RowGradients& grad, RowGradients& weighted) const;
   // x[p] += Σ_k λ_k weighted_k[p], i.e. x += M⁻¹ ∇Cᵀ λ.
@@ -74,7 +77,8 @@ class RowSystem {
                      std::vector<double>& jv) const;
 
   // Assembles A = left M⁻¹ rightᵀ + diag(extra) from `left` and the weighted right gradients (weight()) and
-  // factorizes it; returns the number of dependent (redundant) rows.
+  // factorizes it; returns the number of dependent (redundant) rows. With a symmetric linear solver, `left` must be
+  // the gradients `right_weighted` was weighted from (A is then symmetric and one triangle is assembled).
   int factorize(const RowGradients& left, const RowGradients& right_weighted,
                 std::span<const DiagonalTerm> extra = {});
   // Solves A x = b in place with the last factorization.
@@ -96,6 +100,9 @@ class RowSystem {
   int stride_ = 1;
   std::vector<int> row_count_;               // particles per row
   std::vector<double> inv_scale_;            // 1 / length scale per row
+  // Row k's constraint when it is a rod (nullptr otherwise): rods, most rows of every scene, are evaluated through
+  // this pointer of the final class, so their code is inlined into the loops instead of called virtually.
+  std::vector<const DistanceConstraint*> rod_;
   std::vector<Coupling> couplings_;
   std::vector<double*> diag_entry_;  // where A_kk goes in the factor's storage
   std::unique_ptr<LinearSolver> linear_;

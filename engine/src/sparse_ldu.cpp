@@ -133,8 +133,13 @@ void SparseLDU::analyze(int n, const std::vector<std::pair<int, int>>& upper) {
     }
     row_start_[k + 1] = static_cast<int>(row_col_.size());
   }
+  bidiagonal_ = identity_order_;
+  for (int i = 0; bidiagonal_ && i < n; ++i) {
+    const int count = factor_start_[i + 1] - factor_start_[i];
+    bidiagonal_ = count == 0 || (count == 1 && factor_row_[factor_start_[i]] == i + 1);
+  }
   l_.assign(factor_start_[n], 0.0);
-  u_.assign(factor_start_[n], 0.0);
+  u_.assign(symmetric_ ? 0 : factor_start_[n], 0.0);
   inv_d_.assign(n, 0.0);
   work_.assign(n, 0.0);
   y_up_.assign(n, 0.0);
@@ -152,6 +157,11 @@ int SparseLDU::factorize(const double* diag, const double* upper_values, const d
 }
 
 int SparseLDU::factorize_assembled(double pivot_tolerance) {
+  return symmetric_ ? factorize_values<true>(pivot_tolerance) : factorize_values<false>(pivot_tolerance);
+}
+
+template <bool Symmetric>
+int SparseLDU::factorize_values(double pivot_tolerance) {
   const int n = n_;
   int dependent = 0;
   double* y_up = y_up_.data();
@@ -160,22 +170,30 @@ int SparseLDU::factorize_assembled(double pivot_tolerance) {
     // Scatter column k above the diagonal and row k left of it, then eliminate along row k's pattern.
     for (int p = col_start_[k]; p < col_start_[k + 1]; ++p) {
       y_up[col_row_[p]] = a_up_[p];
-      y_low[col_row_[p]] = a_low_[p];
+      if constexpr (!Symmetric) y_low[col_row_[p]] = a_low_[p];
     }
     double d = a_diag_[k];
     for (int t = row_start_[k]; t < row_start_[k + 1]; ++t) {
       const int i = row_col_[t], slot = row_slot_[t];
-      const double z = y_up[i], w = y_low[i];
+      const double z = y_up[i];
       y_up[i] = 0.0;
-      y_low[i] = 0.0;
-      for (int f = factor_start_[i]; f < slot; ++f) {  // the entries of column i above row k
-        y_up[factor_row_[f]] -= l_[f] * z;
-        y_low[factor_row_[f]] -= u_[f] * w;
+      if constexpr (Symmetric) {
+        for (int f = factor_start_[i]; f < slot; ++f) y_up[factor_row_[f]] -= l_[f] * z;
+        const double lki = z * inv_d_[i];
+        l_[slot] = lki;
+        d -= lki * z;
+      } else {
+        const double w = y_low[i];
+        y_low[i] = 0.0;
+        for (int f = factor_start_[i]; f < slot; ++f) {  // the entries of column i above row k
+          y_up[factor_row_[f]] -= l_[f] * z;
+          y_low[factor_row_[f]] -= u_[f] * w;
+        }
+        const double lki = w * inv_d_[i];
+        l_[slot] = lki;
+        u_[slot] = z * inv_d_[i];
+        d -= lki * z;
       }
-      const double lki = w * inv_d_[i];
-      l_[slot] = lki;
-      u_[slot] = z * inv_d_[i];
-      d -= lki * z;
     }
     const double scale = std::abs(a_diag_[k]);
     if (!(std::abs(d) > pivot_tolerance * scale) || scale == 0.0) {
@@ -190,6 +208,23 @@ int SparseLDU::factorize_assembled(double pivot_tolerance) {
 
 void SparseLDU::solve(double* b) const {
   const int n = n_;
+  if (bidiagonal_) {  // the same arithmetic as below, in the same order, for L with one entry per column
+    const double* u = symmetric_ ? l_.data() : u_.data();
+    const int* start = factor_start_.data();
+    double carry = 0.0;  // L[i, i − 1] y_{i−1}, or 0 when column i − 1 is empty
+    for (int i = 0; i < n; ++i) {
+      const double yi = b[i] - carry;
+      carry = start[i + 1] > start[i] ? l_[start[i]] * yi : 0.0;
+      b[i] = yi * inv_d_[i];
+    }
+    double next = 0.0;  // x_{i+1}
+    for (int i = n - 1; i >= 0; --i) {
+      const double xi = start[i + 1] > start[i] ? b[i] - u[start[i]] * next : b[i];
+      b[i] = xi;
+      next = xi;
+    }
+    return;
+  }
   double* y = identity_order_ ? b : work_.data();
   if (!identity_order_)
     for (int k = 0; k < n; ++k) y[k] = b[perm_old_[k]];
@@ -198,9 +233,10 @@ void SparseLDU::solve(double* b) const {
     for (int f = factor_start_[i]; f < factor_start_[i + 1]; ++f) y[factor_row_[f]] -= l_[f] * yi;
     y[i] = yi * inv_d_[i];
   }
+  const double* u = symmetric_ ? l_.data() : u_.data();  // U = Lᵀ when A is symmetric
   for (int i = n - 1; i >= 0; --i) {  // U x = y
     double yi = y[i];
-    for (int f = factor_start_[i]; f < factor_start_[i + 1]; ++f) yi -= u_[f] * y[factor_row_[f]];
+    for (int f = factor_start_[i]; f < factor_start_[i + 1]; ++f) yi -= u[f] * y[factor_row_[f]];
     y[i] = yi;
   }
   if (!identity_order_)
@@ -208,5 +244,6 @@ void SparseLDU::solve(double* b) const {
 }
 
 std::unique_ptr<LinearSolver> make_sparse_ldu_solver() { return std::make_unique<SparseLDU>(); }
+std::unique_ptr<LinearSolver> make_sparse_ldlt_solver() { return std::make_unique<SparseLDU>(true); }
 
 }  // namespace lagrange

@@ -11,6 +11,9 @@
 // per constraint topology and each Newton iteration only refactorizes. A fill-reducing ordering (AMD, from Eigen)
 // keeps cloth grids cheap; chains factor with no fill.
 //
+// Symmetric mode (SparseLDU(true)): A = L D Lᵀ for symmetric values, A_ij and A_ji share one slot and the
+// factorization computes one triangle, about half the arithmetic.
+//
 // No pivoting: the matrices here are close to the symmetric positive (semi)definite J M⁻¹ Jᵀ. A pivot that
 // vanishes relative to its diagonal entry marks a row that depends on earlier ones (a redundant constraint, or a
 // constraint on particles that cannot move); its multiplier is set to zero and the row is counted.
@@ -25,7 +28,9 @@ namespace lagrange {
 
 class SparseLDU final : public LinearSolver {
  public:
-  const char* name() const override { return "sparse LDU"; }
+  explicit SparseLDU(bool symmetric = false) : symmetric_(symmetric) {}
+  const char* name() const override { return symmetric_ ? "sparse LDLT" : "sparse LDU"; }
+  bool symmetric() const override { return symmetric_; }
   // n unknowns; `upper` lists the off-diagonal pairs (i, j), i < j, whose entries may be non-zero (both A_ij and
   // A_ji). The order of `upper` is the order of the value arrays passed to factorize().
   void analyze(int n, const std::vector<std::pair<int, int>>& upper) override;
@@ -40,11 +45,12 @@ class SparseLDU final : public LinearSolver {
   // factorize_assembled(). Pointers stay valid until the next analyze().
   double* diagonal_entry(int i) override { return &a_diag_[perm_new_[i]]; }
   double* pair_entry(std::size_t pair, bool upper_value) override {
-    const bool up = upper_value != static_cast<bool>(pair_swapped_[pair]);
+    const bool up = symmetric_ || upper_value != static_cast<bool>(pair_swapped_[pair]);
     return up ? &a_up_[pair_slot_[pair]] : &a_low_[pair_slot_[pair]];
   }
   int factorize_assembled(double pivot_tolerance = 1e-10);
-  int factorize() override { return factorize_assembled(); }
+  int factorize() override { return factorize_assembled(pivot_tolerance_); }
+  void set_pivot_tolerance(double relative) override { pivot_tolerance_ = relative; }
 
   // Solves A x = b in place (after factorize()). Dependent rows get x = 0 in the factored basis.
   void solve(double* b) const override;
@@ -53,10 +59,18 @@ class SparseLDU final : public LinearSolver {
   int factor_nonzeros() const { return static_cast<int>(factor_row_.size()); }
 
  private:
+  template <bool Symmetric>
+  int factorize_values(double pivot_tolerance);
+
+  bool symmetric_ = false;
+  double pivot_tolerance_ = 1e-10;
   int n_ = 0;
   std::vector<int> perm_old_;  // perm_old_[new] = original index
   std::vector<int> perm_new_;  // perm_new_[original] = new index
   bool identity_order_ = true;
+  // Natural order and column i's only entry at row i + 1 (a chain): solve() then carries the running value in a
+  // register instead of going through memory (about twice as fast on long chains).
+  bool bidiagonal_ = false;
   // Permuted strictly-upper pattern by column: for column j, entries col_start_[j] .. col_start_[j+1].
   std::vector<int> col_start_, col_row_;
   // For each input pair e: its slot in the permuted column storage and whether it landed transposed.

@@ -1,4 +1,5 @@
-// SparseLDU against Eigen's dense LU on random matrices with a symmetric pattern and unsymmetric values.
+// SparseLDU against Eigen's dense LU on random matrices with a symmetric pattern and unsymmetric values, and its
+// symmetric mode (L D Lᵀ) against Eigen's dense LDLᵀ. extra = 0 makes a chain: the bidiagonal solve.
 #include <doctest/doctest.h>
 
 #include <Eigen/Dense>
@@ -18,7 +19,7 @@ struct RandomSystem {
   Eigen::MatrixXd dense;
 };
 
-RandomSystem make_system(int n, int extra_pairs, std::mt19937& rng) {
+RandomSystem make_system(int n, int extra_pairs, std::mt19937& rng, bool symmetric = false) {
   std::uniform_real_distribution<double> value(-1.0, 1.0);
   std::uniform_int_distribution<int> index(0, n - 1);
   RandomSystem s{n, {}, {}, {}, {}, Eigen::MatrixXd::Zero(n, n)};
@@ -32,7 +33,8 @@ RandomSystem make_system(int n, int extra_pairs, std::mt19937& rng) {
   s.pairs.assign(seen.begin(), seen.end());
   s.diag.resize(n);
   for (auto [i, j] : s.pairs) {
-    const double a = value(rng), b = a + 0.3 * value(rng);  // close to symmetric, as the Newton matrix is
+    const double a = value(rng);
+    const double b = symmetric ? a : a + 0.3 * value(rng);  // close to symmetric, as the Newton matrix is
     s.upper.push_back(a);
     s.lower.push_back(b);
     s.dense(i, j) = a;
@@ -126,4 +128,22 @@ TEST_CASE("a chain's matrix factors with no fill: a grid's ordering keeps fill w
   ldu.analyze(side * side, grid);
   CHECK(ldu.factor_nonzeros() <= side * side * side);
   CHECK(ldu.factor_nonzeros() >= static_cast<int>(grid.size()));
+}
+
+TEST_CASE("SparseLDU in symmetric mode solves symmetric systems like a dense LDLT") {
+  std::mt19937 rng(777);
+  for (int n : {1, 2, 5, 40, 300}) {
+    for (int extra : {0, n / 2, 2 * n}) {
+      RandomSystem s = make_system(n, extra, rng, true);
+      SparseLDU ldlt(true);
+      CHECK(ldlt.symmetric());
+      ldlt.analyze(n, s.pairs);
+      CHECK(ldlt.factorize(s.diag.data(), s.upper.data(), s.upper.data()) == 0);
+      Eigen::VectorXd b = Eigen::VectorXd::Random(n);
+      std::vector<double> x(b.data(), b.data() + n);
+      ldlt.solve(x.data());
+      const Eigen::VectorXd expected = s.dense.ldlt().solve(b);
+      for (int i = 0; i < n; ++i) CHECK(x[i] == doctest::Approx(expected[i]).epsilon(1e-10));
+    }
+  }
 }

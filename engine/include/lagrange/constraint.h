@@ -4,6 +4,8 @@
 // it is read from and written to a scene file and how the app draws it come from its kind (constraint_kinds.h).
 #pragma once
 
+#include <cmath>
+
 #include <memory>
 #include <optional>
 #include <span>
@@ -124,10 +126,37 @@ class DistanceConstraint final : public Constraint {
   std::unique_ptr<Constraint> clone() const override { return std::make_unique<DistanceConstraint>(*this); }
   int rows() const override { return 1; }
   std::span<const int> particles() const override { return ids_; }
-  double evaluate(int row, std::span<const Vec3> x, GradientSlots grad) const override;
-  double value(int row, std::span<const Vec3> x) const override;
+  // value, evaluate and lone_root are defined here so that the row systems' loops over rods inline them (a rod row
+  // is called through a DistanceConstraint*, which this `final` class devirtualizes).
+  double evaluate(int, std::span<const Vec3> x, GradientSlots grad) const override {
+    const Vec3 r = x[ids_[0]] - x[ids_[1]];
+    const double len = glm::length(r);
+    // Coincident particles have no direction; any unit vector keeps the gradient finite.
+    const Vec3 n = len > 0.0 ? r * (1.0 / len) : Vec3(1.0, 0.0, 0.0);
+    grad[0] = n;
+    grad[1] = -n;
+    return len - length_;
+  }
+  double value(int, std::span<const Vec3> x) const override { return glm::length(x[ids_[0]] - x[ids_[1]]) - length_; }
   double jdot_qdot(int row, std::span<const Vec3> x, std::span<const Vec3> v) const override;
-  std::optional<double> lone_root(int row, std::span<const Vec3> x, ConstGradientSlots e) const override;
+  // The root of |r + λ d| = L (r = x_a − x_b, d = e_a − e_b) of smaller magnitude, if real.
+  std::optional<double> lone_root(int, std::span<const Vec3> x, ConstGradientSlots e) const override {
+    const Vec3 r = x[ids_[0]] - x[ids_[1]];
+    const Vec3 d = e[0] - e[1];
+    const double a = glm::dot(d, d);
+    const double b = glm::dot(r, d);  // half the linear coefficient
+    const double c = glm::dot(r, r) - length_ * length_;
+    if (a == 0.0) {
+      if (c == 0.0) return 0.0;
+      return std::nullopt;  // neither end can move
+    }
+    const double disc = b * b - a * c;
+    if (disc < 0.0) return std::nullopt;  // the line r + λ d misses the sphere |r| = L: no real root
+    // Smaller-magnitude root, written so that nothing cancels: λ = −c / (b + sign(b) √disc).
+    const double q = b + std::copysign(std::sqrt(disc), b);
+    if (q == 0.0) return 0.0;  // b = 0 and disc = 0 imply c = 0
+    return -c / q;
+  }
   double length_scale(int) const override { return length_; }
   const ConstraintKind& kind() const override;
   ConstraintDef definition() const override;
