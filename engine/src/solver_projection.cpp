@@ -3,15 +3,23 @@
 // Semi-implicit Euler predicts v* = v + h M⁻¹F, q* = q + h v*. The constraint forces act along the gradients at
 // the start of the step, so the corrected positions are q' = q* + M⁻¹ ∇C(q)ᵀ λ and λ solves the m equations
 //     F(λ) = C(q* + M⁻¹ ∇C(q)ᵀ λ) = 0                                                      (seed 003; seed 000 `mu`)
-// Newton's method on all multipliers at once: the Jacobian is ∂F/∂λ = ∇C(q_λ) M⁻¹ ∇C(q)ᵀ, sparse (rows sharing a
-// particle couple) and unsymmetric, solved by SparseLDU. The first guess is every row's own analytic root along its
-// fixed direction, the smaller-magnitude one (seed 000): the other root is the mirrored configuration (seed 003's
-// discarded solution), and Newton started near the small root stays there. Then v' = (q' − q) / h.
+// The first guess is every row's own analytic root along its fixed direction, the smaller-magnitude one (seed 000):
+// the other root is the mirrored configuration (seed 003's discarded solution), and an iteration started near the
+// small root stays there. Then v' = (q' − q) / h.
 //
-// When a link turns far within one substep, the line q* + s M⁻¹∇C(q)ᵀ can miss the constraint surface: F has no
-// real root and Newton stalls or slows to linear convergence. That is detected (two steps in a row gaining less than
-// a factor 1/kSlowRatio, or no step length that lowers the residual) and recovered by re-linearizing at the best iterate (project again from there along the gradients there), and if that fails too,
-// by splitting the substep in halves (up to kMaxSplitDepth times).
+// The iteration (docs/physics.md, "How the projection is solved"). The Jacobian ∂F/∂λ = ∇C(q_λ) M⁻¹ ∇C(q)ᵀ is
+// sparse (rows sharing a particle couple) and unsymmetric, but within one substep it stays close to the symmetric
+// A = ∇C(q) M⁻¹ ∇C(q)ᵀ, because the rods turn little in one substep. So a chord iteration runs: A is factored once per
+// substep with a symmetric L D Lᵀ (half the arithmetic of an LDU), and every step λ ← λ − A⁻¹ F(λ) costs one solve.
+// It gains about a factor |turn angle| per step and converges to the same root as Newton.
+//
+// A chord step that gains less than a factor 1/kChordGain means the fixed directions have (nearly) lost the root:
+// a link turned far within the substep, or a cloth's coupled rods are far from it (the line q* + M⁻¹∇C(q)ᵀλ can
+// miss the constraint surface). Then the solver re-linearizes at the best iterate, which is fast projection
+// (Goldenthal et al. 2007): project again from there, along the gradients there, by the same chord iteration with A
+// factored there; the λ add up. A re-linearization that gains less than kRelinearizedGain hands over to full Newton
+// (the exact unsymmetric Jacobian, refactored by SparseLDU until the residual is below kReuseBelow, with step
+// halvings), and a substep that is still lost is split in halves (up to kMaxSplitDepth times).
 // Every recovery is counted in StepStats::recoveries; whatever stays above tolerance counts in StepStats::failures.
 //
 // Compliant rows (docs/physics.md, "Compliance"; XPBD, Macklin et al. 2016) solve C + α̃λ + γ∇C(q)·(x − q) = 0
@@ -30,18 +38,22 @@ constexpr int kMaxSplitDepth = 4;
 constexpr double kReuseBelow = 1e-3;  // max |C|/L at which a factorization may serve the following iterations
 constexpr int kMaxHalvings = 4;       // step halvings when a Newton step increases the residual
 constexpr double kSlowRatio = 0.2;    // residual ratio per step above which Newton counts as lost
-constexpr int kRelinearizations = 8;
+constexpr int kRelinearizations = 16;
+constexpr double kChordGain = 0.25;        // residual ratio of a chord step above which the fixed directions are lost
+constexpr double kRelinearizedGain = 0.7;  // residual ratio of a whole re-linearization below which Newton stays out
 
 class ProjectionSolver final : public Solver {
  public:
   void substep(StepContext& context, double h, StepStats& stats) override {
     system_.prepare(context.model);
+    chord_system_.prepare(context.model);
     advance(context, h, stats, 0);
   }
 
  private:
   struct NewtonResult {
     bool converged = false;
+    bool stopped = false;  // the deadline passed
     double residual = INFINITY;
   };
 
@@ -53,18 +65,25 @@ class ProjectionSolver final : public Solver {
     gather_compliant_rows(context.model, h, 1.0, soft_, &soft_diagonal_);
     predict_semi_implicit(context, h, x_star_, v_star_);
     system_.evaluate(context.model, x0, c_, g0_);
-    NewtonResult result = newton(context, stats);
+    first_guess(context);
+    NewtonResult result = chord(context, stats);
     if (!result.converged) ++stats.recoveries;  // counted once per lost substep (half steps count their own)
-    for (int attempt = 0; !result.converged && attempt < kRelinearizations; ++attempt) {
-      // Re-linearize: project again from the best iterate, along the gradients there.
+    for (int attempt = 0; !result.converged && !result.stopped && attempt < kRelinearizations; ++attempt) {
+      // Re-linearize (fast projection, Goldenthal et al. 2007): project again from the best iterate, along the
+      // gradients there, by the chord iteration with A factored there. Its λ adds to the λ found so far.
+      const double before = result.residual;
       x_star_ = best_x_;
       system_.evaluate(context.model, x_star_, c_, g0_);
-      const std::vector<double> lambda_before = best_lambda_;
-      for (CompliantRow& row : soft_) row.base = lambda_before[row.row];
-      result = newton(context, stats);
-      for (std::size_t k = 0; k < best_lambda_.size(); ++k) best_lambda_[k] += lambda_before[k];
+      lambda_before_ = best_lambda_;
+      for (CompliantRow& row : soft_) row.base = lambda_before_[row.row];
+      first_guess(context);
+      result = chord(context, stats);
+      // A chord that made no headway from here: full Newton with step halvings, from the chord's best iterate.
+      if (!result.converged && !result.stopped && !(result.residual < kRelinearizedGain * before))
+        result = newton(context, stats);
+      for (std::size_t k = 0; k < best_lambda_.size(); ++k) best_lambda_[k] += lambda_before_[k];
     }
-    if (!result.converged && depth < kMaxSplitDepth) {  // still lost: take two half steps instead
+    if (!result.converged && !result.stopped && depth < kMaxSplitDepth) {  // still lost: two half steps instead
       advance(context, 0.5 * h, stats, depth + 1);
       advance(context, 0.5 * h, stats, depth + 1);
       return;
@@ -75,19 +94,12 @@ class ProjectionSolver final : public Solver {
     for (std::size_t k = 0; k < force.size(); ++k) force[k] = best_lambda_[k] / (h * h);
   }
 
-  // Newton on F(λ) = C(x* + M⁻¹ G0ᵀ λ) from the lone-row roots. Leaves the best iterate in best_x_, best_lambda_.
-  NewtonResult newton(StepContext& context, StepStats& stats) {
+  // r0_[k] (how row k's particles move per unit λ_k), the lone roots λ_k, and x = x* + M⁻¹G0ᵀλ in lambda_, x_.
+  void first_guess(StepContext& context) {
     const auto rows = context.rows();
-    const std::size_t m = rows.size();
-    // r0_[k] (how row k's particles move per unit λ_k), the lone roots λ_k, and x = x* + M⁻¹G0ᵀλ.
     system_.weight(context.model, g0_, r0_);
-    lambda_.resize(m);
     x_ = x_star_;
-    for (std::size_t k = 0; k < m; ++k) {
-      const Row& row = rows[k];
-      const std::optional<double> root = row.constraint->lone_root(row.row, x_star_, ConstGradientSlots(*r0_[k].g));
-      lambda_[k] = root && std::isfinite(*root) ? *root : 0.0;
-    }
+    system_.lone_roots(context.model, x_star_, r0_, lambda_);
     system_.displace(context.model, r0_, lambda_, x_);
     const std::vector<Vec3>& q = context.state.position;
     for (const CompliantRow& soft : soft_) {  // the linear first guess: C + α̃λ + γ∇C(q)·Δx = 0 along r0
@@ -106,6 +118,82 @@ class ProjectionSolver final : public Solver {
       lambda_[k] = std::isfinite(lambda) ? lambda : 0.0;
       for (int s = 0; s < row.count; ++s) x_[row.particle[s]] += lambda_[k] * r0_[k].g[s];
     }
+  }
+
+  // Residual of the iterate in x_, lambda_ into c_; returns max |residual| / length scale.
+  double residual(StepContext& context, bool with_gradients) {
+    double r = with_gradients ? system_.evaluate(context.model, x_, c_, g_) : system_.values(context.model, x_, c_);
+    return soft_.empty() ? r : soft_residual(context);
+  }
+
+  // The chord iteration with the symmetric A = G0 M⁻¹ G0ᵀ (+ α̃/(1+γ) on compliant rows), from lambda_, x_. On
+  // convergence the result is in best_x_, best_lambda_; otherwise lambda_, x_ hold the best iterate for newton().
+  NewtonResult chord(StepContext& context, StepStats& stats) {
+    const std::size_t m = context.rows().size();
+    NewtonResult result;
+    double accepted = residual(context, false);
+    ++stats.iterations;
+    result.residual = accepted;
+    if (accepted <= context.settings.tolerance) {
+      result.converged = true;
+      best_x_.swap(x_);
+      best_lambda_.swap(lambda_);
+      return result;
+    }
+    result.stopped = context.past_deadline();  // the window's frame budget ran out: lost, as in newton()
+    if (!std::isfinite(accepted) || result.stopped) {
+      best_x_ = x_;
+      best_lambda_ = lambda_;
+      return result;
+    }
+    // A compliant row's Jacobian row is (1 + γ) G0_k M⁻¹ G0ᵀ + α̃ e_k (its left gradient ∇C(x) + γ∇C(q) ≈ (1 + γ)
+    // ∇C(q)): divided by 1 + γ it is symmetric.
+    chord_diagonal_.clear();
+    for (const CompliantRow& soft : soft_) chord_diagonal_.push_back({soft.row, soft.alpha_tilde / (1.0 + soft.gamma)});
+    const int dependent = chord_system_.factorize(g0_, r0_, chord_diagonal_);
+    if (dependent > stats.dependent_rows) stats.dependent_rows = dependent;
+    delta_.resize(m);
+    for (int it = 1; it < context.settings.max_iterations; ++it) {
+      if (it > 1 && context.past_deadline()) {
+        result.stopped = true;
+        break;
+      }
+      for (std::size_t k = 0; k < m; ++k) delta_[k] = -c_[k];
+      for (const CompliantRow& soft : soft_) delta_[soft.row] /= 1.0 + soft.gamma;
+      chord_system_.solve(delta_);
+      for (std::size_t k = 0; k < m; ++k) lambda_[k] += delta_[k];
+      system_.displace(context.model, r0_, delta_, x_);
+      const double r = residual(context, false);
+      ++stats.iterations;
+      if (r <= context.settings.tolerance) {
+        result.converged = true;
+        result.residual = r;
+        best_x_.swap(x_);
+        best_lambda_.swap(lambda_);
+        return result;
+      }
+      if (!(r <= accepted)) {  // a step that made things worse: undo it and let Newton go on from the best iterate
+        for (std::size_t k = 0; k < m; ++k) {
+          lambda_[k] -= delta_[k];
+          delta_[k] = -delta_[k];
+        }
+        system_.displace(context.model, r0_, delta_, x_);
+        break;
+      }
+      const bool slow = r > kChordGain * accepted;
+      accepted = r;
+      result.residual = r;
+      if (slow) break;
+    }
+    best_x_ = x_;  // newton() goes on from x_, lambda_
+    best_lambda_ = lambda_;
+    return result;
+  }
+
+  // Newton on F(λ) = C(x* + M⁻¹ G0ᵀ λ) from lambda_, x_. Leaves the best iterate in best_x_, best_lambda_.
+  NewtonResult newton(StepContext& context, StepStats& stats) {
+    const auto rows = context.rows();
+    const std::size_t m = rows.size();
     NewtonResult result;
     const double tolerance = context.settings.tolerance;
     int slow = 0, halvings = 0;
@@ -203,12 +291,13 @@ class ProjectionSolver final : public Solver {
     return worst;
   }
 
-  RowSystem system_;
+  RowSystem system_;                                    // the Newton matrix: unsymmetric, SparseLDU
+  RowSystem chord_system_{make_sparse_ldlt_solver()};   // the chord matrix: symmetric, L D Lᵀ
   std::vector<CompliantRow> soft_;
-  std::vector<DiagonalTerm> soft_diagonal_;
+  std::vector<DiagonalTerm> soft_diagonal_, chord_diagonal_;
   std::vector<Vec3> x_star_, v_star_, x_, best_x_;
   RowGradients g0_, r0_, g_;
-  std::vector<double> c_, lambda_, delta_, best_lambda_;
+  std::vector<double> c_, lambda_, delta_, best_lambda_, lambda_before_;
 };
 
 }  // namespace

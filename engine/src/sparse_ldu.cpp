@@ -167,12 +167,24 @@ int SparseLDU::factorize_values(double pivot_tolerance) {
   double* y_up = y_up_.data();
   double* y_low = y_low_.data();
   for (int k = 0; k < n; ++k) {
+    double d = a_diag_[k];
+    if (bidiagonal_) {  // row k's only entry left of the diagonal is (k, k − 1), with nothing to eliminate
+      if (col_start_[k + 1] > col_start_[k]) {
+        const int p = col_start_[k], slot = factor_start_[k - 1];
+        const double z = a_up_[p], w = Symmetric ? z : a_low_[p];
+        const double lki = w * inv_d_[k - 1];
+        l_[slot] = lki;
+        if constexpr (!Symmetric) u_[slot] = z * inv_d_[k - 1];
+        d -= lki * z;
+      }
+      set_pivot(k, d, pivot_tolerance, dependent);
+      continue;
+    }
     // Scatter column k above the diagonal and row k left of it, then eliminate along row k's pattern.
     for (int p = col_start_[k]; p < col_start_[k + 1]; ++p) {
       y_up[col_row_[p]] = a_up_[p];
       if constexpr (!Symmetric) y_low[col_row_[p]] = a_low_[p];
     }
-    double d = a_diag_[k];
     for (int t = row_start_[k]; t < row_start_[k + 1]; ++t) {
       const int i = row_col_[t], slot = row_slot_[t];
       const double z = y_up[i];
@@ -195,15 +207,19 @@ int SparseLDU::factorize_values(double pivot_tolerance) {
         d -= lki * z;
       }
     }
-    const double scale = std::abs(a_diag_[k]);
-    if (!(std::abs(d) > pivot_tolerance * scale) || scale == 0.0) {
-      inv_d_[k] = 0.0;
-      ++dependent;
-    } else {
-      inv_d_[k] = 1.0 / d;
-    }
+    set_pivot(k, d, pivot_tolerance, dependent);
   }
   return dependent;
+}
+
+void SparseLDU::set_pivot(int k, double d, double pivot_tolerance, int& dependent) {
+  const double scale = std::abs(a_diag_[k]);
+  if (!(std::abs(d) > pivot_tolerance * scale) || scale == 0.0) {
+    inv_d_[k] = 0.0;
+    ++dependent;
+  } else {
+    inv_d_[k] = 1.0 / d;
+  }
 }
 
 void SparseLDU::solve(double* b) const {

@@ -61,6 +61,8 @@ class SparseLDU final : public LinearSolver {
  private:
   template <bool Symmetric>
   int factorize_values(double pivot_tolerance);
+  // 1/D_k, or 0 (and one more dependent row) for a pivot that vanishes relative to A_kk.
+  void set_pivot(int k, double d, double pivot_tolerance, int& dependent);
 
   bool symmetric_ = false;
   double pivot_tolerance_ = 1e-10;

@@ -72,7 +72,9 @@ void check_same_as_shake(const std::vector<Vec3>& x, const std::vector<std::pair
     World shake = molecule("shake", x, rods, seed);
     projection.step();
     shake.step();
-    CHECK(projection.stats().iterations <= max_iterations);
+    // Newton's count, plus the chord iteration's first iterate and the one slow step after which Newton takes over
+    // (these molecules turn by up to a radian per step, far more than the chord can follow).
+    CHECK(projection.stats().iterations <= max_iterations + 2);
     CHECK(projection.stats().max_relative_violation < 1e-13);
     for (std::size_t i = 0; i < x.size(); ++i)
       CHECK(glm::length(projection.state().position[i] - shake.state().position[i]) < 1e-10);
