@@ -48,6 +48,7 @@ columns:
              potential energy that moved through the system
   fail       substeps that ended above tolerance (or rolled back after NaN)
   recov      substeps whose linearization lost its root and were split or re-linearized
+  held       substeps in which a flat sheet of rigid rods could not move across its plane and was held
   steps      steps run; "41/180 cut" when the cell used up its --budget: its times then cover only the steps
              that ran (the slow phase may come later); the step the budget stopped part-way is not counted
 
@@ -191,7 +192,7 @@ std::vector<Workload> all_workloads() {
 struct Cell {
   std::string workload, solver;
   std::vector<double> step_cpu_us, step_wall_us;
-  long steps = 0, planned = 0, iterations = 0, failures = 0, recoveries = 0;
+  long steps = 0, planned = 0, iterations = 0, failures = 0, recoveries = 0, held = 0;
   bool cut = false;
   double worst = 0.0, energy_change = 0.0, potential_swing = 0.0;
 
@@ -256,6 +257,7 @@ Cell run_cell(const Workload& workload, const Scene& built, const SolverInfo& in
       cell.iterations += st.iterations;
       cell.failures += st.failures;
       cell.recoveries += st.recoveries;
+      cell.held += st.held;
       ++cell.steps;
       const Energy e = world.energy();
       swing = std::max(swing, std::abs(e.potential - e0.potential));
@@ -267,15 +269,15 @@ Cell run_cell(const Workload& workload, const Scene& built, const SolverInfo& in
   return cell;
 }
 
-constexpr const char* kHeader = "%-15s %-13s %11s %11s %11s %10s %10s %10s %6s %6s %s\n";
+constexpr const char* kHeader = "%-15s %-13s %11s %11s %11s %10s %10s %10s %6s %6s %6s %s\n";
 
 void print_cell(std::FILE* out, const Cell& cell) {
   char de[32] = "n/a";  // an energy that overflowed (penalty cloth) has no meaningful ratio
   if (std::isfinite(cell.de())) std::snprintf(de, sizeof de, "%+.2e", cell.de());
-  std::fprintf(out, "%-15s %-13s %11.1f %11.1f %11.1f %10.1f %10.2e %10s %6ld %6ld %s\n", cell.workload.c_str(),
+  std::fprintf(out, "%-15s %-13s %11.1f %11.1f %11.1f %10.1f %10.2e %10s %6ld %6ld %6ld %s\n", cell.workload.c_str(),
                cell.solver.c_str(), cell.mean_cpu(), Cell::median(cell.step_cpu_us), Cell::median(cell.step_wall_us),
                cell.steps ? static_cast<double>(cell.iterations) / cell.steps : 0.0, cell.worst, de, cell.failures,
-               cell.recoveries, cell.steps_text().c_str());
+               cell.recoveries, cell.held, cell.steps_text().c_str());
   std::fflush(out);
 }
 
@@ -289,7 +291,7 @@ std::string json_cell(const Cell& cell) {
       << ", \"iterations_per_step\": "
       << format_number(cell.steps ? static_cast<double>(cell.iterations) / cell.steps : 0.0)
       << ", \"max_relative_violation\": " << (std::isfinite(cell.worst) ? format_number(cell.worst) : std::string("null")) << ", \"dE\": " << (std::isfinite(cell.de()) ? format_number(cell.de()) : std::string("null"))
-      << ", \"failures\": " << cell.failures << ", \"recoveries\": " << cell.recoveries << "}";
+      << ", \"failures\": " << cell.failures << ", \"recoveries\": " << cell.recoveries << ", \"held\": " << cell.held << "}";
   return out.str();
 }
 
@@ -510,7 +512,7 @@ int bench_main(int argc, char** argv) {
   if (json) out.emplace(*json);
   std::FILE* table = json_stdout ? stderr : stdout;
   std::fprintf(table, kHeader, "workload", "solver", "cpu-mean", "cpu-med", "wall-med", "iter/step", "max|C|/L", "dE",
-               "fail", "recov", "steps");
+               "fail", "recov", "held", "steps");
   std::vector<Cell> cells;
   for (const Workload& workload : list) {
     if (!selected(workloads, workload.name)) continue;

@@ -186,7 +186,7 @@ int run_main(int argc, char** argv) {
   // A saved state carries the energy its run started with, so the drift is the whole run's.
   const double e0 = std::isfinite(world.state().start_energy) ? world.state().start_energy : world.energy().total();
   double worst_violation = world.max_violation(true), worst_velocity = 0.0, max_drift = 0.0;
-  long iterations = 0, recoveries = 0, failures = 0, rollbacks = 0, done = 0;
+  long iterations = 0, recoveries = 0, failures = 0, rollbacks = 0, held = 0, done = 0;
   int dependent = 0;
   std::string failure;
   const auto start = std::chrono::steady_clock::now();
@@ -203,6 +203,7 @@ int run_main(int argc, char** argv) {
     max_drift = std::max(max_drift, std::abs(st.energy.total() - e0 - w.mouse - w.damping));
     iterations += st.iterations;
     recoveries += st.recoveries;
+    held += st.held;
     failures += st.failures;
     rollbacks += st.non_finite ? 1 : 0;
     dependent = std::max(dependent, st.dependent_rows);
@@ -263,6 +264,9 @@ int run_main(int argc, char** argv) {
     std::fprintf(report, "iterations   %.3g per step (mean)\n", done ? static_cast<double>(iterations) / done : 0.0);
     std::fprintf(report, "recoveries   %ld, convergence failures %ld, redundant rows %d, rolled back %ld step(s)\n",
                  recoveries, failures, dependent, rollbacks);
+    if (held)
+      std::fprintf(report, "held         %ld substep(s): a flat sheet of rigid rods could not move across its plane "
+                           "and was held (docs/physics.md, \"Flat sheets\")\n", held);
     std::fprintf(report, "wall time    %.3f s (%.2f us per step)\n", wall, done ? 1e6 * wall / done : 0.0);
   }
   if (!failure.empty()) {

@@ -30,6 +30,8 @@ class LinearSolver {
   virtual void set_pivot_tolerance(double relative) = 0;
   // Solves A x = b in place with the last factorization.
   virtual void solve(double* b) const = 0;
+  // Whether unknown i was found dependent by the last factorization.
+  virtual bool dependent(int i) const = 0;
 };
 
 // SparseLDU (sparse_ldu.h): A = L D U with a symmetric pattern and values that need not be symmetric.

@@ -83,6 +83,8 @@ class RowSystem {
                 std::span<const DiagonalTerm> extra = {});
   // Solves A x = b in place with the last factorization.
   void solve(std::vector<double>& b) const { linear_->solve(b.data()); }
+  // Whether row k was dependent in the last factorization (its unknown is set to zero).
+  bool dependent(int k) const { return linear_->dependent(k); }
 
  private:
   // One movable particle shared by rows k < l: it adds ∇_p C_k · w_p ∇_p C_l to A_kl (and the mirror to A_lk).

@@ -26,6 +26,7 @@
 // instead of C = 0: the residual gains α̃λ and the damping term, the Newton matrix gains α̃ on the diagonal and
 // γ∇C(q)M⁻¹∇C(q)ᵀ in the row (the left gradient becomes ∇C(x) + γ∇C(q)), and the first guess is the linear one.
 // With no compliant row (every shipped scene) none of this runs.
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -39,6 +40,7 @@ constexpr double kReuseBelow = 1e-3;  // max |C|/L at which a factorization may 
 constexpr int kMaxHalvings = 4;       // step halvings when a Newton step increases the residual
 constexpr double kSlowRatio = 0.2;    // residual ratio per step above which Newton counts as lost
 constexpr int kRelinearizations = 16;
+constexpr int kDisplacementAttempts = 2;  // scaled displacements tried when the gradients lost rank, the last 0
 constexpr double kChordGain = 0.25;        // residual ratio of a chord step above which the fixed directions are lost
 constexpr double kRelinearizedGain = 0.7;  // residual ratio of a whole re-linearization below which Newton stays out
 
@@ -64,24 +66,25 @@ class ProjectionSolver final : public Solver {
     const std::vector<Vec3>& x0 = particles.position;
     gather_compliant_rows(context.model, h, 1.0, soft_, &soft_diagonal_);
     predict_semi_implicit(context, h, x_star_, v_star_);
-    system_.evaluate(context.model, x0, c_, g0_);
-    first_guess(context);
-    NewtonResult result = chord(context, stats);
-    if (!result.converged) ++stats.recoveries;  // counted once per lost substep (half steps count their own)
-    for (int attempt = 0; !result.converged && !result.stopped && attempt < kRelinearizations; ++attempt) {
-      // Re-linearize (fast projection, Goldenthal et al. 2007): project again from the best iterate, along the
-      // gradients there, by the chord iteration with A factored there. Its λ adds to the λ found so far.
-      const double before = result.residual;
-      x_star_ = best_x_;
-      system_.evaluate(context.model, x_star_, c_, g0_);
-      lambda_before_ = best_lambda_;
-      for (CompliantRow& row : soft_) row.base = lambda_before_[row.row];
-      first_guess(context);
-      result = chord(context, stats);
-      // A chord that made no headway from here: full Newton with step halvings, from the chord's best iterate.
-      if (!result.converged && !result.stopped && !(result.residual < kRelinearizedGain * before))
-        result = newton(context, stats);
-      for (std::size_t k = 0; k < best_lambda_.size(); ++k) best_lambda_[k] += lambda_before_[k];
+    factored_at_q_ = false;
+    NewtonResult result = project(context, stats, true);
+    if (!result.converged && !result.stopped && rank_lost_) {
+      mark_held(context.model);
+      // The rows' gradients at q lost rank (a flat sheet whose rods cannot shorten in its plane: no multipliers reach
+      // the prediction, see the header). Scale the step's displacement x* − q down until the projection converges:
+      // the part of the motion the rods cannot follow is held, as an infinitely stiff rod would hold it.
+      // The gap the rods cannot close grows as the square of the displacement, so the next scale is aimed at a
+      // quarter of the tolerance from the last one's residual. Scale 0 (hold: x = q) ends the search.
+      x_predicted_ = x_star_;
+      double scale = 1.0;
+      for (int attempt = 0; attempt < kDisplacementAttempts && !result.converged && !result.stopped; ++attempt) {
+        const double aim = std::sqrt(0.25 * context.settings.tolerance / result.residual);
+        scale = attempt + 1 == kDisplacementAttempts ? 0.0 : scale * std::clamp(aim, 1.0 / 64.0, 0.5);
+        for (std::size_t i = 0; i < x0.size(); ++i)
+          x_star_[i] = x0[i] + (held_[i] ? scale : 1.0) * (x_predicted_[i] - x0[i]);
+        result = project(context, stats, false);
+      }
+      if (result.converged) ++stats.held;
     }
     if (!result.converged && !result.stopped && depth < kMaxSplitDepth) {  // still lost: two half steps instead
       advance(context, 0.5 * h, stats, depth + 1);
@@ -92,6 +95,88 @@ class ProjectionSolver final : public Solver {
     commit_positions(context, best_x_, x0, h);
     auto& force = context.state.row_force;
     for (std::size_t k = 0; k < force.size(); ++k) force[k] = best_lambda_[k] / (h * h);
+  }
+
+  // Projects x_star_ onto the constraints from the current positions q: the chord iteration, then re-linearizations
+  // (fast projection, Goldenthal et al. 2007) while they gain, with full Newton at most once (`with_newton`). Leaves
+  // the best iterate in best_x_, best_lambda_ and whether ∇C(q) lost rank in rank_lost_.
+  NewtonResult project(StepContext& context, StepStats& stats, bool with_newton) {
+    const std::vector<Vec3>& x0 = context.state.position;
+    system_.evaluate(context.model, x0, c_, g0_);
+    if (!with_newton) {  // x* itself may already be close enough (at scale 0 it is q)
+      x_ = x_star_;
+      const double r = system_.values(context.model, x_, c_);
+      if (r <= context.settings.tolerance && soft_.empty()) {
+        best_x_ = x_;
+        best_lambda_.assign(c_.size(), 0.0);
+        NewtonResult held;
+        held.converged = true;
+        held.residual = r;
+        return held;
+      }
+    }
+    first_guess(context);
+    NewtonResult result = chord(context, stats, true);
+    rank_lost_ = chord_dependent_ > 0;
+    // Counted once per lost substep (a scaled retry is the same substep; half steps count their own).
+    if (!result.converged && with_newton) ++stats.recoveries;
+    if (rank_lost_) with_newton = false;  // its Jacobian is singular too
+    const int relinearizations = rank_lost_ ? 0 : kRelinearizations;  // flat sheets: held below, not chased here
+    for (int attempt = 0; !result.converged && !result.stopped && attempt < relinearizations; ++attempt) {
+      // Re-linearize: project again from the best iterate, along the gradients there, by the chord iteration with A
+      // factored there. Its λ adds to the λ found so far.
+      const double before = result.residual;
+      x_star_ = best_x_;
+      system_.evaluate(context.model, x_star_, c_, g0_);
+      lambda_before_ = best_lambda_;
+      for (CompliantRow& row : soft_) row.base = lambda_before_[row.row];
+      first_guess(context);
+      result = chord(context, stats);
+      // A chord that made no headway from here: full Newton with step halvings, from the chord's best iterate, once.
+      // A second stall means the prediction is out of reach from here.
+      const bool stalled = !result.converged && !result.stopped && !(result.residual < kRelinearizedGain * before);
+      if (stalled && with_newton) {
+        with_newton = false;
+        result = newton(context, stats);
+      } else if (stalled) {
+        for (std::size_t k = 0; k < best_lambda_.size(); ++k) best_lambda_[k] += lambda_before_[k];
+        break;
+      }
+      for (std::size_t k = 0; k < best_lambda_.size(); ++k) best_lambda_[k] += lambda_before_[k];
+    }
+    return result;
+  }
+
+  // held_[i]: particle i is in a connected part of the scene (particles joined by rows) that holds a row the last
+  // chord factorization found dependent.
+  void mark_held(const Model& model) {
+    const auto rows = model.rows();
+    const std::size_t n = model.particle_count();
+    if (component_version_ != model.topology_version() || component_.size() != n) {  // union-find, once per topology
+      component_version_ = model.topology_version();
+      component_.resize(n);
+      for (std::size_t i = 0; i < n; ++i) component_[i] = static_cast<int>(i);
+      auto root = [&](int i) {
+        while (component_[i] != i) i = component_[i] = component_[component_[i]];
+        return i;
+      };
+      for (const Row& row : rows) {
+        int first = -1;
+        for (int s = 0; s < row.count; ++s) {
+          if (model.fixed(row.particle[s])) continue;
+          const int r = root(row.particle[s]);
+          if (first < 0) first = r; else component_[r] = first;
+        }
+      }
+      for (std::size_t i = 0; i < n; ++i) component_[i] = root(static_cast<int>(i));
+    }
+    held_component_.assign(n, 0);
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      if (!chord_system_.dependent(static_cast<int>(k))) continue;
+      for (int s = 0; s < rows[k].count; ++s) held_component_[component_[rows[k].particle[s]]] = 1;
+    }
+    held_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) held_[i] = held_component_[component_[i]];
   }
 
   // r0_[k] (how row k's particles move per unit λ_k), the lone roots λ_k, and x = x* + M⁻¹G0ᵀλ in lambda_, x_.
@@ -128,7 +213,8 @@ class ProjectionSolver final : public Solver {
 
   // The chord iteration with the symmetric A = G0 M⁻¹ G0ᵀ (+ α̃/(1+γ) on compliant rows), from lambda_, x_. On
   // convergence the result is in best_x_, best_lambda_; otherwise lambda_, x_ hold the best iterate for newton().
-  NewtonResult chord(StepContext& context, StepStats& stats) {
+  // `at_q`: G0 = ∇C(q), whose factorization a second projection from the same q reuses.
+  NewtonResult chord(StepContext& context, StepStats& stats, bool at_q = false) {
     const std::size_t m = context.rows().size();
     NewtonResult result;
     double accepted = residual(context, false);
@@ -150,8 +236,11 @@ class ProjectionSolver final : public Solver {
     // ∇C(q)): divided by 1 + γ it is symmetric.
     chord_diagonal_.clear();
     for (const CompliantRow& soft : soft_) chord_diagonal_.push_back({soft.row, soft.alpha_tilde / (1.0 + soft.gamma)});
-    const int dependent = chord_system_.factorize(g0_, r0_, chord_diagonal_);
-    if (dependent > stats.dependent_rows) stats.dependent_rows = dependent;
+    if (!(at_q && factored_at_q_)) {
+      chord_dependent_ = chord_system_.factorize(g0_, r0_, chord_diagonal_);
+      if (chord_dependent_ > stats.dependent_rows) stats.dependent_rows = chord_dependent_;
+      factored_at_q_ = at_q;
+    }
     delta_.resize(m);
     for (int it = 1; it < context.settings.max_iterations; ++it) {
       if (it > 1 && context.past_deadline()) {
@@ -291,6 +380,13 @@ class ProjectionSolver final : public Solver {
     return worst;
   }
 
+  int chord_dependent_ = 0;     // dependent rows in the last chord factorization
+  bool factored_at_q_ = false;  // the chord system holds ∇C(q) M⁻¹ ∇C(q)ᵀ of this substep
+  bool rank_lost_ = false;   // the rows' gradients at q are dependent
+  std::vector<Vec3> x_predicted_;
+  unsigned component_version_ = ~0u;
+  std::vector<int> component_;                    // a representative particle of each particle's connected part
+  std::vector<char> held_component_, held_;
   RowSystem system_;                                    // the Newton matrix: unsymmetric, SparseLDU
   RowSystem chord_system_{make_sparse_ldlt_solver()};   // the chord matrix: symmetric, L D Lᵀ
   std::vector<CompliantRow> soft_;

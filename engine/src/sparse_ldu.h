@@ -55,6 +55,7 @@ class SparseLDU final : public LinearSolver {
   // Solves A x = b in place (after factorize()). Dependent rows get x = 0 in the factored basis.
   void solve(double* b) const override;
 
+  bool dependent(int i) const override { return inv_d_[perm_new_[i]] == 0.0; }
   int size() const { return n_; }
   int factor_nonzeros() const { return static_cast<int>(factor_row_.size()); }
 

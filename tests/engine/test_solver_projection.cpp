@@ -176,24 +176,70 @@ World flat_sheet(const std::string& kind, int n = 12) {
 
 }  // namespace
 
-TEST_CASE("flat triangulated and sheared sheets: redundant rows are reported, the state and row forces stay finite") {
+TEST_CASE("flat triangulated and braced sheets: redundant rows are reported, every rod stays exact, the sheet is held") {
   // A flat sheet has more rods than in-plane degrees of freedom: at the flat start the rows' gradients span only the
-  // 2 n in-plane directions plus the two pins' out-of-plane rows, so rows − (2 n + 2) of them are redundant. The
-  // linearization along ∇C(q) has no out-of-plane component there, so projection's Newton loses its root
-  // (docs/physics.md, "projection": an open problem; substeps above tolerance are reported as failures).
+  // 2 n in-plane directions plus the two pins' out-of-plane rows, so rows − (2 n + 2) of them are redundant. With a
+  // diagonal in every cell the sheet is rigid in its plane, so no multipliers can move it across the plane
+  // (docs/physics.md, "Flat sheets"): the solver holds it. A braced sheet held at two opposite corners is a rigid
+  // plate whose only motion is a turn about the line through the pins, and gravity has no moment about that line
+  // (the plate is symmetric about it): its exact motion is to stay where it is.
   World plain = flat_sheet("");
-  plain.step();
-  CHECK(plain.stats().dependent_rows == 0);
-  CHECK(plain.stats().failures == 0);
+  int plain_iterations = 0;
+  for (int step = 0; step < 30; ++step) {
+    plain.step();
+    CHECK(plain.stats().dependent_rows == 0);
+    CHECK(plain.stats().failures == 0);
+    CHECK(plain.stats().held == 0);
+    plain_iterations += plain.stats().iterations;
+  }
   for (const char* kind : {"triangulate", "shear"}) {
     CAPTURE(kind);
     World world = flat_sheet(kind);
+    const std::vector<Vec3> start = world.state().position;
     const int n = 12 * 12;
     const int rows = static_cast<int>(world.model().rows().size());
-    world.step();
-    CHECK(world.stats().dependent_rows == rows - (2 * n + 2));
+    int held = 0, iterations = 0;
+    for (int step = 0; step < 30; ++step) {
+      world.step();
+      CHECK(world.stats().dependent_rows == rows - (2 * n + 2));
+      CHECK(world.stats().failures == 0);
+      CHECK(world.stats().max_relative_violation <= 1e-10);
+      held += world.stats().held;
+      iterations += world.stats().iterations;
+    }
+    CHECK(held == 30 * 4);  // every substep
     CHECK(all_finite(world));
-    CHECK(world.stats().max_relative_violation < 1e-7);
     for (double f : world.state().row_force) CHECK(std::isfinite(f));
+    if (std::string(kind) == "shear")
+      for (std::size_t i = 0; i < start.size(); ++i) CHECK(world.state().position[i] == start[i]);
+    // Cost: a handful of iterations per substep, no more than the plain sheet that really moves needs.
+    CHECK(iterations <= plain_iterations);
   }
+}
+
+TEST_CASE("a held sheet holds only its own part of the scene: a pendulum beside it swings as if alone") {
+  // The braced sheet above plus a 1 m pendulum from a fixed point elsewhere (particles 0 and 1; the sheet's follow),
+  // joined to nothing else: the pendulum must follow the trajectory it has in a scene of its own.
+  const std::string sheet = R"({"dimension":3,"dt":0.016666666666666666,"substeps":4,"generators":[{"type":"cloth",)"
+                            R"("nx":8,"ny":8,"spacing":0.05,"particle_mass":0.01,"pin_two_corners":false,"shear":true}],)"
+                            R"("particles":[{"position":[5,0,0],"fixed":true},{"position":[6,0,0]}],)"
+                            R"("constraints":[{"type":"pin","particle":2},{"type":"pin","particle":65},)"
+                            R"({"type":"distance","particles":[0,1]}]})";
+  const std::string alone = R"({"dimension":3,"dt":0.016666666666666666,"substeps":4,)"
+                            R"("particles":[{"position":[5,0,0],"fixed":true},{"position":[6,0,0]}],)"
+                            R"("constraints":[{"type":"distance","particles":[0,1]}]})";
+  World both = make_world(parse_scene(sheet, "sheet and pendulum"));
+  World single = make_world(parse_scene(alone, "pendulum"));
+  int held = 0;
+  double lowest = 0.0;
+  for (int step = 0; step < 60; ++step) {
+    both.step();
+    single.step();
+    lowest = std::min(lowest, single.state().position[1].y);
+    held += both.stats().held;
+    CHECK(both.stats().failures == 0);
+    CHECK(glm::length(both.state().position[1] - single.state().position[1]) < 1e-9);
+  }
+  CHECK(held > 0);
+  CHECK(lowest < -0.99);  // it did swing through the bottom
 }
