@@ -35,10 +35,14 @@ void RowSystem::prepare(const Model& model) {
   for (int k = 0; k < m; ++k) {
     row_count_[k] = rows[k].count;
     inv_scale_[k] = 1.0 / rows[k].scale;
-    rod_[k] = dynamic_cast<const DistanceConstraint*>(rows[k].constraint);
+    const auto* rod = dynamic_cast<const DistanceConstraint*>(rows[k].constraint);
+    rod_[k] = rod ? RodRow{rows[k].particle[0], rows[k].particle[1], rod->length()} : RodRow{0, 0, -1.0};
     stride_ = std::max(stride_, rows[k].count);
   }
   if (stride_ > 2) stride_ = kMaxRowParticles;  // the strides with_stride() knows
+  particle_.assign(static_cast<std::size_t>(m) * stride_, 0);
+  for (int k = 0; k < m; ++k)
+    for (int s = 0; s < rows[k].count; ++s) particle_[static_cast<std::size_t>(k) * stride_ + s] = rows[k].particle[s];
 
   // Which rows touch each movable particle, and through which slot. Fixed particles couple nothing.
   std::vector<std::vector<std::pair<int, int>>> touching(model.particle_count());
@@ -89,8 +93,10 @@ double RowSystem::evaluate(const Model& model, std::span<const Vec3> x, std::vec
   grad.resize(rows.size(), stride_);
   double worst = 0.0;
   for (std::size_t k = 0; k < rows.size(); ++k) {
-    const GradientSlots slots(*grad[k].g);
-    c[k] = rod_[k] ? rod_[k]->evaluate(0, x, slots) : rows[k].constraint->evaluate(rows[k].row, x, slots);
+    const RodRow& rod = rod_[k];
+    c[k] = rod.length >= 0.0
+               ? DistanceConstraint::evaluate_of(x[rod.a], x[rod.b], rod.length, grad[k].g[0], grad[k].g[1])
+               : rows[k].constraint->evaluate(rows[k].row, x, GradientSlots(*grad[k].g));
     const double r = std::abs(c[k]) * inv_scale_[k];
     if (!(r <= worst)) worst = r;  // NaN wins, so a non-finite residual is never taken for convergence
   }
@@ -102,7 +108,9 @@ double RowSystem::values(const Model& model, std::span<const Vec3> x, std::vecto
   c.resize(rows.size());
   double worst = 0.0;
   for (std::size_t k = 0; k < rows.size(); ++k) {
-    c[k] = rod_[k] ? rod_[k]->value(0, x) : rows[k].constraint->value(rows[k].row, x);
+    const RodRow& rod = rod_[k];
+    c[k] = rod.length >= 0.0 ? DistanceConstraint::value_of(x[rod.a], x[rod.b], rod.length)
+                             : rows[k].constraint->value(rows[k].row, x);
     const double r = std::abs(c[k]) * inv_scale_[k];
     if (!(r <= worst)) worst = r;
   }
@@ -114,11 +122,36 @@ void RowSystem::lone_roots(const Model& model, std::span<const Vec3> x, const Ro
   const auto rows = model.rows();
   lambda.resize(rows.size());
   for (std::size_t k = 0; k < rows.size(); ++k) {
-    const ConstGradientSlots slots(*weighted[k].g);
+    const RodRow& rod = rod_[k];
     const std::optional<double> root =
-        rod_[k] ? rod_[k]->lone_root(0, x, slots) : rows[k].constraint->lone_root(rows[k].row, x, slots);
+        rod.length >= 0.0
+            ? DistanceConstraint::lone_root_of(x[rod.a], x[rod.b], weighted[k].g[0], weighted[k].g[1], rod.length)
+            : rows[k].constraint->lone_root(rows[k].row, x, ConstGradientSlots(*weighted[k].g));
     lambda[k] = root && std::isfinite(*root) ? *root : 0.0;
   }
+}
+
+void RowSystem::directions(const Model& model, std::span<const Vec3> x, RowGradients& grad,
+                           RowGradients& weighted) const {
+  const auto rows = model.rows();
+  const auto inv_mass = model.inv_mass();
+  grad.resize(rows.size(), stride_);
+  weighted.resize(rows.size(), stride_);
+  with_stride(stride_, [&](auto stride) {
+    constexpr std::size_t S = stride;
+    Vec3* g = grad.data();
+    Vec3* w = weighted.data();
+    const int* particle = particle_.data();
+    const int* count = row_count_.data();
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      const RodRow& rod = rod_[k];
+      if (rod.length >= 0.0)
+        DistanceConstraint::evaluate_of(x[rod.a], x[rod.b], rod.length, g[k * S], g[k * S + 1]);
+      else
+        rows[k].constraint->evaluate(rows[k].row, x, GradientSlots(g[k * S]));
+      for (int s = 0; s < count[k]; ++s) w[k * S + s] = inv_mass[particle[k * S + s]] * g[k * S + s];
+    }
+  });
 }
 
 void RowSystem::weight(const Model& model, const RowGradients& grad, RowGradients& weighted) const {
@@ -129,8 +162,10 @@ void RowSystem::weight(const Model& model, const RowGradients& grad, RowGradient
     constexpr std::size_t S = stride;
     const Vec3* g = grad.data();
     Vec3* w = weighted.data();
+    const int* particle = particle_.data();
+    const int* count = row_count_.data();
     for (std::size_t k = 0; k < rows.size(); ++k)
-      for (int s = 0; s < rows[k].count; ++s) w[k * S + s] = inv_mass[rows[k].particle[s]] * g[k * S + s];
+      for (int s = 0; s < count[k]; ++s) w[k * S + s] = inv_mass[particle[k * S + s]] * g[k * S + s];
   });
 }
 
@@ -142,10 +177,11 @@ void RowSystem::displace(const Model& model, const RowGradients& weighted, const
     const Vec3* w = weighted.data();
     const double* l = lambda.data();
     Vec3* out = x.data();
+    const int* particle = particle_.data();
+    const int* count = row_count_.data();
     for (std::size_t k = 0; k < rows.size(); ++k) {
-      const Row& row = rows[k];
       const double lk = l[k];
-      for (int s = 0; s < row.count; ++s) out[row.particle[s]] += lk * w[k * S + s];
+      for (int s = 0; s < count[k]; ++s) out[particle[k * S + s]] += lk * w[k * S + s];
     }
   });
 }
@@ -157,9 +193,11 @@ void RowSystem::velocity_rows(const Model& model, const RowGradients& grad, std:
   with_stride(stride_, [&](auto stride) {
     constexpr std::size_t S = stride;
     const Vec3* g = grad.data();
+    const int* particle = particle_.data();
+    const int* count = row_count_.data();
     for (std::size_t k = 0; k < rows.size(); ++k) {
       double sum = 0.0;
-      for (int s = 0; s < rows[k].count; ++s) sum += glm::dot(g[k * S + s], v[rows[k].particle[s]]);
+      for (int s = 0; s < count[k]; ++s) sum += glm::dot(g[k * S + s], v[particle[k * S + s]]);
       jv[k] = sum;
     }
   });

@@ -67,6 +67,8 @@ class RowSystem {
   // lambda[k] = row k's own root along weighted[k] from x (Constraint::lone_root), or 0 where it has none.
   void lone_roots(const Model& model, std::span<const Vec3> x, const RowGradients& weighted,
                   std::vector<double>& lambda) const;
+  // ∇C_k(x) into grad and (1/m_p) ∇C_k(x) into weighted, in one pass (evaluate() then weight(), without C).
+  void directions(const Model& model, std::span<const Vec3> x, RowGradients& grad, RowGradients& weighted) const;
   // weighted[k].g[s] = (1/m_p) grad[k].g[s]: each row's displacement per unit multiplier (0 for fixed particles).
   void weight(const Model& model, const RowGradients& grad, RowGradients& weighted) const;
   // x[p] += Σ_k λ_k weighted_k[p], i.e. x += M⁻¹ ∇Cᵀ λ.
@@ -101,10 +103,15 @@ class RowSystem {
   int rows_ = 0;
   int stride_ = 1;
   std::vector<int> row_count_;               // particles per row
+  std::vector<int> particle_;                // row k's particles at k·stride_ .. (a packed copy of Row::particle)
   std::vector<double> inv_scale_;            // 1 / length scale per row
-  // Row k's constraint when it is a rod (nullptr otherwise): rods, most rows of every scene, are evaluated through
-  // this pointer of the final class, so their code is inlined into the loops instead of called virtually.
-  std::vector<const DistanceConstraint*> rod_;
+  // Row k's ends and length when it is a rod (length < 0 otherwise): rods, most rows of every scene, are evaluated
+  // from this packed copy with DistanceConstraint's own formulas, inlined, with no virtual call or pointer chase.
+  struct RodRow {
+    int a, b;
+    double length;
+  };
+  std::vector<RodRow> rod_;
   std::vector<Coupling> couplings_;
   std::vector<double*> diag_entry_;  // where A_kk goes in the factor's storage
   std::unique_ptr<LinearSolver> linear_;

@@ -102,7 +102,7 @@ class ProjectionSolver final : public Solver {
   // the best iterate in best_x_, best_lambda_ and whether ∇C(q) lost rank in rank_lost_.
   NewtonResult project(StepContext& context, StepStats& stats, bool with_newton) {
     const std::vector<Vec3>& x0 = context.state.position;
-    system_.evaluate(context.model, x0, c_, g0_);
+    system_.directions(context.model, x0, g0_, r0_);
     if (!with_newton) {  // x* itself may already be close enough (at scale 0 it is q)
       x_ = x_star_;
       const double r = system_.values(context.model, x_, c_);
@@ -127,7 +127,7 @@ class ProjectionSolver final : public Solver {
       // factored there. Its λ adds to the λ found so far.
       const double before = result.residual;
       x_star_ = best_x_;
-      system_.evaluate(context.model, x_star_, c_, g0_);
+      system_.directions(context.model, x_star_, g0_, r0_);
       lambda_before_ = best_lambda_;
       for (CompliantRow& row : soft_) row.base = lambda_before_[row.row];
       first_guess(context);
@@ -179,10 +179,10 @@ class ProjectionSolver final : public Solver {
     for (std::size_t i = 0; i < n; ++i) held_[i] = held_component_[component_[i]];
   }
 
-  // r0_[k] (how row k's particles move per unit λ_k), the lone roots λ_k, and x = x* + M⁻¹G0ᵀλ in lambda_, x_.
+  // From G0 and r0_ (row k's particles' moves per unit λ_k, RowSystem::directions): the lone roots λ_k, and
+  // x = x* + M⁻¹G0ᵀλ in lambda_, x_.
   void first_guess(StepContext& context) {
     const auto rows = context.rows();
-    system_.weight(context.model, g0_, r0_);
     x_ = x_star_;
     system_.lone_roots(context.model, x_star_, r0_, lambda_);
     system_.displace(context.model, r0_, lambda_, x_);

@@ -126,26 +126,26 @@ class DistanceConstraint final : public Constraint {
   std::unique_ptr<Constraint> clone() const override { return std::make_unique<DistanceConstraint>(*this); }
   int rows() const override { return 1; }
   std::span<const int> particles() const override { return ids_; }
-  // value, evaluate and lone_root are defined here so that the row systems' loops over rods inline them (a rod row
-  // is called through a DistanceConstraint*, which this `final` class devirtualizes).
-  double evaluate(int, std::span<const Vec3> x, GradientSlots grad) const override {
-    const Vec3 r = x[ids_[0]] - x[ids_[1]];
+  // The formulas, on the two end positions (and the two ends' moves per unit multiplier): the row systems call them
+  // on their own packed copy of every rod's ends and length, so a rod row costs no virtual call and no pointer chase.
+  static double value_of(const Vec3& xa, const Vec3& xb, double length) { return glm::length(xa - xb) - length; }
+  static double evaluate_of(const Vec3& xa, const Vec3& xb, double length, Vec3& ga, Vec3& gb) {
+    const Vec3 r = xa - xb;
     const double len = glm::length(r);
     // Coincident particles have no direction; any unit vector keeps the gradient finite.
     const Vec3 n = len > 0.0 ? r * (1.0 / len) : Vec3(1.0, 0.0, 0.0);
-    grad[0] = n;
-    grad[1] = -n;
-    return len - length_;
+    ga = n;
+    gb = -n;
+    return len - length;
   }
-  double value(int, std::span<const Vec3> x) const override { return glm::length(x[ids_[0]] - x[ids_[1]]) - length_; }
-  double jdot_qdot(int row, std::span<const Vec3> x, std::span<const Vec3> v) const override;
   // The root of |r + λ d| = L (r = x_a − x_b, d = e_a − e_b) of smaller magnitude, if real.
-  std::optional<double> lone_root(int, std::span<const Vec3> x, ConstGradientSlots e) const override {
-    const Vec3 r = x[ids_[0]] - x[ids_[1]];
-    const Vec3 d = e[0] - e[1];
+  static std::optional<double> lone_root_of(const Vec3& xa, const Vec3& xb, const Vec3& ea, const Vec3& eb,
+                                            double length) {
+    const Vec3 r = xa - xb;
+    const Vec3 d = ea - eb;
     const double a = glm::dot(d, d);
     const double b = glm::dot(r, d);  // half the linear coefficient
-    const double c = glm::dot(r, r) - length_ * length_;
+    const double c = glm::dot(r, r) - length * length;
     if (a == 0.0) {
       if (c == 0.0) return 0.0;
       return std::nullopt;  // neither end can move
@@ -157,13 +157,20 @@ class DistanceConstraint final : public Constraint {
     if (q == 0.0) return 0.0;  // b = 0 and disc = 0 imply c = 0
     return -c / q;
   }
+  double evaluate(int, std::span<const Vec3> x, GradientSlots grad) const override {
+    return evaluate_of(x[ids_[0]], x[ids_[1]], length_, grad[0], grad[1]);
+  }
+  double value(int, std::span<const Vec3> x) const override { return value_of(x[ids_[0]], x[ids_[1]], length_); }
+  double jdot_qdot(int row, std::span<const Vec3> x, std::span<const Vec3> v) const override;
+  std::optional<double> lone_root(int, std::span<const Vec3> x, ConstGradientSlots e) const override {
+    return lone_root_of(x[ids_[0]], x[ids_[1]], e[0], e[1], length_);
+  }
   double length_scale(int) const override { return length_; }
   const ConstraintKind& kind() const override;
   ConstraintDef definition() const override;
   Drawing drawing() const override { return {Shape::Segment, Vec3(0.0), Vec3(0.0)}; }
 
   double length() const { return length_; }
-  void set_length(double length) { length_ = length; }
 
  private:
   int ids_[2];
