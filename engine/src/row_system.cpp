@@ -118,17 +118,25 @@ double RowSystem::values(const Model& model, std::span<const Vec3> x, std::vecto
 }
 
 void RowSystem::lone_roots(const Model& model, std::span<const Vec3> x, const RowGradients& weighted,
-                           std::vector<double>& lambda) const {
+                           std::vector<double>& lambda, std::vector<Vec3>& out) const {
   const auto rows = model.rows();
   lambda.resize(rows.size());
-  for (std::size_t k = 0; k < rows.size(); ++k) {
-    const RodRow& rod = rod_[k];
-    const std::optional<double> root =
-        rod.length >= 0.0
-            ? DistanceConstraint::lone_root_of(x[rod.a], x[rod.b], weighted[k].g[0], weighted[k].g[1], rod.length)
-            : rows[k].constraint->lone_root(rows[k].row, x, ConstGradientSlots(*weighted[k].g));
-    lambda[k] = root && std::isfinite(*root) ? *root : 0.0;
-  }
+  out.assign(x.begin(), x.end());
+  with_stride(stride_, [&](auto stride) {
+    constexpr std::size_t S = stride;
+    const Vec3* w = weighted.data();
+    const int* particle = particle_.data();
+    const int* count = row_count_.data();
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      const RodRow& rod = rod_[k];
+      const std::optional<double> root =
+          rod.length >= 0.0 ? DistanceConstraint::lone_root_of(x[rod.a], x[rod.b], w[k * S], w[k * S + 1], rod.length)
+                            : rows[k].constraint->lone_root(rows[k].row, x, ConstGradientSlots(w[k * S]));
+      const double l = root && std::isfinite(*root) ? *root : 0.0;
+      lambda[k] = l;
+      for (int s = 0; s < count[k]; ++s) out[particle[k * S + s]] += l * w[k * S + s];  // x's roots, not out's
+    }
+  });
 }
 
 void RowSystem::directions(const Model& model, std::span<const Vec3> x, RowGradients& grad,

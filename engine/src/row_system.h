@@ -64,9 +64,10 @@ class RowSystem {
                   RowGradients& grad) const;
   // The same without gradients: C_k(x) and the max relative |C|.
   double values(const Model& model, std::span<const Vec3> x, std::vector<double>& c) const;
-  // lambda[k] = row k's own root along weighted[k] from x (Constraint::lone_root), or 0 where it has none.
+  // lambda[k] = row k's own root along weighted[k] from x (Constraint::lone_root), or 0 where it has none, and
+  // out = x + Σ_k lambda[k] weighted[k] (the roots are all taken from x, so one pass does both).
   void lone_roots(const Model& model, std::span<const Vec3> x, const RowGradients& weighted,
-                  std::vector<double>& lambda) const;
+                  std::vector<double>& lambda, std::vector<Vec3>& out) const;
   // ∇C_k(x) into grad and (1/m_p) ∇C_k(x) into weighted, in one pass (evaluate() then weight(), without C).
   void directions(const Model& model, std::span<const Vec3> x, RowGradients& grad, RowGradients& weighted) const;
   // weighted[k].g[s] = (1/m_p) grad[k].g[s]: each row's displacement per unit multiplier (0 for fixed particles).

@@ -183,9 +183,7 @@ class ProjectionSolver final : public Solver {
   // x = x* + M⁻¹G0ᵀλ in lambda_, x_.
   void first_guess(StepContext& context) {
     const auto rows = context.rows();
-    x_ = x_star_;
-    system_.lone_roots(context.model, x_star_, r0_, lambda_);
-    system_.displace(context.model, r0_, lambda_, x_);
+    system_.lone_roots(context.model, x_star_, r0_, lambda_, x_);
     const std::vector<Vec3>& q = context.state.position;
     for (const CompliantRow& soft : soft_) {  // the linear first guess: C + α̃λ + γ∇C(q)·Δx = 0 along r0
       const int k = soft.row;
