@@ -18,7 +18,7 @@ seconds_for() {
   case "$1" in
     double_pendulum) echo 1.2 ;;
     triple_pendulum) echo 1.5 ;;
-    hanging_cloth) echo 2.5 ;;
+    hanging_cloth | soft_cloth) echo 2.5 ;;
     hanging_chain | rope_bridge) echo 2.0 ;;
     galileo_chords) echo 0.6 ;;
     cart_pendulum) echo 0.8 ;;

@@ -23,7 +23,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-void setup_imgui_style(float scale) {
+// software: a CPU rasterizer (llvmpipe), where every panel triangle costs: ImGui's anti-aliased lines and fills
+// (a feathered fringe around each) are turned off there, which halves the panels' triangles (measured: the
+// Simple pendulum's frame with panels from 10.4 to 8.4 ms).
+void setup_imgui_style(float scale, bool software) {
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // same layout every start: a class sees what the docs show
   const char* font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
@@ -55,6 +58,8 @@ void setup_imgui_style(float scale) {
   style.Colors[ImGuiCol_HeaderHovered] = ImVec4(0.26f, 0.33f, 0.44f, 1.0f);
   style.Colors[ImGuiCol_FrameBg] = ImVec4(0.16f, 0.17f, 0.20f, 1.0f);
   style.ScaleAllSizes(scale);
+  style.AntiAliasedLines = !software;
+  style.AntiAliasedFill = !software;
 }
 
 void take_screenshot(SandboxState& state, const Image& image) {
@@ -93,7 +98,7 @@ Sandbox::Sandbox(const SandboxOptions& options) {
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
-  setup_imgui_style(static_cast<float>(state_.ui_scale));
+  setup_imgui_style(static_cast<float>(state_.ui_scale), software);
   ImGui_ImplSDL2_InitForOpenGL(platform_->window(), platform_->context());
   ImGui_ImplOpenGL3_Init("#version 330 core");
   imgui_ready_ = true;

@@ -40,7 +40,8 @@ Violation violation(const Model& model, const State& state) {
   Violation out;
   RowGradient grad;
   for (const Row& row : model.rows()) {
-    if (row.constraint->tool()) continue;
+    // The mouse's rows, and compliant rows (springs, whose stretch is their physics, not an error), do not count.
+    if (row.constraint->tool() || row.constraint->compliance() > 0.0) continue;
     const double c = std::abs(row.constraint->evaluate(row.row, state.position, grad));
     double jv = 0.0;
     for (int s = 0; s < row.count; ++s) jv += glm::dot(grad[s], state.velocity[row.particle[s]]);

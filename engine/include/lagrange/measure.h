@@ -19,7 +19,8 @@ struct Violation {
   double relative = 0.0;  // max |C| / length scale
   double velocity = 0.0;  // max |J v| (m/s)
 };
-// Over the scene's rows; a NaN anywhere shows as NaN.
+// Over the scene's rigid rows (not the mouse's, not compliant ones: a spring's stretch is not an error); a NaN
+// anywhere shows as NaN.
 Violation violation(const Model& model, const State& state);
 
 // The constraint force on one particle from the last substep's row forces: Σ_r row_force[r] ∇_p C_r.
