@@ -32,6 +32,11 @@ class LinearSolver {
   virtual void solve(double* b) const = 0;
   // Whether unknown i was found dependent by the last factorization.
   virtual bool dependent(int i) const = 0;
+  // For kernels that fuse the solve into their own passes: when the last factorization is A = L D Lᵀ in the given
+  // order with L's only entries just below the diagonal (a chain), L[i+1, i] (0 where absent) and 1/D_i (0 for a
+  // dependent row); nullptr otherwise.
+  virtual const double* bidiagonal_sub() const { return nullptr; }
+  virtual const double* inverse_pivots() const { return nullptr; }
 };
 
 // SparseLDU (sparse_ldu.h): A = L D U with a symmetric pattern and values that need not be symmetric.

@@ -40,6 +40,7 @@ void RowSystem::prepare(const Model& model) {
     stride_ = std::max(stride_, rows[k].count);
   }
   if (stride_ > 2) stride_ = kMaxRowParticles;  // the strides with_stride() knows
+  all_rods_ = std::all_of(rod_.begin(), rod_.end(), [](const RodRow& r) { return r.length >= 0.0; });
   particle_.assign(static_cast<std::size_t>(m) * stride_, 0);
   for (int k = 0; k < m; ++k)
     for (int s = 0; s < rows[k].count; ++s) particle_[static_cast<std::size_t>(k) * stride_ + s] = rows[k].particle[s];
@@ -114,6 +115,44 @@ double RowSystem::values(const Model& model, std::span<const Vec3> x, std::vecto
     const double r = std::abs(c[k]) * inv_scale_[k];
     if (!(r <= worst)) worst = r;
   }
+  return worst;
+}
+
+double RowSystem::chain_chord_step(const RowGradients& weighted, std::vector<double>& c, std::vector<double>& lambda,
+                                   std::vector<double>& work, std::vector<Vec3>& x) const {
+  const int m = rows_;
+  const double* sub = linear_->bidiagonal_sub();
+  const double* inv_d = linear_->inverse_pivots();
+  work.resize(m);
+  double* z = work.data();
+  double carry = 0.0;  // L y = −c, then D: z = D⁻¹ y
+  for (int i = 0; i < m; ++i) {
+    const double yi = -c[i] - carry;
+    carry = sub[i] * yi;
+    z[i] = yi * inv_d[i];
+  }
+  // Lᵀ δ = z from the last row up; row i moves its particles as soon as δ_i is known, and row i + 1, whose particles
+  // only rows i .. i + 2 move, is evaluated right after.
+  const Vec3* w = weighted.data();  // stride 2: rods only
+  double worst = 0.0;
+  const auto value = [&](int k) {
+    const RodRow& rod = rod_[k];
+    c[k] = DistanceConstraint::value_of(x[rod.a], x[rod.b], rod.length);
+    const double r = std::abs(c[k]) * inv_scale_[k];
+    if (!(r <= worst)) worst = r;  // NaN wins
+  };
+  double next = 0.0;
+  for (int i = m - 1; i >= 0; --i) {
+    const double delta = i + 1 < m ? z[i] - sub[i] * next : z[i];
+    next = delta;
+    z[i] = delta;  // work ends as δ (a caller may undo the step)
+    lambda[i] += delta;
+    const RodRow& rod = rod_[i];
+    x[rod.a] += delta * w[2 * i];
+    x[rod.b] += delta * w[2 * i + 1];
+    if (i + 1 < m) value(i + 1);
+  }
+  if (m > 0) value(0);
   return worst;
 }
 

@@ -86,6 +86,13 @@ class RowSystem {
                 std::span<const DiagonalTerm> extra = {});
   // Solves A x = b in place with the last factorization.
   void solve(std::vector<double>& b) const { linear_->solve(b.data()); }
+  // A chain (every row a rod, each sharing particles only with the rows before and after it, so that the symmetric
+  // factor is bidiagonal): one chord step fused into two passes over the rows. With δ = −A⁻¹c: λ += δ,
+  // x += M⁻¹∇Cᵀδ (weighted), then c = C(x); returns max |C|/L and leaves δ in work. The same arithmetic as solve(), displace() and values()
+  // except the order in which a shared particle sums its two rows' moves. Only when chain_kernel() is true.
+  bool chain_kernel() const { return all_rods_ && linear_->bidiagonal_sub() != nullptr; }
+  double chain_chord_step(const RowGradients& weighted, std::vector<double>& c, std::vector<double>& lambda,
+                          std::vector<double>& work, std::vector<Vec3>& x) const;
   // Whether row k was dependent in the last factorization (its unknown is set to zero).
   bool dependent(int k) const { return linear_->dependent(k); }
 
@@ -113,6 +120,7 @@ class RowSystem {
     double length;
   };
   std::vector<RodRow> rod_;
+  bool all_rods_ = false;
   std::vector<Coupling> couplings_;
   std::vector<double*> diag_entry_;  // where A_kk goes in the factor's storage
   std::unique_ptr<LinearSolver> linear_;

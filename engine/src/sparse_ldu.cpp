@@ -138,6 +138,7 @@ void SparseLDU::analyze(int n, const std::vector<std::pair<int, int>>& upper) {
     const int count = factor_start_[i + 1] - factor_start_[i];
     bidiagonal_ = count == 0 || (count == 1 && factor_row_[factor_start_[i]] == i + 1);
   }
+  sub_.assign(bidiagonal_ ? n : 0, 0.0);
   l_.assign(factor_start_[n], 0.0);
   u_.assign(symmetric_ ? 0 : factor_start_[n], 0.0);
   inv_d_.assign(n, 0.0);
@@ -174,6 +175,7 @@ int SparseLDU::factorize_values(double pivot_tolerance) {
         const double z = a_up_[p], w = Symmetric ? z : a_low_[p];
         const double lki = w * inv_d_[k - 1];
         l_[slot] = lki;
+        sub_[k - 1] = lki;
         if constexpr (!Symmetric) u_[slot] = z * inv_d_[k - 1];
         d -= lki * z;
       }

@@ -56,6 +56,8 @@ class SparseLDU final : public LinearSolver {
   void solve(double* b) const override;
 
   bool dependent(int i) const override { return inv_d_[perm_new_[i]] == 0.0; }
+  const double* bidiagonal_sub() const override { return bidiagonal_ && symmetric_ ? sub_.data() : nullptr; }
+  const double* inverse_pivots() const override { return bidiagonal_ && symmetric_ ? inv_d_.data() : nullptr; }
   int size() const { return n_; }
   int factor_nonzeros() const { return static_cast<int>(factor_row_.size()); }
 
@@ -74,6 +76,7 @@ class SparseLDU final : public LinearSolver {
   // Natural order and column i's only entry at row i + 1 (a chain): solve() then carries the running value in a
   // register instead of going through memory (about twice as fast on long chains).
   bool bidiagonal_ = false;
+  std::vector<double> sub_;  // bidiagonal: L[i+1, i], 0 where column i is empty
   // Permuted strictly-upper pattern by column: for column j, entries col_start_[j] .. col_start_[j+1].
   std::vector<int> col_start_, col_row_;
   // For each input pair e: its slot in the permuted column storage and whether it landed transposed.
