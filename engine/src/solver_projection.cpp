@@ -82,7 +82,8 @@ class ProjectionSolver final : public Solver {
         scale = attempt + 1 == kDisplacementAttempts ? 0.0 : scale * std::clamp(aim, 1.0 / 64.0, 0.5);
         for (std::size_t i = 0; i < x0.size(); ++i)
           x_star_[i] = x0[i] + (held_[i] ? scale : 1.0) * (x_predicted_[i] - x0[i]);
-        result = project(context, stats, false);
+        // At scale 0 the held part is fixed for this substep: no row moves it (the mouse's row then only stretches).
+        result = project(context, stats, false, scale == 0.0);
       }
       if (result.converged) ++stats.held;
     }
@@ -99,10 +100,18 @@ class ProjectionSolver final : public Solver {
 
   // Projects x_star_ onto the constraints from the current positions q: the chord iteration, then re-linearizations
   // (fast projection, Goldenthal et al. 2007) while they gain, with full Newton at most once (`with_newton`). Leaves
-  // the best iterate in best_x_, best_lambda_ and whether ∇C(q) lost rank in rank_lost_.
-  NewtonResult project(StepContext& context, StepStats& stats, bool with_newton) {
+  // the best iterate in best_x_, best_lambda_ and whether ∇C(q) lost rank in rank_lost_. `freeze_held`: the
+  // particles in held_ are fixed for this projection (the chord alone, no re-linearization).
+  NewtonResult project(StepContext& context, StepStats& stats, bool with_newton, bool freeze_held = false) {
     const std::vector<Vec3>& x0 = context.state.position;
     system_.directions(context.model, x0, g0_, r0_);
+    if (freeze_held) {  // the held particles' moves per unit multiplier are zero: they act as fixed
+      const auto rows = context.rows();
+      for (std::size_t k = 0; k < rows.size(); ++k)
+        for (int s = 0; s < rows[k].count; ++s)
+          if (held_[rows[k].particle[s]]) r0_[k].g[s] = Vec3(0.0);
+      factored_at_q_ = false;
+    }
     if (!with_newton) {  // x* itself may already be close enough (at scale 0 it is q)
       x_ = x_star_;
       const double r = system_.values(context.model, x_, c_);
@@ -116,7 +125,8 @@ class ProjectionSolver final : public Solver {
       }
     }
     first_guess(context);
-    NewtonResult result = chord(context, stats, true);
+    NewtonResult result = chord(context, stats, !freeze_held);
+    if (freeze_held) return result;
     rank_lost_ = chord_dependent_ > 0;
     // Counted once per lost substep (a scaled retry is the same substep; half steps count their own).
     if (!result.converged && with_newton) ++stats.recoveries;
