@@ -22,10 +22,15 @@
 // halvings), and a substep that is still lost is split in halves (up to kMaxSplitDepth times).
 // Every recovery is counted in StepStats::recoveries; whatever stays above tolerance counts in StepStats::failures.
 //
+// Flat sheets (docs/physics.md, "Flat sheets"): when the chord factorization at q finds dependent rows and the
+// projection is lost, the rows' gradients have lost rank (a flat sheet with rigid diagonals, rigid in its plane: no
+// multipliers move it across the plane). The connected part holding those rows is held: its step displacement is
+// scaled down, then to zero with the part fixed for the substep (StepStats::held). Splitting would not help there.
+//
 // Compliant rows (docs/physics.md, "Compliance"; XPBD, Macklin et al. 2016) solve C + α̃λ + γ∇C(q)·(x − q) = 0
 // instead of C = 0: the residual gains α̃λ and the damping term, the Newton matrix gains α̃ on the diagonal and
-// γ∇C(q)M⁻¹∇C(q)ᵀ in the row (the left gradient becomes ∇C(x) + γ∇C(q)), and the first guess is the linear one.
-// With no compliant row (every shipped scene) none of this runs.
+// γ∇C(q)M⁻¹∇C(q)ᵀ in the row (the left gradient becomes ∇C(x) + γ∇C(q)), the chord matrix α̃/(1 + γ), and the first
+// guess is the linear one. With no compliant row none of this runs.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -61,7 +66,6 @@ class ProjectionSolver final : public Solver {
 
   void advance(StepContext& context, double h, StepStats& stats, int depth) {
     const State& particles = context.state;
-    const auto inv_mass = context.inv_mass();
     // The state's positions stay q until commit_positions(), so they serve as x0 without a copy.
     const std::vector<Vec3>& x0 = particles.position;
     gather_compliant_rows(context.model, h, 1.0, soft_, &soft_diagonal_);
