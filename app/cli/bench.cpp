@@ -48,7 +48,7 @@ columns:
              potential energy that moved through the system
   fail       substeps that ended above tolerance (or rolled back after NaN)
   recov      substeps whose linearization lost its root and were split or re-linearized
-  held       substeps in which a flat sheet of rigid rods could not move across its plane and was held
+  held       substeps in which rigid rods lying flat or straight (a flat sheet, a taut edge) were held
   steps      steps run; "41/180 cut" when the cell used up its --budget: its times then cover only the steps
              that ran (the slow phase may come later); the step the budget stopped part-way is not counted
 

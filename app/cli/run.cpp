@@ -265,8 +265,8 @@ int run_main(int argc, char** argv) {
     std::fprintf(report, "recoveries   %ld, convergence failures %ld, redundant rows %d, rolled back %ld step(s)\n",
                  recoveries, failures, dependent, rollbacks);
     if (held)
-      std::fprintf(report, "held         %ld substep(s): a flat sheet of rigid rods could not move across its plane "
-                           "and was held (docs/physics.md, \"Flat sheets\")\n", held);
+      std::fprintf(report, "held         %ld substep(s): rigid rods lying flat or straight could not follow the step "
+                           "and were held (docs/physics.md, \"Flat sheets\")\n", held);
     std::fprintf(report, "wall time    %.3f s (%.2f us per step)\n", wall, done ? 1e6 * wall / done : 0.0);
   }
   if (!failure.empty()) {

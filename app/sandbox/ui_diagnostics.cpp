@@ -67,9 +67,9 @@ void draw_diagnostics(SandboxState& state) {
       row("above tolerance", "substeps that ended with |C| above the tolerance (last step): the solver could not "
                              "meet it within the iteration cap", "%d substeps", stats.failures);
     if (stats.held)
-      row("held flat", "substeps in which a flat sheet of rigid rods could not move across its plane (its rods would "
-                       "need infinite tension) and was held; give its diagonals some compliance to let it drape",
-          "%d substeps", stats.held);
+      row("held flat", "substeps in which rigid rods lying flat or straight (a flat sheet, a taut edge) could not move "
+                       "as the step asked (they would need infinite tension) and were held; soft (compliant) rods "
+                       "let a sheet drape", "%d substeps", stats.held);
     if (stats.dependent_rows)
       row("dropped rows", "redundant or contradictory constraint rows left out of the last linear solve",
           "%d", stats.dependent_rows);

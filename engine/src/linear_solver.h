@@ -32,6 +32,9 @@ class LinearSolver {
   virtual void solve(double* b) const = 0;
   // Whether unknown i was found dependent by the last factorization.
   virtual bool dependent(int i) const = 0;
+  // A combination, with non-zero weights, of the null vectors the dependent unknowns mark (A v = 0 for each: the
+  // self-stresses of a redundant set of rods). Its non-zeros are the unknowns that take part in a dependency.
+  virtual void null_combination(std::vector<double>& v) const = 0;
   // For kernels that fuse the solve into their own passes: when the last factorization is A = L D Lᵀ in the given
   // order with L's only entries just below the diagonal (a chain), L[i+1, i] (0 where absent) and 1/D_i (0 for a
   // dependent row); nullptr otherwise.

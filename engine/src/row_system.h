@@ -95,6 +95,8 @@ class RowSystem {
                           std::vector<double>& work, std::vector<Vec3>& x) const;
   // Whether row k was dependent in the last factorization (its unknown is set to zero).
   bool dependent(int k) const { return linear_->dependent(k); }
+  // LinearSolver::null_combination: per row, its weight in the dependencies the last factorization found.
+  void null_combination(std::vector<double>& v) const { linear_->null_combination(v); }
 
  private:
   // One movable particle shared by rows k < l: it adds ∇_p C_k · w_p ∇_p C_l to A_kl (and the mirror to A_lk).

@@ -24,8 +24,8 @@
 //
 // Flat sheets (docs/physics.md, "Flat sheets"): when the chord factorization at q finds dependent rows and the
 // projection is lost, the rows' gradients have lost rank (a flat sheet with rigid diagonals, rigid in its plane: no
-// multipliers move it across the plane). The connected part holding those rows is held: its step displacement is
-// scaled down, then to zero with the part fixed for the substep (StepStats::held). Splitting would not help there.
+// multipliers move it across the plane). The particles of the rows in those dependencies (their self-stresses) are
+// held: their step displacement is scaled down, then to zero with them fixed for the substep (StepStats::held).
 //
 // Compliant rows (docs/physics.md, "Compliance"; XPBD, Macklin et al. 2016) solve C + α̃λ + γ∇C(q)·(x − q) = 0
 // instead of C = 0: the residual gains α̃λ and the damping term, the Newton matrix gains α̃ on the diagonal and
@@ -129,7 +129,7 @@ class ProjectionSolver final : public Solver {
       }
     }
     first_guess(context);
-    NewtonResult result = chord(context, stats, !freeze_held);
+    NewtonResult result = chord(context, stats, !freeze_held, freeze_held);
     if (freeze_held) return result;
     rank_lost_ = chord_dependent_ > 0;
     // Counted once per lost substep (a scaled retry is the same substep; half steps count their own).
@@ -161,36 +161,19 @@ class ProjectionSolver final : public Solver {
     return result;
   }
 
-  // held_[i]: particle i is in a connected part of the scene (particles joined by rows) that holds a row the last
-  // chord factorization found dependent.
+  // held_[i]: particle i belongs to a row that takes part in a dependency of the chord factorization at q (a
+  // self-stress: the flat sheet's rods, or a straight line of rods between two fixed points), found from the null
+  // vectors of the dependent rows. The rest of the scene moves as usual: a cloth hanging from a taut edge hangs.
   void mark_held(const Model& model) {
     const auto rows = model.rows();
-    const std::size_t n = model.particle_count();
-    if (component_version_ != model.topology_version() || component_.size() != n) {  // union-find, once per topology
-      component_version_ = model.topology_version();
-      component_.resize(n);
-      for (std::size_t i = 0; i < n; ++i) component_[i] = static_cast<int>(i);
-      auto root = [&](int i) {
-        while (component_[i] != i) i = component_[i] = component_[component_[i]];
-        return i;
-      };
-      for (const Row& row : rows) {
-        int first = -1;
-        for (int s = 0; s < row.count; ++s) {
-          if (model.fixed(row.particle[s])) continue;
-          const int r = root(row.particle[s]);
-          if (first < 0) first = r; else component_[r] = first;
-        }
-      }
-      for (std::size_t i = 0; i < n; ++i) component_[i] = root(static_cast<int>(i));
-    }
-    held_component_.assign(n, 0);
+    chord_system_.null_combination(null_);
+    double largest = 0.0;
+    for (double v : null_) largest = std::max(largest, std::abs(v));
+    held_.assign(model.particle_count(), 0);
     for (std::size_t k = 0; k < rows.size(); ++k) {
-      if (!chord_system_.dependent(static_cast<int>(k))) continue;
-      for (int s = 0; s < rows[k].count; ++s) held_component_[component_[rows[k].particle[s]]] = 1;
+      if (!(std::abs(null_[k]) > 1e-9 * largest)) continue;
+      for (int s = 0; s < rows[k].count; ++s) held_[rows[k].particle[s]] = 1;
     }
-    held_.resize(n);
-    for (std::size_t i = 0; i < n; ++i) held_[i] = held_component_[component_[i]];
   }
 
   // From G0 and r0_ (row k's particles' moves per unit λ_k, RowSystem::directions): the lone roots λ_k, and
@@ -225,8 +208,9 @@ class ProjectionSolver final : public Solver {
 
   // The chord iteration with the symmetric A = G0 M⁻¹ G0ᵀ (+ α̃/(1+γ) on compliant rows), from lambda_, x_. On
   // convergence the result is in best_x_, best_lambda_; otherwise lambda_, x_ hold the best iterate for newton().
-  // `at_q`: G0 = ∇C(q), whose factorization a second projection from the same q reuses.
-  NewtonResult chord(StepContext& context, StepStats& stats, bool at_q = false) {
+  // `at_q`: G0 = ∇C(q), whose factorization a second projection from the same q reuses. `frozen`: held particles'
+  // weights are zero (project's freeze_held).
+  NewtonResult chord(StepContext& context, StepStats& stats, bool at_q = false, bool frozen = false) {
     const std::size_t m = context.rows().size();
     NewtonResult result;
     double accepted = residual(context, false);
@@ -250,7 +234,8 @@ class ProjectionSolver final : public Solver {
     for (const CompliantRow& soft : soft_) chord_diagonal_.push_back({soft.row, soft.alpha_tilde / (1.0 + soft.gamma)});
     if (!(at_q && factored_at_q_)) {
       chord_dependent_ = chord_system_.factorize(g0_, r0_, chord_diagonal_);
-      if (chord_dependent_ > stats.dependent_rows) stats.dependent_rows = chord_dependent_;
+      // A held part's frozen rows are dependent by construction, not redundant: they are not reported.
+      if (!frozen && chord_dependent_ > stats.dependent_rows) stats.dependent_rows = chord_dependent_;
       factored_at_q_ = at_q;
     }
     delta_.resize(m);
@@ -401,9 +386,8 @@ class ProjectionSolver final : public Solver {
   bool factored_at_q_ = false;  // the chord system holds ∇C(q) M⁻¹ ∇C(q)ᵀ of this substep
   bool rank_lost_ = false;   // the rows' gradients at q are dependent
   std::vector<Vec3> x_predicted_;
-  unsigned component_version_ = ~0u;
-  std::vector<int> component_;                    // a representative particle of each particle's connected part
-  std::vector<char> held_component_, held_;
+  std::vector<double> null_;
+  std::vector<char> held_;
   RowSystem system_;                                    // the Newton matrix: unsymmetric, SparseLDU
   RowSystem chord_system_{make_sparse_ldlt_solver()};   // the chord matrix: symmetric, L D Lᵀ
   std::vector<CompliantRow> soft_;

@@ -261,6 +261,21 @@ void SparseLDU::solve(double* b) const {
     for (int k = 0; k < n; ++k) b[perm_old_[k]] = y[k];
 }
 
+void SparseLDU::null_combination(std::vector<double>& v) const {
+  const int n = n_;
+  std::vector<double> y(n, 0.0);
+  for (int k = 0; k < n; ++k)
+    if (inv_d_[k] == 0.0) y[k] = 1.0 + 0.125 * (k % 7);  // weights that cannot cancel by accident
+  const double* u = symmetric_ ? l_.data() : u_.data();
+  for (int i = n - 1; i >= 0; --i) {  // U x = y, as in solve()
+    double yi = y[i];
+    for (int f = factor_start_[i]; f < factor_start_[i + 1]; ++f) yi -= u[f] * y[factor_row_[f]];
+    y[i] = yi;
+  }
+  v.resize(n);
+  for (int k = 0; k < n; ++k) v[perm_old_[k]] = y[k];
+}
+
 std::unique_ptr<LinearSolver> make_sparse_ldu_solver() { return std::make_unique<SparseLDU>(); }
 std::unique_ptr<LinearSolver> make_sparse_ldlt_solver() { return std::make_unique<SparseLDU>(true); }
 

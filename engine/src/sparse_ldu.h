@@ -56,6 +56,8 @@ class SparseLDU final : public LinearSolver {
   void solve(double* b) const override;
 
   bool dependent(int i) const override { return inv_d_[perm_new_[i]] == 0.0; }
+  // With D_k = 0, v = U⁻¹ e_k satisfies A v = L D U v = L D e_k = 0: one back substitution from all of them at once.
+  void null_combination(std::vector<double>& v) const override;
   const double* bidiagonal_sub() const override { return bidiagonal_ && symmetric_ ? sub_.data() : nullptr; }
   const double* inverse_pivots() const override { return bidiagonal_ && symmetric_ ? inv_d_.data() : nullptr; }
   int size() const { return n_; }

@@ -29,8 +29,9 @@ struct StepStats {
   int recoveries = 0;       // substeps whose linearization lost its real solution and were re-linearized or split
   int failures = 0;         // substeps that ended above tolerance (reported, never hidden)
   int dependent_rows = 0;   // redundant or contradictory rows dropped from the last linear solve
-  int held = 0;             // substeps in which a flat sheet of rigid rods could not follow the step across its plane
-                            // and was held where it was (projection; docs/physics.md, "Flat sheets")
+  int held = 0;             // substeps in which rigid rods lying flat or straight (a flat sheet, a taut edge) could not
+                            // follow the step and were held where they were (projection; docs/physics.md, "Flat
+                            // sheets")
   bool non_finite = false;  // a NaN or infinity appeared and the substep was rolled back
 };
 
