@@ -42,7 +42,7 @@ columns:
              every step of every repeat that ran
   cpu-med    the median of the same
   wall-med   median wall time of a step (what a window waits)
-  iter/step  Newton iterations (projection), sweeps (shake, rattle) or linear solves per step, mean
+  iter/step  iterates evaluated (projection), sweeps (shake, rattle) or linear solves per step, mean
   max|C|/L   worst relative rod-length error after any step
   dE         (E_end - E_start) / max |U(t) - U(0)|: energy gained (+) or lost (-) as a fraction of the
              potential energy that moved through the system

@@ -57,7 +57,7 @@ void draw_diagnostics(SandboxState& state) {
     const Violation violation = lagrange::violation(world.model(), world.state());  // one pass over the rows
     row("max |C|", "largest constraint violation after the step (length units)", "%.3e m", violation.absolute);
     row("max |J v|", "largest velocity along a constrained direction", "%.3e m/s", violation.velocity);
-    row("iterations", "Newton iterations or sweeps in the last step (all substeps)", "%d", stats.iterations);
+    row("iterations", "iterates evaluated (projection) or sweeps in the last step (all substeps)", "%d", stats.iterations);
     row("solve time", "wall time of the last step", "%.3f ms", stats.solve_seconds * 1e3);
     // The engine's warnings for the last step, one labelled row each (only those that happened).
     if (stats.recoveries)

@@ -10,7 +10,7 @@ namespace {
 
 const SolverInfo kSolvers[] = {
     {"projection", "Lagrange projection",
-     "position level: Newton on all multipliers of C(q* + M^-1 J^T lambda) = 0, sparse solve; rods exact",
+     "position level: all multipliers of C(q* + M^-1 J^T lambda) = 0 at once (sparse chord/Newton); rods exact",
      {0.20f, 0.75f, 0.35f}, false, true, 100.0, make_projection_solver},
     {"shake", "SHAKE", "position level: the same equations solved one constraint at a time (Gauss-Seidel sweeps)",
      {0.95f, 0.60f, 0.15f}, false, true, 10.0, make_shake_solver},

@@ -23,7 +23,7 @@ struct StepStats {
   double max_violation = 0.0;           // max |C| over all rows, length units (after the step)
   double max_relative_violation = 0.0;  // max |C| / length scale
   double max_velocity_violation = 0.0;  // max |J v| (m/s)
-  int iterations = 0;                   // Newton iterations or sweeps, summed over the step's substeps
+  int iterations = 0;                   // iterates evaluated (projection) or sweeps, summed over the substeps
   int substeps = 0;
   double solve_seconds = 0.0;           // wall time of the step
   int recoveries = 0;       // substeps whose linearization lost its real solution and were re-linearized or split

@@ -14,7 +14,7 @@ struct Settings {
   int substeps = 1;              // each step is `substeps` solver substeps of dt / substeps
   std::string solver = "projection";
   double tolerance = 1e-10;      // on max |C| / length scale, for the iterative position solvers
-  int max_iterations = 100;      // Newton iterations (projection) or sweeps (shake, rattle) per substep
+  int max_iterations = 100;      // iterations of each projection attempt, or sweeps (shake, rattle), per substep
   double baumgarte = 0.0;        // 1/s; acceleration solver adds 2β Ċ + β² C to C̈ = 0. 0 = off (the drift shows)
   double stiffness = 1e4;        // N/m, penalty solver's spring constant
   double spring_damping = 0.0;   // N·s/m, penalty solver's damper along each spring

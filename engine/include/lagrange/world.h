@@ -70,7 +70,7 @@ class World {
   // checks |C|/L after every substep) without charging the solver for it.
   void step(const std::function<void(const World&)>& after_substep = {});
   // A wall-clock deadline for the iterative solvers (the window's frame budget): once past it, SHAKE and RATTLE
-  // sweeps and projection's Newton iterations stop where they are, and the substep counts as a failure (above
+  // sweeps and projection's iterations stop where they are, and the substep counts as a failure (above
   // tolerance). Nothing but the interactive window sets one, so `run`, `shot`, `bench` and the tests never depend on
   // the machine's speed.
   void set_deadline(std::optional<std::chrono::steady_clock::time_point> deadline) { deadline_ = deadline; }
