@@ -8,6 +8,7 @@ constexpr int kExitOutputFailed = 1;      // an output could not be written (fil
 constexpr int kExitBadInput = 2;          // usage, scene file, settings, limits, output path = input path
 constexpr int kExitSimulationFailed = 3;  // a step became NaN/inf (rolled back) or max |C|/L went above 1
 constexpr int kExitOutOfMemory = 4;       // std::bad_alloc
+constexpr int kExitNoMeasurement = 5;     // run --measure: the run ended without what was to be measured
 // 130 / 143: interrupted by SIGINT / SIGTERM (128 + the signal), unfinished output removed
 
 int run_main(int argc, char** argv);

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <numbers>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "common/output_file.h"
 #include "cli/drag_option.h"
 #include "lagrange/drag.h"
+#include "lagrange/period.h"
 #include "lagrange/scene.h"
 #include "lagrange/solver.h"
 #include "lagrange/text.h"
@@ -47,10 +49,18 @@ options:
   --allow-large        lift the limits on scene size (file size, particles, rows; docs/cli.md)
   --max-violation R    the run fails (exit 3) when max |C|/L goes above R (default 1: a rod stretched by its
                        whole length); raise it to record how far a drifting solver goes
+  --measure period     measure the period of a particle's swing (its midline crossings along the axis where it
+                       moves most, interpolated between steps) and print "period  T s" at full precision; when
+                       the particle is a simple pendulum, also "exact  T s", 4 sqrt(L/g) K(sin(amplitude/2)),
+                       and the small-angle 2 pi sqrt(L/g). Printed even with --quiet. Exit 5 when the run
+                       holds no whole period (run longer)
+  --particle P         the particle --measure times (numbered from 0 in file order; default: the last one that
+                       is not fixed)
   --help               this text
 Steps: at most %ld (from --steps or --duration / dt), and at most 10^9 substeps in all.
 Exit codes: 0 ok, 1 could not write output, 2 bad command line or scene file, 3 the simulation failed
-(a step became NaN/inf, or max |C|/L above --max-violation), 4 out of memory, 130/143 interrupted (SIGINT/SIGTERM).
+(a step became NaN/inf, or max |C|/L above --max-violation), 4 out of memory, 5 --measure found nothing to
+measure, 130/143 interrupted (SIGINT/SIGTERM).
 )";
 
 std::string settings_help() {
@@ -93,6 +103,36 @@ void write_header(io::OutputFile& out, std::size_t particles) {
 
 }  // namespace
 
+// The lines of run --measure period. Returns false (and says why on stderr) when the run held no whole period.
+bool report_period(std::FILE* report, const PeriodMeter& meter, const std::optional<PendulumPeriod>& pendulum,
+                   int particle, double seconds) {
+  const auto result = meter.result();
+  if (!result) {
+    std::fflush(report);
+    std::fprintf(stderr,
+                 "lagrange-lab run: --measure period: particle %d did not cross the middle of its swing twice in the "
+                 "same direction in %s s; run longer (--duration)\n",
+                 particle, format_number(seconds).c_str());
+    return false;
+  }
+  constexpr const char* kAxes[] = {"x", "y", "z"};
+  std::fprintf(report, "period       %s s (particle %d along %s: the mean of %d crossing intervals, spread %.2g s)\n",
+               format_number(result->period).c_str(), particle, kAxes[result->axis], result->intervals,
+               result->spread);
+  if (pendulum) {
+    std::fprintf(report,
+                 "exact        %s s (simple pendulum, L %s m, amplitude %.6g deg: 4 sqrt(L/g) K(sin(amplitude/2))); "
+                 "measured / exact - 1 = %+.3e\n",
+                 format_number(pendulum->exact).c_str(), format_number(pendulum->length).c_str(),
+                 pendulum->amplitude * 180.0 / std::numbers::pi, result->period / pendulum->exact - 1.0);
+    std::fprintf(report, "small-angle  %s s (2 pi sqrt(L/g))\n", format_number(pendulum->small_angle).c_str());
+  } else {
+    std::fprintf(report, "exact        none: particle %d is not a simple pendulum (one rigid rod to a fixed pivot, "
+                         "gravity, no air drag, a swing in one vertical plane)\n", particle);
+  }
+  return true;
+}
+
 int run_main(int argc, char** argv) {
   Args args(argc, argv);
   std::optional<std::string> scene_path, solver, csv, save_state;
@@ -104,6 +144,8 @@ int run_main(int argc, char** argv) {
   double max_violation = kFailedViolation;
   std::vector<std::pair<std::string, std::string>> sets;
   DragOptions drag_options;
+  std::optional<std::string> measure;
+  std::optional<long> measured_particle;
   while (!args.empty()) {
     if (args.flag("--help") || args.flag("-h")) {
       std::printf(kRunUsage, kDragUsage, settings_help().c_str(), kMaxSteps);
@@ -131,12 +173,19 @@ int run_main(int argc, char** argv) {
         throw UsageError("--max-violation: must be in > 0 .. 1e300, got " + format_number(max_violation));
       continue;
     }
+    if (auto v = args.option("--measure")) {
+      if (*v != "period") throw UsageError("--measure: unknown measurement " + lagrange::quoted(*v) + " (period)");
+      measure = *v;
+      continue;
+    }
+    if (auto v = args.option("--particle")) { measured_particle = parse_count("--particle", *v, 0, 1'000'000'000); continue; }
     if (!scene_path) {
       if (auto p = args.positional()) { scene_path = *p; continue; }
     }
     args.finish();
   }
   if (!scene_path) throw UsageError("missing SCENE (see --help)");
+  if (measured_particle && !measure) throw UsageError("--particle: only with --measure");
   if (steps && duration) throw UsageError("give --steps or --duration, not both");
   if (duration && !(*duration >= 0.0)) throw UsageError("--duration: must be >= 0");
   if (csv && csv->empty()) throw UsageError("--csv needs a file name (or - for standard output)");
@@ -167,6 +216,27 @@ int run_main(int argc, char** argv) {
   configured.settings = settings;
   World world = make_world(configured);
   check_drags(drag_options, world);
+  // The particle to time, and the simple pendulum's exact period from the starting state.
+  int timed = -1;
+  std::optional<PendulumPeriod> pendulum;
+  PeriodMeter meter;
+  if (measure) {
+    if (measured_particle) {
+      if (*measured_particle >= static_cast<long>(world.particle_count()))
+        throw UsageError("--particle: the scene has " + std::to_string(world.particle_count()) +
+                         " particles (0 .. " + std::to_string(world.particle_count() - 1) + "), got " +
+                         std::to_string(*measured_particle));
+      timed = static_cast<int>(*measured_particle);
+      if (world.model().fixed(timed))
+        throw UsageError("--particle: particle " + std::to_string(timed) + " is fixed: it has no period");
+    } else {
+      for (int i = static_cast<int>(world.particle_count()) - 1; i >= 0 && timed < 0; --i)
+        if (!world.model().fixed(i)) timed = i;
+      if (timed < 0) throw UsageError("--measure: every particle of the scene is fixed");
+    }
+    pendulum = simple_pendulum_period(world.model(), world.state(), timed);
+    meter.sample(world.time(), world.state().position[timed]);
+  }
   DragSettings drag_settings;
   drag_settings.model = drag_options.model;
   DragScript script(drag_options.drags, drag_settings);
@@ -207,6 +277,7 @@ int run_main(int argc, char** argv) {
     failures += st.failures;
     rollbacks += st.non_finite ? 1 : 0;
     dependent = std::max(dependent, st.dependent_rows);
+    if (timed >= 0) meter.sample(world.time(), world.state().position[timed]);
     if (out && world.step_count() % every == 0) write_row(*out, world, line);  // steps since the start: a continued run keeps the numbering
     // Stop at the first sign of failure: nothing after it means anything, and a blow-up only gets slower.
     char text[200];
@@ -275,10 +346,12 @@ int run_main(int argc, char** argv) {
                  csv && !csv_stdout ? "; no CSV written" : "");
     return kExitSimulationFailed;
   }
+  bool measured = true;
+  if (timed >= 0) measured = report_period(report, meter, pendulum, timed, world.time());
   if (!csv_stdout) io::check_standard_output();  // throws OutputError (exit 1); `out` is discarded on the way
   if (out) out->commit();
   if (state_out) state_out->commit();
-  return 0;
+  return measured ? 0 : kExitNoMeasurement;
 }
 
 int solvers_main(int argc, char** argv) {
