@@ -239,6 +239,33 @@ void simulation_section(SandboxState& state) {
     setting_tooltip("gravity");
     remember_label(state, label);
   }
+  // One click for another world's gravity, along the current direction (straight down when there is none).
+  {
+    struct Planet {
+      const char* name;
+      double g;
+      const char* what;
+    };
+    static constexpr Planet kPlanets[] = {{"Earth", 9.81, "the Earth"},
+                                          {"Moon", 1.62, "the Moon"},
+                                          {"Mars", 3.71, "Mars"},
+                                          {"Jupiter", 24.79, "Jupiter"},
+                                          {"zero g", 0.0, "weightless"}};
+    const double g = glm::length(s.gravity);
+    const Vec3 down = g > 0.0 ? s.gravity / g : Vec3(0.0, -1.0, 0.0);
+    bool first = true;
+    for (const Planet& planet : kPlanets) {
+      if (!first) same_line_if_fits(ImGui::CalcTextSize(planet.name).x + 2.0f * ImGui::GetStyle().FramePadding.x);
+      first = false;
+      if (ImGui::SmallButton(planet.name)) {
+        s.gravity = planet.g * down;
+        changed = true;
+      }
+      remember_rect(state, std::string("gravity ") + planet.name);
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("g = %.2f m/s\xc2\xb2, %s, along the current direction of gravity", planet.g, planet.what);
+    }
+  }
   changed |= slider_double(state, "damping", "damping", s.damping, 0.0, 5.0, "%.3f");
   changed |= slider_double(state, "tolerance", "tolerance", s.tolerance, 1e-14, 1e-2, "%.0e", true);
   changed |= slider_int(state, "max_iterations", "iteration cap", s.max_iterations, 1, 500);

@@ -264,6 +264,27 @@ TEST_CASE("the solver combo box switches the solver with the mouse and the click
 
 namespace lagrange::app::test {
 
+TEST_CASE("gravity presets: one click sets the Moon's, Mars's, Jupiter's, the Earth's or no gravity, same direction") {
+  struct Case {
+    const char* button;
+    double g;
+  };
+  for (const char* scene : {"simple_pendulum.json", "spherical_pendulum.json"}) {
+    CAPTURE(scene);
+    Sandbox sandbox(test_options(1920, 1080));  // a projector's window: the Simulation section is in view
+    REQUIRE(sandbox.load_scene(asset(scene)) == "");
+    run_frames(sandbox, 2, 1.0 / 60.0);
+    const Vec3 down = glm::normalize(sandbox.world().settings().gravity);
+    for (const Case c : {Case{"Moon", 1.62}, Case{"Jupiter", 24.79}, Case{"zero g", 0.0}, Case{"Mars", 3.71},
+                         Case{"Earth", 9.81}}) {
+      CAPTURE(c.button);
+      click_widget(sandbox, std::string("gravity ") + c.button);
+      const Vec3 gravity = sandbox.world().settings().gravity;
+      CHECK(glm::length(gravity - c.g * down) < 1e-12);  // after zero g, straight down again: the scenes' own
+    }
+  }
+}
+
 TEST_CASE("a press right after the pointer jumps from a panel onto a particle grabs it") {
   // xdotool and quick hands move and press within one frame; the panels' claim on the mouse is from the last frame.
   Sandbox sandbox(test_options(1280, 720));
