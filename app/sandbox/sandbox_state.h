@@ -129,6 +129,7 @@ struct SandboxState {
   double spring_stiffness = DragSettings{}.spring_stiffness;  // N/m per kg of the mass the drag moves
   bool paused = false;
   double time_scale = 1.0;
+  double air_drag = 0.5;  // 1/s: what the "air drag" checkbox turns on (the last non-zero damping used)
   int max_steps_per_frame = 8;
   double accumulator = 0.0;
 

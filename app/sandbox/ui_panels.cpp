@@ -220,6 +220,11 @@ void simulation_section(SandboxState& state) {
                       "x%.3g", ImGuiSliderFlags_Logarithmic);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Slow motion below 1. Keys [ and ] halve and double it.");
   remember_label(state, "time scale");
+  // Slow motion in one click, and back.
+  const bool slow = state.time_scale < 1.0;
+  if (ImGui::SmallButton(slow ? "real time" : "slow motion x1/4")) state.time_scale = slow ? 1.0 : 0.25;
+  remember_rect(state, "slow motion");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip(slow ? "Back to time scale x1" : "Time scale x1/4");
   ImGui::SliderInt(fit_label("max steps / frame").c_str(), &state.max_steps_per_frame, 1, 64);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("A slow machine runs slower than real time instead of freezing.");
@@ -267,6 +272,15 @@ void simulation_section(SandboxState& state) {
     }
   }
   changed |= slider_double(state, "damping", "damping", s.damping, 0.0, 5.0, "%.3f");
+  // Air drag on and off in one click: off sets the damping to 0, on brings back the last non-zero value (0.5 1/s).
+  if (s.damping > 0.0) state.air_drag = s.damping;
+  bool drag_on = s.damping > 0.0;
+  if (checkbox(state, "air drag", &drag_on)) {
+    s.damping = drag_on ? state.air_drag : 0.0;
+    changed = true;
+  }
+  remember_rect(state, "air drag");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Linear air drag -damping m v on every particle: on or off");
   changed |= slider_double(state, "tolerance", "tolerance", s.tolerance, 1e-14, 1e-2, "%.0e", true);
   changed |= slider_int(state, "max_iterations", "iteration cap", s.max_iterations, 1, 500);
   changed |= slider_double(state, "baumgarte", "Baumgarte \xce\xb2", s.baumgarte, 0.0, 100.0, "%.2f");

@@ -285,6 +285,22 @@ TEST_CASE("gravity presets: one click sets the Moon's, Mars's, Jupiter's, the Ea
   }
 }
 
+TEST_CASE("slow motion and air drag in one click each, and back") {
+  Sandbox sandbox(test_options(1920, 1080));
+  REQUIRE(sandbox.load_scene(asset("simple_pendulum.json")) == "");
+  run_frames(sandbox, 2, 1.0 / 60.0);
+  REQUIRE(sandbox.state().time_scale == 1.0);
+  click_widget(sandbox, "slow motion");
+  CHECK(sandbox.state().time_scale == 0.25);
+  click_widget(sandbox, "slow motion");
+  CHECK(sandbox.state().time_scale == 1.0);
+  REQUIRE(sandbox.world().settings().damping == 0.0);
+  click_widget(sandbox, "air drag");
+  CHECK(sandbox.world().settings().damping == 0.5);
+  click_widget(sandbox, "air drag");
+  CHECK(sandbox.world().settings().damping == 0.0);
+}
+
 TEST_CASE("a press right after the pointer jumps from a panel onto a particle grabs it") {
   // xdotool and quick hands move and press within one frame; the panels' claim on the mouse is from the last frame.
   Sandbox sandbox(test_options(1280, 720));
