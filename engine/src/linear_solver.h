@@ -26,12 +26,8 @@ class LinearSolver {
   // Factorizes the values written; returns the number of dependent (redundant or contradictory) rows, whose
   // unknowns the solve sets to zero.
   virtual int factorize() = 0;
-  // Pivots at or below `relative` times their diagonal entry mark dependent rows (default 1e-10).
-  virtual void set_pivot_tolerance(double relative) = 0;
   // Solves A x = b in place with the last factorization.
   virtual void solve(double* b) const = 0;
-  // Whether unknown i was found dependent by the last factorization.
-  virtual bool dependent(int i) const = 0;
   // A combination, with non-zero weights, of the null vectors the dependent unknowns mark (A v = 0 for each: the
   // self-stresses of a redundant set of rods). Its non-zeros are the unknowns that take part in a dependency.
   virtual void null_combination(std::vector<double>& v) const = 0;

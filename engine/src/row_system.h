@@ -93,8 +93,6 @@ class RowSystem {
   bool chain_kernel() const { return all_rods_ && linear_->bidiagonal_sub() != nullptr; }
   double chain_chord_step(const RowGradients& weighted, std::vector<double>& c, std::vector<double>& lambda,
                           std::vector<double>& work, std::vector<Vec3>& x) const;
-  // Whether row k was dependent in the last factorization (its unknown is set to zero).
-  bool dependent(int k) const { return linear_->dependent(k); }
   // LinearSolver::null_combination: per row, its weight in the dependencies the last factorization found.
   void null_combination(std::vector<double>& v) const { linear_->null_combination(v); }
 

@@ -49,13 +49,11 @@ class SparseLDU final : public LinearSolver {
     return up ? &a_up_[pair_slot_[pair]] : &a_low_[pair_slot_[pair]];
   }
   int factorize_assembled(double pivot_tolerance = 1e-10);
-  int factorize() override { return factorize_assembled(pivot_tolerance_); }
-  void set_pivot_tolerance(double relative) override { pivot_tolerance_ = relative; }
+  int factorize() override { return factorize_assembled(); }
 
   // Solves A x = b in place (after factorize()). Dependent rows get x = 0 in the factored basis.
   void solve(double* b) const override;
 
-  bool dependent(int i) const override { return inv_d_[perm_new_[i]] == 0.0; }
   // With D_k = 0, v = U⁻¹ e_k satisfies A v = L D U v = L D e_k = 0: one back substitution from all of them at once.
   void null_combination(std::vector<double>& v) const override;
   const double* bidiagonal_sub() const override { return bidiagonal_ && symmetric_ ? sub_.data() : nullptr; }
@@ -70,7 +68,6 @@ class SparseLDU final : public LinearSolver {
   void set_pivot(int k, double d, double pivot_tolerance, int& dependent);
 
   bool symmetric_ = false;
-  double pivot_tolerance_ = 1e-10;
   int n_ = 0;
   std::vector<int> perm_old_;  // perm_old_[new] = original index
   std::vector<int> perm_new_;  // perm_new_[original] = new index
