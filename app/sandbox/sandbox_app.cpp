@@ -17,6 +17,7 @@
 #include "sandbox/scene_draw.h"
 #include "sandbox/screenshot_folder.h"
 #include "sandbox/ui.h"
+#include "sandbox/ui_measure.h"
 
 namespace lagrange::app {
 namespace {
@@ -176,6 +177,7 @@ void Sandbox::start_scene(Scene scene, const std::filesystem::path& path) {
   state_.force_scale = 1e-9;
   state_.history.clear();
   state_.initial_energy = state_.world.energy().total();
+  measure_scene_started(state_.measure, state_.world, path.string() + "\n" + state_.scene.name);
   state_.accumulator = 0.0;
   SDL_SetWindowTitle(platform_->window(), ("Lagrange Lab \xe2\x80\x94 " + state_.scene.name).c_str());
   state_.bead_radius = bead_radius(state_.world);
@@ -319,6 +321,7 @@ void Sandbox::step_world() {
   }
   if (undo_blow_up()) return;
   record_step();
+  measure_after_step(state_.measure, world);
 }
 
 // A scene that runs away (penalty springs too stiff for Δt grow ×10¹⁰ a step until the energy overflows; the engine
@@ -467,6 +470,7 @@ void Sandbox::update_view_state(double wall_seconds) {
 void Sandbox::render(bool with_panels) {
   update_viewport();
   build_draw_list(state_, radii_, draw_list_);
+  add_measure_gizmos(state_, radii_, draw_list_);
   renderer_->draw(draw_list_, state_.camera, state_.view.msaa, state_.window_width, state_.window_height);
   if (screenshot_request_ && !*screenshot_request_) {
     screenshot_request_.reset();

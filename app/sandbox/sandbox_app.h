@@ -102,6 +102,8 @@ class Sandbox {
   glm::dvec2 mouse_{-1.0, -1.0};     // drawable pixels, from the last mouse event
   bool buttons_down_[3] = {false, false, false};  // left, right, middle, from events
   enum class Gesture { None, Orbit, Pan } gesture_ = Gesture::None;
+  int rod_press_ = -1;            // the rod under a left press: released without moving, it is selected (Measure)
+  glm::dvec2 press_pixel_{0.0};
   std::chrono::steady_clock::time_point frame_start_{};
   bool quit_ = false;
   // A pose of a large scene (the cloth) that has not come to rest within kPoseSeconds continues next frame.

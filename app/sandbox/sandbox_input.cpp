@@ -96,12 +96,18 @@ void Sandbox::handle_event(const SDL_Event& event) {
         if (hit.kind == Hover::Kind::Particle && (SDL_GetModState() & KMOD_SHIFT)) {
           toggle_trail(state_, hit.index);
         } else if (hit.kind == Hover::Kind::Particle) {
+          // Grabbing a particle times it (and puts the protractor on its rod); an anchor keeps the selection.
+          if (!state_.world.model().fixed(static_cast<std::size_t>(hit.index)))
+            select_particle(state_.measure, state_.world, hit.index);
           begin_drag(hit.index, pixel);
           ++state_.input_counts.grabs;
         } else if (event.button.clicks >= 2) {
           frame_scene();
         } else {
           gesture_ = state_.camera.perspective ? Gesture::Orbit : Gesture::Pan;
+          // A rod pressed and released without moving is a click: it selects the rod for the protractor.
+          rod_press_ = hit.kind == Hover::Kind::Rod ? hit.index : -1;
+          press_pixel_ = pixel;
         }
       } else {
         gesture_ = Gesture::Pan;
@@ -112,6 +118,9 @@ void Sandbox::handle_event(const SDL_Event& event) {
       mouse_ = to_pixels(event.button.x, event.button.y);
       if (event.button.button >= 1 && event.button.button <= 3) buttons_down_[event.button.button - 1] = false;
       if (event.button.button == SDL_BUTTON_LEFT && state_.drag.active()) end_drag();
+      if (event.button.button == SDL_BUTTON_LEFT && rod_press_ >= 0 && glm::length(mouse_ - press_pixel_) <= 3.0)
+        select_rod(state_.measure, rod_press_);
+      if (event.button.button == SDL_BUTTON_LEFT) rod_press_ = -1;
       gesture_ = Gesture::None;
       break;
     case SDL_MOUSEWHEEL:
@@ -155,6 +164,10 @@ void Sandbox::handle_key(const SDL_KeyboardEvent& key) {
       break;
     case SDLK_t: state_.view.trails = !state_.view.trails; break;
     case SDLK_g: state_.view.grid = !state_.view.grid; break;
+    case SDLK_m:
+      state_.measure.shown = !state_.measure.shown;
+      state_.push(Command::Kind::FrameScene);  // the scene's viewport changed height
+      break;
     case SDLK_a: state_.view.constraint_arrows = !state_.view.constraint_arrows; break;
     case SDLK_c: state_.push(Command::Kind::ClearTrails); break;
     case SDLK_LEFTBRACKET: state_.time_scale = std::max(state_.time_scale * 0.5, 1.0 / 64.0); break;

@@ -14,6 +14,7 @@
 #include "lagrange/scene.h"
 #include "lagrange/world.h"
 #include "sandbox/camera.h"
+#include "sandbox/measure_tools.h"
 #include "sandbox/plots.h"
 
 namespace lagrange::app {
@@ -170,6 +171,7 @@ struct SandboxState {
   Hover hover;
   Drag drag;
   std::vector<Trail> trails;
+  MeasureState measure;  // the Measure strip: period timer, stopwatch, protractor, energy bars (key M)
   FrameTiming timing;
   InputCounts input_counts;
   std::string renderer_name;

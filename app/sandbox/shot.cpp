@@ -1,4 +1,5 @@
-// `lagrange-lab shot SCENE [--solver ID] [--steps N | --time S] [--size WxH] [--out FILE.png] [--panels] [--bare]`:
+// `lagrange-lab shot SCENE [--solver ID] [--steps N | --time S] [--size WxH] [--out FILE.png] [--panels] [--measure]
+// [--bare]`:
 // renders a scene after N steps with no display (SDL's offscreen driver: EGL on Mesa) and writes a PNG.
 #include <cstdio>
 #include <cstdlib>
@@ -30,6 +31,8 @@ constexpr const char* kUsage =
     "  --size WxH      image size in pixels (default 1280x720)\n"
     "  --out FILE.png  output file (default: SCENE name .png in the current folder)\n"
     "  --panels        include the control and diagnostics panels\n"
+    "  --measure       include the Measure strip under the scene (period timer, stopwatch, protractor, energy\n"
+    "                  bars; implies --panels); the timer runs from the start\n"
     "  --bare          the scene only: no solver line, no legend\n"
     "  --allow-large   lift the limits on scene size (file size, particles, rows; docs/cli.md)\n"
     "  --frames N      then run N interactive frames (UI, one step of physics, drawing; 1..1000) and print the\n"
@@ -62,7 +65,7 @@ int shot_main(int argc, char** argv) {
   long steps = 0;
   double seconds = -1.0;
   long frames = 0;
-  bool have_steps = false, panels = false, bare = false;
+  bool have_steps = false, panels = false, bare = false, measure = false;
   SceneLimits limits;
   cli::DragOptions drags;
   SandboxOptions options;
@@ -96,6 +99,8 @@ int shot_main(int argc, char** argv) {
         frames = cli::parse_count("--frames", *v, 1, kMaxFrames);
       } else if (args.flag("--panels")) {
         panels = true;
+      } else if (args.flag("--measure")) {
+        measure = panels = true;
       } else if (args.flag("--bare")) {
         bare = true;
       } else if (cli::scene_option(args, limits)) {
@@ -167,6 +172,7 @@ int shot_main(int argc, char** argv) {
     state.commands.push_back(Command::apply_settings(settings));
   }
   state.view.panels = panels;
+  state.measure.shown = measure;
   sandbox->frame_scene();
   sandbox->advance_steps(0);  // applies the solver choice
   // A step that threw: out of memory is exit code 4 (main reports it), anything else the bad input it came from.

@@ -63,9 +63,10 @@ void refresh_scene_files(SandboxState& state);
 // Widths of the side panels in window units (0 when hidden): the control panel on the left, Diagnostics on the right.
 struct PanelLayout {
   float left = 0.0f, right = 0.0f;
+  float bottom = 0.0f;  // the Measure strip under the scene, between the two panels
 };
 PanelLayout panel_layout(const SandboxState& state);
-// The free middle between the panels, where the scene is drawn: x, y, width, height in drawable pixels.
+// The free middle between the panels (and above the Measure strip), where the scene is drawn: x, y, width, height in drawable pixels.
 std::array<int, 4> scene_viewport(const SandboxState& state);
 
 }  // namespace lagrange::app

@@ -8,6 +8,7 @@
 
 #include "sandbox/scene_draw.h"
 #include "sandbox/ui.h"
+#include "sandbox/ui_measure.h"
 
 namespace lagrange::app {
 namespace {
@@ -24,6 +25,7 @@ constexpr Shortcut kShortcuts[] = {
     {"C", "clear trails", {SDLK_c}},
     {"A", "constraint force arrows on / off", {SDLK_a}},
     {"G", "grid on / off", {SDLK_g}},
+    {"M", "measuring tools on / off (period timer, stopwatch, protractor, energy bars)", {SDLK_m}},
     {"Tab", "hide / show the panels", {SDLK_TAB}},
     {"F12 or P", "screenshot (PNG)", {SDLK_F12, SDLK_p}},
     {"H or F1", "this help", {SDLK_h, SDLK_F1}},
@@ -68,6 +70,7 @@ void draw_ui(SandboxState& state) {
   if (state.view.panels) {
     draw_control_panel(state);
     draw_diagnostics(state);
+    if (state.measure.shown) draw_measure_panel(state);
   }
   draw_hud(state);
   if (state.view.legend) draw_legend(state);
@@ -155,7 +158,8 @@ void draw_hud(SandboxState& state) {
 void draw_legend(SandboxState& state) {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   const float margin = panel_layout(state).left + 12.0f;
-  ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x + margin, viewport->Pos.y + viewport->Size.y - 10.0f),
+  const float bottom = viewport->Pos.y + viewport->Size.y - panel_layout(state).bottom;
+  ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x + margin, bottom - 10.0f),
                           ImGuiCond_Always, ImVec2(0.0f, 1.0f));
   ImGui::SetNextWindowBgAlpha(0.55f);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "sandbox/ui.h"
+#include "sandbox/ui_measure.h"
 
 namespace lagrange::app {
 namespace {
@@ -418,6 +419,7 @@ PanelLayout panel_layout(const SandboxState& state) {
     layout.left *= 0.6f * window / total;
     layout.right *= 0.6f * window / total;
   }
+  layout.bottom = measure_strip_height(state);
   return layout;
 }
 
@@ -425,7 +427,8 @@ std::array<int, 4> scene_viewport(const SandboxState& state) {
   const PanelLayout layout = panel_layout(state);
   const int left = static_cast<int>(std::lround(layout.left * state.pixel_ratio));
   const int right = static_cast<int>(std::lround(layout.right * state.pixel_ratio));
-  return {left, 0, std::max(state.window_width - left - right, 1), state.window_height};
+  const int bottom = static_cast<int>(std::lround(layout.bottom * state.pixel_ratio));
+  return {left, 0, std::max(state.window_width - left - right, 1), std::max(state.window_height - bottom, 1)};
 }
 
 void refresh_scene_files(SandboxState& state) {
@@ -456,6 +459,14 @@ void draw_control_panel(SandboxState& state) {
     screenshot_section(state);
     ImGui::Separator();
     if (ImGui::Button("Help (H)")) state.view.help = !state.view.help;
+    ImGui::SameLine();
+    if (ImGui::Button(state.measure.shown ? "Hide measure (M)" : "Measure (M)")) {
+      state.measure.shown = !state.measure.shown;
+      state.push(Command::Kind::FrameScene);  // the scene's viewport changed height
+    }
+    remember_rect(state, "measure button");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Period timer, stopwatch, protractor, phase-space plot and energy bars, under the scene.");
     same_line_if_fits(ImGui::CalcTextSize("Tab hides the panels").x);
     ImGui::TextDisabled("Tab hides the panels");
     remember_label(state, "Tab hides the panels");
