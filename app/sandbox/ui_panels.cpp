@@ -459,7 +459,7 @@ void draw_control_panel(SandboxState& state) {
     screenshot_section(state);
     ImGui::Separator();
     if (ImGui::Button("Help (H)")) state.view.help = !state.view.help;
-    ImGui::SameLine();
+    same_line_if_fits(ImGui::CalcTextSize("Hide measure (M)").x + 2.0f * ImGui::GetStyle().FramePadding.x);
     if (ImGui::Button(state.measure.shown ? "Hide measure (M)" : "Measure (M)")) {
       state.measure.shown = !state.measure.shown;
       state.push(Command::Kind::FrameScene);  // the scene's viewport changed height
