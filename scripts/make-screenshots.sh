@@ -32,4 +32,5 @@ for scene in "$root"/assets/*.json; do
 done
 # Relative path, so the path field in the picture shows no machine's folders.
 (cd "$root" && "$exe" shot assets/double_pendulum.json --time 2.0 --panels --size 1280x720 --out "$out/sandbox.png")
+(cd "$root" && "$exe" shot assets/simple_pendulum.json --time 5 --measure --size 1920x1080 --out "$out/measure_tools.png")
 echo "make-screenshots: wrote $(ls "$out"/*.png | wc -l) PNGs into docs/images"

@@ -254,11 +254,12 @@ void restart_timer(MeasureState& m, const World& world) {
 void select_particle(MeasureState& m, const World& world, int particle) {
   if (particle < 0 || static_cast<std::size_t>(particle) >= world.particle_count()) return;
   m.particle = particle;
-  if (const int rod = rod_of(world.model(), particle); rod >= 0) select_rod(m, rod);
+  if (const int rod = rod_of(world.model(), particle); rod >= 0) select_rod(m, world, rod);
   restart_timer(m, world);
 }
 
-void select_rod(MeasureState& m, int rod) {
+void select_rod(MeasureState& m, const World& world, int rod) {
+  m.ends = rod_ends(world.model(), rod);
   if (rod == m.rod) return;
   m.rod = rod;
   m.trace.clear();
@@ -296,6 +297,7 @@ void measure_scene_started(MeasureState& m, const World& world, const std::strin
     m.particle = default_timed_particle(model);
     m.rod = m.particle >= 0 ? rod_of(model, m.particle) : -1;
   }
+  m.ends = rod_ends(model, m.rod);
   m.stopwatch.reset();
   m.trace.clear();
   restart_timer(m, world);
@@ -338,8 +340,9 @@ void measure_after_step(MeasureState& m, const World& world) {
 }
 
 std::optional<RodAngle> selected_rod_angle(const MeasureState& m, const World& world) {
-  const auto ends = rod_ends(world.model(), m.rod);
-  if (!ends) return std::nullopt;
+  const auto& ends = m.ends;
+  if (!ends || static_cast<std::size_t>(std::max(ends->first, ends->second)) >= world.particle_count())
+    return std::nullopt;
   const State& s = world.state();
   const auto a = static_cast<std::size_t>(ends->first), b = static_cast<std::size_t>(ends->second);
   return rod_angle(s.position[a], s.position[b], s.velocity[a], s.velocity[b], world.settings().gravity,

@@ -118,6 +118,7 @@ struct MeasureState {
   bool shown = false;          // the Measure strip under the scene (key M)
   int particle = -1;           // the timed particle
   int rod = -1;                // the protractor's rod
+  std::optional<std::pair<int, int>> ends;  // rod_ends() of that rod, found when it was selected
   std::string scene_key;       // the scene the selection belongs to (kept across Reset, not across another scene)
 
   PeriodMeter meter;
@@ -153,7 +154,7 @@ void measure_scene_started(MeasureState& measure, const World& world, const std:
 // Times `particle` from now on (and restarts the timer): the exact period is taken from the current state.
 void restart_timer(MeasureState& measure, const World& world);
 void select_particle(MeasureState& measure, const World& world, int particle);  // and its rod
-void select_rod(MeasureState& measure, int rod);
+void select_rod(MeasureState& measure, const World& world, int rod);
 // Moves the bars' zero of potential energy (and rescales them).
 void set_energy_zero(MeasureState& measure, const World& world, EnergyZero zero);
 // After every step: feeds the timer (restarted first when gravity, damping or the mouse's work changed), the trace

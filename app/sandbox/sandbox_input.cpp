@@ -119,7 +119,7 @@ void Sandbox::handle_event(const SDL_Event& event) {
       if (event.button.button >= 1 && event.button.button <= 3) buttons_down_[event.button.button - 1] = false;
       if (event.button.button == SDL_BUTTON_LEFT && state_.drag.active()) end_drag();
       if (event.button.button == SDL_BUTTON_LEFT && rod_press_ >= 0 && glm::length(mouse_ - press_pixel_) <= 3.0)
-        select_rod(state_.measure, rod_press_);
+        select_rod(state_.measure, state_.world, rod_press_);
       if (event.button.button == SDL_BUTTON_LEFT) rod_press_ = -1;
       gesture_ = Gesture::None;
       break;

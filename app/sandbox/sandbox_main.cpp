@@ -22,6 +22,7 @@ constexpr const char* kUsage =
     "  --solver ID     start with this solver (%s)\n"
     "  --size WxH      window size in screen units (default 1280x720)\n"
     "  --paused        start paused\n"
+    "  --measure       open with the Measure strip (period timer, stopwatch, protractor, energy bars; key M)\n"
     "  --no-vsync      do not wait for the display refresh\n"
     "  --quit-after N  close after N frames (scripts, smoke tests)\n"
     "  --report        on exit, print one line: scene, time, steps, energy, max |C|, slowest frame, frames the\n"
@@ -61,7 +62,7 @@ void print_keys() {
 int sandbox_main(int argc, char** argv) {
   std::string scene, solver;
   SandboxOptions options;
-  bool paused = false;
+  bool paused = false, measure = false;
   long quit_after = -1;
   bool report = false;
   try {
@@ -79,6 +80,8 @@ int sandbox_main(int argc, char** argv) {
           return usage_error("--size needs WIDTHxHEIGHT, e.g. 1280x720");
       } else if (args.flag("--paused")) {
         paused = true;
+      } else if (args.flag("--measure")) {
+        measure = true;
       } else if (auto v = args.option("--quit-after")) {
         quit_after = cli::parse_count("--quit-after", *v, 1);
       } else if (args.flag("--report")) {
@@ -125,6 +128,10 @@ int sandbox_main(int argc, char** argv) {
       sandbox.state().commands.push_back(Command::apply_settings(settings));
     }
     sandbox.state().paused = paused;
+    if (measure) {
+      sandbox.state().measure.shown = true;
+      sandbox.state().push(Command::Kind::FrameScene);  // into the viewport above the strip
+    }
     auto last = std::chrono::steady_clock::now();
     for (long frame = 0; sandbox.pump_events() && frame != quit_after; ++frame) {
       const auto now = std::chrono::steady_clock::now();

@@ -244,7 +244,7 @@ void protractor_column(SandboxState& state) {
     for (std::size_t c = 0; c < constraints.size(); ++c) {
       if (!is_rod(*constraints[c]) || constraints[c]->tool()) continue;
       const int r = static_cast<int>(c);
-      if (ImGui::Selectable(rod_name(world, r).c_str(), r == m.rod)) select_rod(m, r);
+      if (ImGui::Selectable(rod_name(world, r).c_str(), r == m.rod)) select_rod(m, world, r);
     }
     ImGui::EndCombo();
   } else {
@@ -420,8 +420,8 @@ void add_measure_gizmos(const SandboxState& state, std::span<const double> radii
     }
   }
   // The protractor on the selected rod: the vertical through its upper end (dashed), an arc from it to the rod.
-  const auto ends = rod_ends(world.model(), m.rod);
-  if (!ends) return;
+  const auto& ends = m.ends;
+  if (!ends || static_cast<std::size_t>(std::max(ends->first, ends->second)) >= world.particle_count()) return;
   const Vec3 a = world.state().position[static_cast<std::size_t>(ends->first)];
   const Vec3 b = world.state().position[static_cast<std::size_t>(ends->second)];
   const double length = glm::length(b - a);

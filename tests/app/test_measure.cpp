@@ -178,7 +178,7 @@ TEST_CASE("clicking a rod selects it, and the protractor reads the rod's angle f
   check_finite(sandbox);
 }
 
-TEST_CASE("grabbing a particle times it and puts the protractor on its rod; Reset keeps the choice, a new scene not") {
+TEST_CASE("grabbing a particle times it and puts the protractor on its rod, which Reset keeps and a new scene does not") {
   Sandbox sandbox(test_options(1280, 720));
   REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
   SandboxState& state = sandbox.state();
@@ -269,7 +269,7 @@ TEST_CASE("the energy bars show the world's energy: its own zero, or potential f
   CHECK(bars.damping == world.work().damping);
 }
 
-TEST_CASE("M shows the Measure strip under the scene, which shrinks to make room; Tab hides it with the panels") {
+TEST_CASE("M shows the Measure strip under the scene, which shrinks to make room, and Tab hides it with the panels") {
   for (const auto& [w, h] : {std::pair{1280, 720}, std::pair{1920, 1080}}) {
     CAPTURE(w);
     Sandbox sandbox(test_options(w, h));
