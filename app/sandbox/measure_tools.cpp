@@ -323,7 +323,8 @@ void measure_after_step(MeasureState& m, const World& world) {
     m.meter.sample(world.time(), world.state().position[static_cast<std::size_t>(m.particle)]);
     m.timer_full = m.meter.samples() >= MeasureState::kMaxSamples;
   }
-  const EnergyBars bars = energy_bars(world.energy(), world.work(), m.potential_offset);
+  // The step's energy, measured once for the plots (Sandbox::record_step): no second pass over the scene.
+  const EnergyBars bars = energy_bars(world.stats().energy, world.work(), m.potential_offset);
   double up = 0.0, down = 0.0;
   for (double v : {bars.kinetic, bars.potential, bars.total, bars.mouse, bars.damping}) {
     up = std::max(up, v);

@@ -300,7 +300,7 @@ void energy_column(SandboxState& state) {
       {"U", "potential energy (gravity, springs)", bars.potential, kPotential},
       {"E", "total energy K + U", bars.total, kTotal},
       {"mouse", "work done by your drags and poses since the last reset", bars.mouse, kMouse},
-      {"drag", "work done by air drag and dampers since the last reset (never positive)", bars.damping, kDamping},
+      {"damp", "work done by air drag and dampers since the last reset (never positive)", bars.damping, kDamping},
   };
   const double up = nice_ceil(std::max(m.energy_up.value(), 1e-12));
   const double down = m.energy_down.value() > 1e-3 * up ? nice_ceil(m.energy_down.value()) : 0.0;
