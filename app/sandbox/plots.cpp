@@ -45,7 +45,8 @@ double quantile(std::vector<double>& values, double q) {
 
 }  // namespace
 
-PlotRange plot_range(const History& history, std::initializer_list<Series> series, bool log_scale) {
+PlotRange plot_range(const History& plot_history, std::span<const Series> series, bool log_scale) {
+  const History& history = plot_history;
   PlotRange range;
   const std::size_t n = history.size();
   if (n == 0) return range;
@@ -55,14 +56,16 @@ PlotRange plot_range(const History& history, std::initializer_list<Series> serie
   range.peak_hi = -INFINITY;
   double last_lo = INFINITY, last_hi = -INFINITY;
   for (const Series& s : series) {
-    for (std::size_t i = 0; i < n; ++i) {
-      const double v = transformed(history[i].*s.field, log_scale);
+    const History& h = s.history ? *s.history : history;
+    for (std::size_t i = 0; i < h.size(); ++i) {
+      const double v = transformed(h[i].*s.field, log_scale);
       if (!std::isfinite(v)) continue;
       values.push_back(v);
       range.peak_lo = std::min(range.peak_lo, v);
       range.peak_hi = std::max(range.peak_hi, v);
     }
-    const double last = transformed(history.back().*s.field, log_scale);
+    if (h.size() == 0) continue;
+    const double last = transformed(h.back().*s.field, log_scale);
     if (std::isfinite(last)) {
       last_lo = std::min(last_lo, last);
       last_hi = std::max(last_hi, last);
@@ -92,7 +95,7 @@ PlotRange plot_range(const History& history, std::initializer_list<Series> serie
   return range;
 }
 
-PlotRects plot_series(const char* id, const History& history, std::initializer_list<Series> series, float height,
+PlotRects plot_series(const char* id, const History& history, std::span<const Series> series, float height,
                       bool log_scale, const char* unit) {
   PlotRects rects;
   ImGui::PushID(id);
@@ -182,18 +185,20 @@ PlotRects plot_series(const char* id, const History& history, std::initializer_l
   points.reserve(2 * buckets + 2);
   for (const Series& s : series) {
     points.clear();
+    const History& h = s.history ? *s.history : history;
+    const std::size_t n = h.size();
     for (std::size_t b = 0; b < buckets; ++b) {
       const std::size_t i0 = b * n / buckets, i1 = std::max((b + 1) * n / buckets, i0 + 1);
       if (i0 >= n) break;
       std::size_t lo_i = i0, hi_i = i0;
       for (std::size_t i = i0; i < std::min(i1, n); ++i) {
-        if (history[i].*s.field < history[lo_i].*s.field) lo_i = i;
-        if (history[i].*s.field > history[hi_i].*s.field) hi_i = i;
+        if (h[i].*s.field < h[lo_i].*s.field) lo_i = i;
+        if (h[i].*s.field > h[hi_i].*s.field) hi_i = i;
       }
       for (std::size_t i : {std::min(lo_i, hi_i), std::max(lo_i, hi_i)}) {
-        const double v = transformed(history[i].*s.field, log_scale);
-        if (!std::isfinite(v)) continue;
-        const ImVec2 p = to_screen(history[i].time, v);
+        const double v = transformed(h[i].*s.field, log_scale);
+        if (!std::isfinite(v) || h[i].time < t0) continue;
+        const ImVec2 p = to_screen(h[i].time, v);
         if (points.empty() || points.back().x != p.x || points.back().y != p.y) points.push_back(p);
       }
     }
@@ -222,7 +227,14 @@ PlotRects plot_series(const char* id, const History& history, std::initializer_l
     draw->AddLine(ImVec2(mx, top), ImVec2(mx, bottom), IM_COL32(200, 200, 210, 90));
     ImGui::BeginTooltip();
     ImGui::Text("t = %.3f s", history[best].time);
-    for (const Series& s : series) ImGui::TextColored(ImColor(s.colour), "%s: %.6g %s", s.label, history[best].*s.field, unit);
+    for (const Series& s : series) {
+      const History& h = s.history ? *s.history : history;
+      for (std::size_t i = h.size(); i-- > 0;)  // the lane's sample at that time
+        if (h[i].time <= history[best].time + 1e-12) {
+          ImGui::TextColored(ImColor(s.colour), "%s: %.6g %s", s.label, h[i].*s.field, unit);
+          break;
+        }
+    }
     ImGui::EndTooltip();
   }
   ImGui::PopID();

@@ -52,8 +52,10 @@ class Renderer {
   Renderer& operator=(const Renderer&) = delete;
 
   // Clears the window (window_width x window_height pixels) and draws the scene into the camera's viewport: through a
-  // multisampled target when samples > 0.
-  void draw(const DrawList& list, const Camera& camera, int samples, int window_width, int window_height);
+  // multisampled target when samples > 0. With clear_window false only the viewport is cleared (split views: one
+  // draw per view).
+  void draw(const DrawList& list, const Camera& camera, int samples, int window_width, int window_height,
+            bool clear_window = true);
 
  private:
   void draw_segments(const std::vector<SegmentInstance>& segments, const Camera& camera);

@@ -77,6 +77,9 @@ class Sandbox {
   void save_scene(std::string path);
   void apply(const Command& command);
   void step_world();
+  void add_lane(const LaneSpec& spec);
+  bool restart_lane(Lane& lane);
+  void step_lane(Lane& lane);
   void record_step();
   void record_pose();
   bool undo_blow_up();  // after a step: true when it ran away and was undone
@@ -90,6 +93,7 @@ class Sandbox {
   void update_viewport();
   void update_view_state(double wall_seconds);
   glm::dvec2 to_pixels(int x, int y) const;
+  const World& view_world() const;  // the world of the lane view under the mouse (split views), else lane 1's
 
   std::unique_ptr<Platform> platform_;
   std::unique_ptr<Renderer> renderer_;
@@ -99,7 +103,8 @@ class Sandbox {
   std::optional<bool> screenshot_request_;  // pending screenshot: with panels?
   std::vector<Vec3> before_step_x_, before_step_v_;  // the state before the last step, for undo_blow_up
   std::deque<SDL_Event> pending_;  // events held back to the next frame (pump_events)
-  glm::dvec2 mouse_{-1.0, -1.0};     // drawable pixels, from the last mouse event
+  glm::dvec2 mouse_{-1.0, -1.0};     // drawable pixels, from the last mouse event (in lane 1's view: to_pixels)
+  mutable int mouse_view_ = 0;       // the lane view the mouse is in (split views)
   bool buttons_down_[3] = {false, false, false};  // left, right, middle, from events
   enum class Gesture { None, Orbit, Pan } gesture_ = Gesture::None;
   std::chrono::steady_clock::time_point frame_start_{};

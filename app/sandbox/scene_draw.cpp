@@ -186,18 +186,54 @@ void reach_bounds(const World& world, glm::dvec3& lo, glm::dvec3& hi) {
   lagrange::reach_bounds(world.model(), world.state(), lo, hi);
 }
 
-void build_draw_list(const SandboxState& state, std::span<const double> radii, DrawList& list) {
+namespace {
+
+glm::vec4 lane_rgba(const SandboxState& state, int lane, float alpha) {
+  const Colour c = lane_colour(state.lane_specs(), lane);
+  return {c.r, c.g, c.b, alpha};
+}
+
+// The two ends a rod is drawn between: its particles, or with exaggeration k its length error |d| − L magnified k
+// times about its middle (a rod 1 cm too long drawn 1 m too long at k = 100: it pokes out of its beads), between 0
+// and 3 L.
+std::pair<Vec3, Vec3> drawn_ends(Vec3 a, Vec3 b, double rest, int exaggeration) {
+  if (exaggeration <= 1 || !(rest > 0.0)) return {a, b};
+  const double d = glm::length(b - a);
+  if (!(d > 1e-300)) return {a, b};
+  const Vec3 middle = 0.5 * (a + b), along = (b - a) / d;
+  // At most three rest lengths: a rod that drifted by half its length is not drawn 50 lengths long at ×100.
+  const double drawn = std::clamp(rest + exaggeration * (d - rest), 0.0, 3.0 * rest);
+  return {middle - 0.5 * drawn * along, middle + 0.5 * drawn * along};
+}
+
+// Beside the rod, a few pixels off to the side on screen: a thin line of the rod's rest length, centred on it.
+void add_rest_ghost(const Camera& camera, Vec3 a, Vec3 b, double rest, float rod_width, std::vector<SegmentInstance>& out) {
+  const double d = glm::length(b - a);
+  if (!(d > 1e-300) || !(rest > 0.0)) return;
+  const Vec3 middle = 0.5 * (a + b), along = (b - a) / d;
+  Vec3 side = glm::cross(along, camera.forward());
+  if (glm::length(side) < 1e-9) return;  // a rod seen end on
+  side = glm::normalize(side) * ((rod_width + 4.0) / std::max(camera.pixels_per_unit(middle), 1e-12));
+  add_segment(out, middle + side - 0.5 * rest * along, middle + side + 0.5 * rest * along, 1.5f,
+              glm::vec4(0.92f, 0.93f, 0.96f, 0.75f));
+}
+
+}  // namespace
+
+void build_draw_list(const SandboxState& state, std::span<const double> radii, DrawList& list, int lane) {
   list.clear();
-  const World& world = state.world;
+  const World& world = lane == 0 ? state.world : state.lanes[static_cast<std::size_t>(lane - 1)].world;
+  const std::vector<Trail>& trails = lane == 0 ? state.trails : state.lanes[static_cast<std::size_t>(lane - 1)].trails;
   const State& p = world.state();
   const Model& model = world.model();
   const Camera& camera = state.camera;
   const glm::dvec3 view_dir = camera.forward();
+  const int exaggeration = state.view.error_exaggeration;
   if (state.view.grid) add_grid(state, list);
 
   // Trails, oldest faint.
   if (state.view.trails)
-    for (const Trail& trail : state.trails) {
+    for (const Trail& trail : trails) {
       const glm::vec3 c = particle_colour(state.scene, trail.particle);
       const std::size_t n = trail.points.size();
       for (std::size_t k = 1; k < n; ++k) {
@@ -226,8 +262,11 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
         colour = error_colour(std::abs(constraint.value(0, p.position)) / constraint.length_scale(0));
       }
       const bool hovered = state.hover.kind == Hover::Kind::Rod && state.hover.index == index;
-      add_segment(list.segments, p.position[ids[0]], p.position[ids[1]], hovered ? width + 3.0f : width,
+      const double rest = constraint.length_scale(0);
+      const auto [a, b] = drawn_ends(p.position[ids[0]], p.position[ids[1]], rest, exaggeration);
+      add_segment(list.segments, a, b, hovered ? width + 3.0f : width,
                   hovered ? glm::mix(colour, glm::vec4(1.0f, 0.95f, 0.55f, 1.0f), 0.5f) : colour);
+      if (state.view.rest_ghosts) add_rest_ghost(camera, p.position[ids[0]], p.position[ids[1]], rest, width, list.segments);
       continue;
     }
     // Everything else is drawn from its drawing hint: the app never asks what type a constraint is.
@@ -292,6 +331,26 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
                             glm::vec4(particle_colour(state.scene, index), 1.0f),
                             glm::vec4(model.fixed(i) ? 1.0f : 0.0f, highlight, n > 400 ? 0.0f : 1.0f, 0.0f)});
   }
+
+  // The other lanes over lane 1, each in its colour: translucent rods and smaller beads (hidden inside lane 1's
+  // beads while the lanes agree, showing as soon as they part).
+  if (lane == 0 && state.lane_view == LaneView::Overlay)
+    for (std::size_t k = 0; k < state.lanes.size(); ++k) {
+      const World& ghost = state.lanes[k].world;
+      const State& g = ghost.state();
+      const glm::vec4 colour = lane_rgba(state, static_cast<int>(k) + 1, 0.7f);
+      const auto ghost_constraints = ghost.constraints();
+      for (const auto& c : ghost_constraints) {
+        if (!is_rod(*c)) continue;
+        const auto ids = c->particles();
+        const auto [a, b] = drawn_ends(g.position[ids[0]], g.position[ids[1]], c->length_scale(0), exaggeration);
+        add_segment(list.segments, a, b, std::max(width * 0.6f, 1.5f), colour);
+      }
+      for (std::size_t i = 0; i < g.position.size() && i < radii.size(); ++i)
+        if (!ghost.model().fixed(i))
+          list.spheres.push_back({to_f(g.position[i]), static_cast<float>(radii[i] * 0.8), glm::vec4(glm::vec3(colour), 0.8f),
+                                  glm::vec4(0.0f, 0.0f, 0.0f, 0.0f)});
+    }
 
   // Widths are in screen units: thicker on HiDPI screens.
   const float line_scale = static_cast<float>(state.ui_scale * state.pixel_ratio);

@@ -37,6 +37,8 @@ void reach_bounds(const World& world, glm::dvec3& lo, glm::dvec3& hi);
 // A constraint drawn as a rod: two particles and the Segment drawing hint.
 bool is_rod(const Constraint& constraint);
 
-void build_draw_list(const SandboxState& state, std::span<const double> radii, DrawList& list);
+// The draw list of lane `lane` (0: lane 1, SandboxState::world; k: state.lanes[k − 1]). Lane 1's list carries the
+// other lanes as ghosts when they are overlaid.
+void build_draw_list(const SandboxState& state, std::span<const double> radii, DrawList& list, int lane = 0);
 
 }  // namespace lagrange::app

@@ -28,6 +28,10 @@ constexpr Shortcut kShortcuts[] = {
     {"F12 or P", "screenshot (PNG)", {SDLK_F12, SDLK_p}},
     {"H or F1", "this help", {SDLK_h, SDLK_F1}},
     {"Esc", "close help / drop the grabbed particle where it is", {SDLK_ESCAPE}},
+    {"L", "add a lane: the scene again, from now, with the next solver, stepped alongside (up to 4)", {SDLK_l}},
+    {"Ctrl+L", "remove the last lane", {SDLK_l}, false, true},
+    {"V", "lanes overlaid / side by side", {SDLK_v}},
+    {"X", "draw rod length errors x1 / x10 / x100 / x1000", {SDLK_x}},
     {"Ctrl+S", "save the scene as it is now (to the last file saved, or a new one)", {SDLK_s}, false, true},
     {"Ctrl+Q", "quit", {SDLK_q}, false, true},
     {"Left-drag particle", "grab it; release to fling"},
@@ -70,6 +74,7 @@ void draw_ui(SandboxState& state) {
     draw_diagnostics(state);
   }
   draw_hud(state);
+  draw_lane_overlay(state);
   if (state.view.legend) draw_legend(state);
   draw_hover(state);
   if (state.view.help) draw_help(state);

@@ -20,10 +20,14 @@ void hint(const char* format, Args... args) {
   ImGui::PopStyleColor();
 }
 
+}  // namespace
+
 void remember_rect(SandboxState& state, const std::string& name) {
   const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
   state.widget_rects[name] = {lo.x, lo.y, hi.x, hi.y};
 }
+
+namespace {
 
 // Labels are sized by their text, never cut at the panel's edge. fit_label gives the next widget the width that
 // leaves room for its label beside it; a label too long for that goes on a line of its own above a full-width widget.
@@ -338,6 +342,10 @@ constexpr ViewToggle kViewToggles[] = {
     {"trails (T)", &ViewOptions::trails, "The last positions of the trailed particles. Shift+click a particle to trail it."},
     {"grid (G)", &ViewOptions::grid, "Metre grid (2D) or ground grid (3D)."},
     {"legend", &ViewOptions::legend, "What the colours mean, at the bottom of the scene."},
+    {"rest lengths", &ViewOptions::rest_ghosts,
+     "A thin line of each rod's rest length beside it: a rod that drifted is longer or shorter than its line."},
+    {"rod length labels", &ViewOptions::length_labels,
+     "Each rod's length now, in metres, beside it (the first 60 rods in view)."},
 };
 
 constexpr RodColouringInfo kRodColourings[] = {
@@ -450,6 +458,7 @@ void draw_control_panel(SandboxState& state) {
       for (const char* header : {"View", "Screenshot"}) ImGui::GetStateStorage()->SetInt(ImGui::GetID(header), 1);
     scene_section(state);
     solver_section(state);
+    lanes_section(state);
     simulation_section(state);
     interaction_section(state);
     view_section(state);

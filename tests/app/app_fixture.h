@@ -93,11 +93,27 @@ inline void run_frames(Sandbox& sandbox, int frames, double dt) {
 }
 
 // Moves the pointer to the middle of a widget the panels drew, and clicks there.
+// Clicks the widget drawn as `name` (widget_rects), first scrolling its panel with the wheel, as a user would, when
+// it lies below the window's bottom edge.
 inline void click_widget(Sandbox& sandbox, const std::string& name) {
   run_frames(sandbox, 2, 0.0);  // a popup that just opened is placed on its second frame
   const auto& rects = sandbox.state().widget_rects;
-  const auto it = rects.find(name);
+  auto it = rects.find(name);
   REQUIRE_MESSAGE(it != rects.end(), "widget not drawn: " << name);
+  const double bottom = sandbox.state().window_height / sandbox.state().pixel_ratio;
+  for (int wheel = 0; wheel < 40 && it->second[3] > bottom - 4.0; ++wheel) {
+    // Near the bottom edge: over the panel itself, not a list inside it (which would scroll instead).
+    const glm::dvec2 over(0.5 * (it->second[0] + it->second[2]), bottom - 30.0);
+    push_mouse_motion(over, over, false);
+    SDL_Event event{};
+    event.type = SDL_MOUSEWHEEL;
+    event.wheel.y = -2;
+    event.wheel.direction = SDL_MOUSEWHEEL_NORMAL;
+    sandbox.handle_event(event);
+    run_frames(sandbox, 2, 0.0);
+    it = rects.find(name);
+    REQUIRE_MESSAGE(it != rects.end(), "widget no longer drawn after scrolling: " << name);
+  }
   const glm::dvec2 centre(0.5 * (it->second[0] + it->second[2]), 0.5 * (it->second[1] + it->second[3]));
   push_mouse_motion(centre, centre, false);
   run_frames(sandbox, 1, 0.0);
