@@ -32,4 +32,9 @@ for scene in "$root"/assets/*.json; do
 done
 # Relative path, so the path field in the picture shows no machine's folders.
 (cd "$root" && "$exe" shot assets/double_pendulum.json --time 2.0 --panels --size 1280x720 --out "$out/sandbox.png")
+# Lanes (docs/app.md): projection against the acceleration level after 10 s, overlaid and side by side.
+(cd "$root" && "$exe" shot assets/double_pendulum.json --time 10 --size 960x540 --lanes projection,acceleration \
+  --exaggerate 10 --rest-lengths --out "$out/lanes_overlay.png")
+(cd "$root" && "$exe" shot assets/double_pendulum.json --time 10 --size 1280x720 --panels \
+  --lanes projection,acceleration,penalty,rattle --lane-view split --exaggerate 100 --out "$out/lanes_split.png")
 echo "make-screenshots: wrote $(ls "$out"/*.png | wc -l) PNGs into docs/images"

@@ -154,8 +154,9 @@ void draw_lane_overlay(SandboxState& state) {
     for (std::size_t k = 0; k < specs.size(); ++k) {
       const auto& view = views[std::min(k, views.size() - 1)];
       const float x = static_cast<float>(view[0] / ratio) + 10.0f;
-      // Below the HUD line in the first view; at the top of the others.
-      const float y = static_cast<float>(view[1] / ratio) + (views.size() > 1 ? (k == 0 ? 2.2f * line : 8.0f)
+      // Below the top line (which runs across the top views), one under the other when overlaid.
+      const bool top_row = view[1] == views[0][1];
+      const float y = static_cast<float>(view[1] / ratio) + (views.size() > 1 ? (top_row ? 2.2f * line : 8.0f)
                                                                               : 2.2f * line + k * line);
       const SolverInfo* info = find_solver(specs[k].solver);
       std::string text = std::to_string(k + 1) + "  " + (info ? info->name : specs[k].solver);
