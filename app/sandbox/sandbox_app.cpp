@@ -259,14 +259,20 @@ void Sandbox::apply(const Command& command) {
         break;
       }
       LaneSpec spec;
-      if (command.path.empty()) {  // the next solver of the table that no lane uses yet
+      if (command.path.empty()) {
+        // The next solver of the table that no lane uses yet, of the other family first: against a position-level
+        // lane 1 (projection) the acceleration level, whose drift is the lesson, then the stiff springs.
         const std::vector<LaneSpec> used = state_.lane_specs();
+        const bool position_level = state_.world.solver_info().implicit_compliance;
         spec.solver = state_.world.settings().solver;
-        for (const SolverInfo& info : solver_table())
-          if (std::none_of(used.begin(), used.end(), [&](const LaneSpec& l) { return l.solver == info.id; })) {
-            spec.solver = info.id;
-            break;
-          }
+        bool found = false;
+        for (const bool other_family : {true, false})
+          for (const SolverInfo& info : solver_table())
+            if (!found && (info.implicit_compliance != position_level) == other_family &&
+                std::none_of(used.begin(), used.end(), [&](const LaneSpec& l) { return l.solver == info.id; })) {
+              spec.solver = info.id;
+              found = true;
+            }
       } else {
         try {
           const std::vector<LaneSpec> parsed = parse_lanes(command.path);

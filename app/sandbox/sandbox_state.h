@@ -58,7 +58,8 @@ struct Command {
     FrameScene,
     ClearTrails,
     SaveScene,       // path ("" = Save: the last file saved to, or a new one in save_dir)
-    AddLane,         // path: the lane's spec (lanes.h; "" = the next solver no lane uses); a copy of lane 1 now
+    AddLane,         // path: the lane's spec (lanes.h; "" = the next solver no lane uses, of the other family
+                     // than lane 1's first: position level against force level); a copy of lane 1 now
     RemoveLane,      // index (2.. for the extra lanes; -1 = the last one)
     SetLane,         // index, path: a new spec for that lane (2..); it restarts from lane 1's state now
   };

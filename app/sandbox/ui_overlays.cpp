@@ -28,7 +28,7 @@ constexpr Shortcut kShortcuts[] = {
     {"F12 or P", "screenshot (PNG)", {SDLK_F12, SDLK_p}},
     {"H or F1", "this help", {SDLK_h, SDLK_F1}},
     {"Esc", "close help / drop the grabbed particle where it is", {SDLK_ESCAPE}},
-    {"L", "add a lane: the scene again, from now, with the next solver, stepped alongside (up to 4)", {SDLK_l}},
+    {"L", "add a lane: the scene again, from now, with another solver, stepped alongside (up to 4)", {SDLK_l}},
     {"Ctrl+L", "remove the last lane", {SDLK_l}, false, true},
     {"V", "lanes overlaid / side by side", {SDLK_v}},
     {"X", "draw rod length errors x1 / x10 / x100 / x1000", {SDLK_x}},
