@@ -90,7 +90,7 @@ void Renderer::draw(const DrawList& list, const Camera& camera, int samples, int
   glViewport(0, 0, window_width, window_height);
   glClearDepth(1.0);
   // A flat clear: a software rasterizer clears far faster than it fills a full-screen gradient.
-  glClearColor(kBackground.r, kBackground.g, kBackground.b, 1.0f);
+  glClearColor(list.background.r, list.background.g, list.background.b, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   // Multisampled: into the offscreen target, resolved below. Otherwise straight into the window (one full-screen
   // copy less, which a software rasterizer notices).

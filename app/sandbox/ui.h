@@ -56,6 +56,8 @@ void draw_hud(SandboxState& state);            // ui_overlays.cpp
 void draw_legend(SandboxState& state);
 void draw_hover(SandboxState& state);
 void draw_help(SandboxState& state);
+// The View section's theme and UI scale controls (ui_display.cpp).
+void draw_display_controls(SandboxState& state);
 
 // Lists assets/*.json into state.scene_files.
 void refresh_scene_files(SandboxState& state);
