@@ -128,7 +128,7 @@ TEST_CASE("UI scale 2: fonts rasterized at twice the size, larger widgets, wider
   CHECK(two.title_text <= 2.3 * one.title_text);
 }
 
-TEST_CASE("the light theme: a light scene background and light panels; the View section's radio buttons switch") {
+TEST_CASE("the light theme: a light scene background and light panels, and the View section's radio buttons switch it") {
   Sandbox sandbox(test_options(1280, 2000));  // tall: the expanded control panel, View section included, fits
   REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
   SandboxState& state = sandbox.state();
@@ -162,7 +162,7 @@ TEST_CASE("the light theme: a light scene background and light panels; the View 
   check_theme(Theme::Dark);
 }
 
-TEST_CASE("the UI scale buttons and slider rebuild the font atlas between frames; the slider applies on release") {
+TEST_CASE("the UI scale buttons and slider rebuild the font atlas between frames, the slider on release") {
   // Tall: the expanded control panel, View section included, fits at 2x.
   Sandbox sandbox(test_options(1280, 4000));
   REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
@@ -324,7 +324,7 @@ TEST_CASE("the window entry point reads the config, warns once about a broken on
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("shot --ui-scale 2 draws text twice as tall and --theme light a light picture; shot ignores the config") {
+TEST_CASE("shot --ui-scale 2 draws text twice as tall and --theme light a light picture, and shot ignores the config") {
   const auto dir = temp_dir("shot-projector");
   // A remembered light theme at 3x that shot must not read: its pictures depend on the command line only.
   ScopedEnv config("XDG_CONFIG_HOME", dir.string());

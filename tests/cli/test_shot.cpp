@@ -104,7 +104,7 @@ TEST_CASE("shot prints its usage only after a mistake in the command line") {
   CHECK(read_all(scene) == read_all(asset("simple_pendulum.json")));
 }
 
-TEST_CASE("--ui-scale and --theme: a bad value exits 2 naming the option and what it allows; shot ignores the config") {
+TEST_CASE("--ui-scale and --theme: a bad value exits 2 naming the option and what it allows, and shot ignores the config") {
   const fs::path dir = fresh_dir("shot-projector");
   const std::string shot = "shot " + asset("simple_pendulum.json") + " --size 64x64 --out " + quote(dir / "o.png");
   for (const char* bad : {"0.5", "3.01", "nan", "inf", "2x", "", "-1"}) {
