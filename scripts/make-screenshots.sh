@@ -32,4 +32,7 @@ for scene in "$root"/assets/*.json; do
 done
 # Relative path, so the path field in the picture shows no machine's folders.
 (cd "$root" && "$exe" shot assets/double_pendulum.json --time 2.0 --panels --size 1280x720 --out "$out/sandbox.png")
+# Projector mode: light theme at 2x on a 1920x1080 projector (docs/app.md, "Projector mode").
+(cd "$root" && "$exe" shot assets/double_pendulum.json --time 2.0 --panels --size 1920x1080 --ui-scale 2 \
+  --theme light --out "$out/projector_light.png")
 echo "make-screenshots: wrote $(ls "$out"/*.png | wc -l) PNGs into docs/images"
