@@ -30,9 +30,15 @@ std::string scale_label(double scale) {
 void draw_display_controls(SandboxState& state) {
   Appearance& wanted = state.appearance;
   const ImGuiStyle& style = ImGui::GetStyle();
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  // SameLine when an item `width` wide still fits on the line, else a new line: nothing runs past the panel's edge.
+  const auto same_line_if_fits = [right](float width) {
+    ImGui::SameLine();
+    if (ImGui::GetCursorScreenPos().x + width > right) ImGui::NewLine();
+  };
   ImGui::TextUnformatted("Theme");
   for (Theme theme : {Theme::Dark, Theme::Light}) {
-    ImGui::SameLine();
+    same_line_if_fits(ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(theme_name(theme)).x);
     if (ImGui::RadioButton(theme_name(theme), wanted.theme == theme)) wanted.theme = theme;
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(theme == Theme::Light ? "Dark lines on white: for a bright room and a projector"
@@ -40,12 +46,9 @@ void draw_display_controls(SandboxState& state) {
     remember(state, std::string("theme ") + theme_name(theme));
   }
   ImGui::TextUnformatted("UI scale");
-  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   for (double scale : kUiScaleChoices) {
     const std::string label = scale_label(scale);
-    const float width = ImGui::CalcTextSize(label.c_str()).x + 2.0f * style.FramePadding.x;
-    ImGui::SameLine();
-    if (ImGui::GetCursorScreenPos().x + width > right) ImGui::NewLine();
+    same_line_if_fits(ImGui::CalcTextSize(label.c_str()).x + 2.0f * style.FramePadding.x);
     const bool current = std::abs(wanted.scale - scale) < 1e-9;
     if (current) ImGui::PushStyleColor(ImGuiCol_Button, style.Colors[ImGuiCol_ButtonActive]);
     if (ImGui::SmallButton(label.c_str())) wanted.scale = scale;

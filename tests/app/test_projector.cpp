@@ -128,6 +128,44 @@ TEST_CASE("UI scale 2: fonts rasterized at twice the size, larger widgets, wider
   CHECK(two.title_text <= 2.3 * one.title_text);
 }
 
+TEST_CASE("at 2x and 3x on a 1920x1080 projector every label of both panels and the top line is complete") {
+  for (const double scale : {2.0, 3.0}) {
+    for (const char* scene : {"double_pendulum.json", "spherical_pendulum.json"}) {  // 2D and 3D settings
+      CAPTURE(scale);
+      CAPTURE(scene);
+      SandboxOptions options = test_options(1920, 1080);
+      options.appearance = {Theme::Light, scale};
+      Sandbox sandbox(options);
+      REQUIRE(sandbox.load_scene(asset(scene)) == "");
+      SandboxState& state = sandbox.state();
+      state.expand_sections = true;
+      state.time_scale = 0.25;  // the top line's longest form
+      state.drag_model = DragModel::Spring;
+      state.paused = true;
+      run_frames(sandbox, 3, kDt);
+      const auto& rects = state.widget_rects;
+      const auto control = rects.at("control panel"), diagnostics = rects.at("diagnostics panel");
+      int labels = 0;
+      for (const auto& [name, rect] : rects) {
+        CAPTURE(name);
+        if (name.starts_with("label: ") || name.starts_with("theme ") || name.starts_with("ui scale ")) {
+          CHECK(rect[0] >= control[0] - 0.5f);
+          CHECK(rect[2] <= control[2] + 0.5f);
+          ++labels;
+        } else if (name.starts_with("diagnostics: ") || name == "renderer") {
+          CHECK(rect[2] <= diagnostics[2] + 0.5f);
+        }
+      }
+      CHECK(labels >= 28);  // the expanded panel's labels, the two themes, six scale buttons and the slider
+      const auto hud = rects.at("hud");
+      const Camera& camera = sandbox.camera();
+      CHECK(hud[0] >= camera.x());
+      CHECK(hud[2] <= camera.x() + camera.width());
+      CHECK(camera.width() >= 0.39 * 1920);  // the scene keeps its 40 % of the width
+    }
+  }
+}
+
 TEST_CASE("the light theme: a light scene background and light panels, and the View section's radio buttons switch it") {
   Sandbox sandbox(test_options(1280, 2000));  // tall: the expanded control panel, View section included, fits
   REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
