@@ -37,4 +37,7 @@ done
   --exaggerate 10 --rest-lengths --out "$out/lanes_overlay.png")
 (cd "$root" && "$exe" shot assets/double_pendulum.json --time 10 --size 1280x720 --panels \
   --lanes projection,acceleration,penalty,rattle --lane-view split --exaggerate 100 --out "$out/lanes_split.png")
+# Projector mode: light theme at 2x on a 1920x1080 projector (docs/app.md, "Projector mode").
+(cd "$root" && "$exe" shot assets/double_pendulum.json --time 2.0 --panels --size 1920x1080 --ui-scale 2 \
+  --theme light --out "$out/projector_light.png")
 echo "make-screenshots: wrote $(ls "$out"/*.png | wc -l) PNGs into docs/images"

@@ -91,7 +91,7 @@ void Renderer::draw(const DrawList& list, const Camera& camera, int samples, int
   glViewport(0, 0, window_width, window_height);
   glClearDepth(1.0);
   // A flat clear: a software rasterizer clears far faster than it fills a full-screen gradient.
-  glClearColor(kBackground.r, kBackground.g, kBackground.b, 1.0f);
+  glClearColor(list.background.r, list.background.g, list.background.b, 1.0f);
   if (!clear_window) {  // only this view's rectangle: the views beside it are drawn already
     glEnable(GL_SCISSOR_TEST);
     glScissor(vx, vy, camera.width(), camera.height());

@@ -28,7 +28,11 @@ struct SegmentInstance {
   glm::vec4 colour;
 };
 
+// Background colour of the dark theme (the default), shared with the pixel tests; the light theme's is in theme.cpp.
+inline constexpr glm::vec3 kBackground{0.094f, 0.102f, 0.122f};
+
 struct DrawList {
+  glm::vec3 background = kBackground;  // the window is cleared to it (the theme's)
   std::vector<SegmentInstance> under;  // grid: drawn first, without depth writes
   std::vector<SegmentInstance> segments;
   std::vector<SphereInstance> spheres;
@@ -40,9 +44,6 @@ struct DrawList {
     over.clear();
   }
 };
-
-// Background colour, shared with the pixel tests.
-inline constexpr glm::vec3 kBackground{0.094f, 0.102f, 0.122f};
 
 class Renderer {
  public:

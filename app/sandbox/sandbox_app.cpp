@@ -17,50 +17,12 @@
 #include "sandbox/scene_draw.h"
 #include "sandbox/screenshot_folder.h"
 #include "sandbox/ui.h"
+#include "sandbox/user_config.h"
 
 namespace lagrange::app {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// software: a CPU rasterizer (llvmpipe), where every panel triangle costs: ImGui's anti-aliased lines and fills
-// (a feathered fringe around each) are turned off there, which halves the panels' triangles (measured: the
-// Simple pendulum's frame with panels from 10.4 to 8.4 ms).
-void setup_imgui_style(float scale, bool software) {
-  ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = nullptr;  // same layout every start: a class sees what the docs show
-  const char* font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
-  if (std::filesystem::exists(font)) {
-    // Latin, Greek (λ, Δ, β), arrows, geometric shapes (● ◎) and the superscript T of Jᵀ.
-    static ImVector<ImWchar> ranges;
-    if (ranges.empty()) {
-      ImFontGlyphRangesBuilder builder;
-      builder.AddRanges(io.Fonts->GetGlyphRangesDefault());
-      static const ImWchar extra[] = {0x0300, 0x036F, 0x0370, 0x03FF, 0x1D40, 0x1D40, 0x2010, 0x2027, 0x2190, 0x21FF, 0x2200, 0x22FF,
-                                      0x25A0, 0x25FF, 0};
-      builder.AddRanges(extra);
-      builder.BuildRanges(&ranges);
-    }
-    io.Fonts->AddFontFromFileTTF(font, 15.0f * scale, nullptr, ranges.Data);
-  } else {
-    io.FontGlobalScale = scale;
-  }
-  ImGui::StyleColorsDark();
-  ImGuiStyle& style = ImGui::GetStyle();
-  style.WindowRounding = 6.0f;
-  style.FrameRounding = 4.0f;
-  style.GrabRounding = 4.0f;
-  style.WindowBorderSize = 0.0f;
-  style.FramePadding = ImVec2(6, 4);
-  style.ItemSpacing = ImVec2(8, 5);
-  style.Colors[ImGuiCol_WindowBg] = ImVec4(0.09f, 0.10f, 0.12f, 0.94f);
-  style.Colors[ImGuiCol_Header] = ImVec4(0.20f, 0.25f, 0.33f, 1.0f);
-  style.Colors[ImGuiCol_HeaderHovered] = ImVec4(0.26f, 0.33f, 0.44f, 1.0f);
-  style.Colors[ImGuiCol_FrameBg] = ImVec4(0.16f, 0.17f, 0.20f, 1.0f);
-  style.ScaleAllSizes(scale);
-  style.AntiAliasedLines = !software;
-  style.AntiAliasedFill = !software;
-}
 
 // What the plots keep of a step.
 Sample sample_of(const World& world) {
@@ -109,11 +71,15 @@ Sandbox::Sandbox(const SandboxOptions& options) {
                         state_.renderer_name.find("softpipe") != std::string::npos ||
                         state_.renderer_name.find("SwiftShader") != std::string::npos;
   state_.view.msaa = software ? 0 : 4;
-  state_.ui_scale = platform_->ui_scale();
+  software_ = software;
+  hidpi_scale_ = platform_->ui_scale();
+  config_file_ = options.config_file;
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
-  setup_imgui_style(static_cast<float>(state_.ui_scale), software);
+  ImGui::GetIO().IniFilename = nullptr;  // same layout every start: a class sees what the docs show
+  state_.appearance = options.appearance;
+  apply_appearance();  // before the backend: it uploads this atlas on its first frame
   ImGui_ImplSDL2_InitForOpenGL(platform_->window(), platform_->context());
   ImGui_ImplOpenGL3_Init("#version 330 core");
   imgui_ready_ = true;
@@ -505,9 +471,38 @@ void Sandbox::advance_steps(int steps) {
   for (int i = 0; i < steps; ++i) step_world();
 }
 
+void Sandbox::apply_appearance() {
+  Appearance& wanted = state_.appearance;
+  wanted.scale = std::isfinite(wanted.scale) ? std::clamp(wanted.scale, kMinUiScale, kMaxUiScale) : 1.0;
+  if (wanted == applied_) return;
+  const bool rescale = wanted.scale != applied_.scale;
+  state_.ui_scale = hidpi_scale_ * wanted.scale;
+  const float scale = static_cast<float>(state_.ui_scale);
+  apply_imgui_style(wanted.theme, scale, software_);
+  if (rescale) {
+    // The atlas is rasterized again at the new size (sharp text, not a stretched bitmap) and uploaded again when the
+    // backend already had it; otherwise the backend uploads it on its first frame.
+    const bool uploaded = ImGui::GetIO().Fonts->TexID != ImTextureID{};
+    if (uploaded) ImGui_ImplOpenGL3_DestroyFontsTexture();
+    build_fonts(scale);
+    if (uploaded) ImGui_ImplOpenGL3_CreateFontsTexture();
+  }
+  applied_ = wanted;
+}
+
 void Sandbox::frame(double wall_seconds) {
   const auto start = Clock::now();
   frame_start_ = start;
+  // A theme or scale chosen in the last frame's panels: applied here, between frames, and remembered.
+  if (state_.appearance != applied_) {
+    const bool rescaled = state_.appearance.scale != applied_.scale;
+    apply_appearance();
+    if (!config_file_.empty()) {
+      const std::string error = write_appearance(config_file_, state_.appearance);
+      if (!error.empty()) state_.show_toast("Could not remember the display choice: " + error, true);
+    }
+    if (rescaled) frame_scene();  // the panels' widths changed: the scene is framed into the new middle
+  }
   update_viewport();
 
   ImGui_ImplOpenGL3_NewFrame();

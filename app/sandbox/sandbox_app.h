@@ -25,6 +25,8 @@ struct SandboxOptions {
   int width = 1280, height = 720;
   bool hidden = false;  // tests and `shot`
   bool vsync = true;
+  Appearance appearance;              // theme and projector scale to start with (theme.h)
+  std::filesystem::path config_file;  // where a change made in the window is remembered ("": nowhere; user_config.h)
 };
 
 // assets/: LAGRANGE_ASSETS_DIR when it exists, else a folder found next to the executable.
@@ -92,6 +94,9 @@ class Sandbox {
   // Sets the camera's viewport to the free middle between the panels (the whole window when they are hidden).
   void update_viewport();
   void update_view_state(double wall_seconds);
+  // Style, fonts (rebuilt and uploaded when the scale changed) and state.ui_scale from state_.appearance. Between
+  // frames only: never inside a NewFrame / Render pair.
+  void apply_appearance();
   glm::dvec2 to_pixels(int x, int y) const;
   const World& view_world() const;  // the world of the lane view under the mouse (split views), else lane 1's
 
@@ -114,6 +119,10 @@ class Sandbox {
   bool pose_pending_ = false;
   bool out_of_memory_ = false;
   bool imgui_ready_ = false;
+  bool software_ = false;          // a CPU rasterizer: no anti-aliased ImGui geometry
+  double hidpi_scale_ = 1.0;       // the platform's HiDPI factor; state_.ui_scale is it × the user's scale
+  Appearance applied_{Theme::Dark, 0.0};  // what the style and font atlas were last built for (0: not yet)
+  std::filesystem::path config_file_;
 };
 
 }  // namespace lagrange::app

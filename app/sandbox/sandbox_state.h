@@ -16,6 +16,7 @@
 #include "lagrange/world.h"
 #include "sandbox/camera.h"
 #include "sandbox/plots.h"
+#include "sandbox/theme.h"
 
 namespace lagrange::app {
 
@@ -207,7 +208,10 @@ struct SandboxState {
   FrameTiming timing;
   InputCounts input_counts;
   std::string renderer_name;
-  double ui_scale = 1.0;     // HiDPI factor for fonts and widgets when the OS does not scale the drawable
+  // Projector mode (theme.h): the theme and the user's scale factor. The panels edit it; the Sandbox applies a
+  // change (style, font atlas) before the next frame and remembers it in the user's config folder.
+  Appearance appearance;
+  double ui_scale = 1.0;     // effective scale of fonts, widgets and lines: the HiDPI factor × appearance.scale
   double pixel_ratio = 1.0;  // drawable pixels per window unit (2 on a Retina-style screen)
   int window_width = 1, window_height = 1;  // the window's drawable size in pixels; the scene gets the middle
 

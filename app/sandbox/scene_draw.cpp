@@ -9,11 +9,6 @@
 namespace lagrange::app {
 namespace {
 
-constexpr glm::vec4 kPinColour{1.0f, 0.80f, 0.20f, 1.0f};
-constexpr glm::vec4 kGravityColour{0.45f, 0.85f, 0.45f, 1.0f};
-constexpr glm::vec4 kConstraintForceColour{0.95f, 0.45f, 0.95f, 1.0f};
-constexpr glm::vec4 kDragColour{0.55f, 0.90f, 1.0f, 1.0f};
-
 glm::vec3 to_f(const Vec3& v) { return glm::vec3(v); }
 
 double nice_step(double raw) {
@@ -57,7 +52,8 @@ void add_ring(std::vector<SegmentInstance>& out, Vec3 centre, double radius, glm
 
 void add_grid(const SandboxState& state, DrawList& list) {
   const Camera& camera = state.camera;
-  const glm::vec4 minor{1.0f, 1.0f, 1.0f, 0.055f}, major{1.0f, 1.0f, 1.0f, 0.12f}, axis{0.75f, 0.8f, 1.0f, 0.25f};
+  const Palette& colours = palette(state.appearance.theme);
+  const glm::vec4 minor = colours.grid_minor, major = colours.grid_major, axis = colours.grid_axis;
   if (!camera.perspective) {
     const double aspect = static_cast<double>(camera.width()) / camera.height();
     const double hw = camera.half_height * aspect, hh = camera.half_height;
@@ -163,22 +159,24 @@ glm::vec3 particle_colour(const Scene& scene, int index) {
   return kPalette[index % 8];
 }
 
-glm::vec4 tension_colour(double force, double scale) {
+glm::vec4 tension_colour(double force, double scale, Theme theme) {
   const float t = static_cast<float>(std::clamp(std::abs(force) / std::max(scale, 1e-12), 0.0, 1.0));
-  const glm::vec3 neutral{0.80f, 0.81f, 0.84f};
+  const Palette& colours = palette(theme);
+  const glm::vec3 neutral = colours.rod_neutral;
   if (force < 0.0) {  // tension: warm
-    const glm::vec3 mid{1.0f, 0.62f, 0.20f}, full{0.95f, 0.18f, 0.15f};
+    const glm::vec3 mid = colours.tension_mid, full = colours.tension_full;
     return glm::vec4(t < 0.5f ? glm::mix(neutral, mid, t * 2.0f) : glm::mix(mid, full, t * 2.0f - 1.0f), 1.0f);
   }
-  const glm::vec3 mid{0.35f, 0.80f, 1.0f}, full{0.20f, 0.35f, 1.0f};  // compression: cool
+  const glm::vec3 mid = colours.compression_mid, full = colours.compression_full;  // compression: cool
   return glm::vec4(t < 0.5f ? glm::mix(neutral, mid, t * 2.0f) : glm::mix(mid, full, t * 2.0f - 1.0f), 1.0f);
 }
 
-glm::vec4 error_colour(double relative_error) {
+glm::vec4 error_colour(double relative_error, Theme theme) {
   // log10 |C|/L from 1e-12 (green) to 1e-2 (red).
   const double e = std::log10(std::max(relative_error, 1e-16));
   const float t = static_cast<float>(std::clamp((e + 12.0) / 10.0, 0.0, 1.0));
-  const glm::vec3 good{0.35f, 0.85f, 0.45f}, mid{0.95f, 0.85f, 0.25f}, bad{0.95f, 0.20f, 0.15f};
+  const Palette& colours = palette(theme);
+  const glm::vec3 good = colours.error_good, mid = colours.error_mid, bad = colours.error_bad;
   return glm::vec4(t < 0.5f ? glm::mix(good, mid, t * 2.0f) : glm::mix(mid, bad, t * 2.0f - 1.0f), 1.0f);
 }
 
@@ -229,6 +227,9 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
   const Camera& camera = state.camera;
   const glm::dvec3 view_dir = camera.forward();
   const int exaggeration = state.view.error_exaggeration;
+  const Theme theme = state.appearance.theme;
+  const Palette& colours = palette(theme);
+  list.background = colours.background;
   if (state.view.grid) add_grid(state, list);
 
   // Trails, oldest faint.
@@ -238,7 +239,7 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
       const std::size_t n = trail.points.size();
       for (std::size_t k = 1; k < n; ++k) {
         const float age = static_cast<float>(k) / static_cast<float>(n);
-        add_segment(list.under, trail.points[k - 1], trail.points[k], 2.0f, glm::vec4(glm::mix(c, glm::vec3(1.0f), 0.3f), 0.85f * age));
+        add_segment(list.under, trail.points[k - 1], trail.points[k], 2.0f, glm::vec4(glm::mix(c, colours.trail_mix, 0.3f), 0.85f * age));
       }
     }
 
@@ -254,12 +255,12 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
     const int index = static_cast<int>(c);
     if (is_rod(constraint)) {
       const auto ids = constraint.particles();
-      glm::vec4 colour{0.80f, 0.81f, 0.84f, 1.0f};
+      glm::vec4 colour(colours.rod_neutral, 1.0f);
       if (state.view.rod_colouring == RodColouring::Tension) {
         const std::size_t r = static_cast<std::size_t>(world.model().row_offset(index));
-        colour = tension_colour(r < forces.size() ? forces[r] : 0.0, state.force_scale);
+        colour = tension_colour(r < forces.size() ? forces[r] : 0.0, state.force_scale, theme);
       } else if (state.view.rod_colouring == RodColouring::LengthError) {
-        colour = error_colour(std::abs(constraint.value(0, p.position)) / constraint.length_scale(0));
+        colour = error_colour(std::abs(constraint.value(0, p.position)) / constraint.length_scale(0), theme);
       }
       const bool hovered = state.hover.kind == Hover::Kind::Rod && state.hover.index == index;
       const double rest = constraint.length_scale(0);
@@ -275,12 +276,12 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
     if (ids.empty()) continue;
     const int held = ids[0];
     const double r = radii[static_cast<std::size_t>(held)];
-    const glm::vec4 colour = kPinColour;
+    const glm::vec4 colour = colours.pin;
     switch (drawing.shape) {
       case Shape::Point:
         if (state.drag.controller.constraint() == index) {  // the mouse's pin, either model
-          add_segment(list.over, p.position[held], drawing.point, 2.0f, kDragColour);
-          add_ring(list.over, drawing.point, r * 0.5, view_dir, kDragColour, 2.0f);
+          add_segment(list.over, p.position[held], drawing.point, 2.0f, colours.drag);
+          add_ring(list.over, drawing.point, r * 0.5, view_dir, colours.drag, 2.0f);
         } else {  // a scene pin: a yellow ring and cross-hair around the point
           add_ring(list.over, drawing.point, r * 1.45, view_dir, colour, 2.5f);
           const Vec3 u = glm::normalize(glm::cross(view_dir, glm::length(glm::cross(view_dir, Vec3(0, 1, 0))) > 1e-6 ? Vec3(0, 1, 0) : Vec3(1, 0, 0)));
@@ -373,10 +374,10 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
     for (std::size_t i = 0; i < n; ++i) {
       if (model.fixed(i)) continue;
       if (state.view.gravity_arrows)
-        add_arrow(list.over, p.position[i], world.settings().gravity * model.mass(i) * scale, view_dir, kGravityColour);
+        add_arrow(list.over, p.position[i], world.settings().gravity * model.mass(i) * scale, view_dir, colours.gravity);
       if (state.view.constraint_arrows)
         add_arrow(list.over, p.position[i], constraint_force(model, p, static_cast<int>(i)) * scale, view_dir,
-                  kConstraintForceColour);
+                  colours.constraint_force);
     }
   }
   if (line_scale != 1.0f)

@@ -39,6 +39,8 @@ constexpr const char* kUsage =
     "  --exaggerate K  draw each rod's length error K times (1, 10, 100 or 1000; default 1)\n"
     "  --rest-lengths  a thin line of each rod's rest length beside it\n"
     "  --length-labels each rod's length in metres beside it\n"
+    "  --ui-scale S    fonts, widgets, lines and plots S times as large, 1..3 (e.g. 2 for a projector)\n"
+    "  --theme T       dark (default) or light; shot never reads the window's remembered choice\n"
     "  --allow-large   lift the limits on scene size (file size, particles, rows; docs/cli.md)\n"
     "  --frames N      then run N interactive frames (UI, one step of physics, drawing; 1..1000) and print the\n"
     "                  median frame time: a measure of the sandbox's speed on this machine\n";
@@ -105,6 +107,14 @@ int shot_main(int argc, char** argv) {
         if (out.empty()) return usage_error("--out needs a file name");
       } else if (auto v = args.option("--frames")) {
         frames = cli::parse_count("--frames", *v, 1, kMaxFrames);
+      } else if (auto v = args.option("--ui-scale")) {
+        const auto scale = parse_ui_scale(*v);
+        if (!scale) return usage_error(ui_scale_error(*v));
+        options.appearance.scale = *scale;
+      } else if (auto v = args.option("--theme")) {
+        const auto theme = parse_theme(*v);
+        if (!theme) return usage_error(theme_error(*v));
+        options.appearance.theme = *theme;
       } else if (args.flag("--panels")) {
         panels = true;
       } else if (args.flag("--bare")) {

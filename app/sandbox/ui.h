@@ -57,6 +57,8 @@ void draw_hud(SandboxState& state);            // ui_overlays.cpp
 void draw_legend(SandboxState& state);
 void draw_hover(SandboxState& state);
 void draw_help(SandboxState& state);
+// The View section's theme and UI scale controls (ui_display.cpp).
+void draw_display_controls(SandboxState& state);
 
 void lanes_section(SandboxState& state);     // ui_lanes.cpp
 void draw_lane_overlay(SandboxState& state);

@@ -2,6 +2,7 @@
 // with the numbers a lesson quotes beside them.
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -29,7 +30,8 @@ void draw_diagnostics(SandboxState& state) {
   const World& world = state.world;
   const StepStats& stats = world.stats();
   const EnergyBalance balance = energy_balance(state);
-  const float plot_h = 95.0f * static_cast<float>(state.ui_scale);
+  float plot_h = 95.0f * static_cast<float>(state.ui_scale);
+  const PlotPalette& colours = palette(state.appearance.theme).plot;
 
   if (ImGui::BeginTable("numbers", 2)) {
     ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthFixed);  // as wide as the longest label
@@ -103,6 +105,13 @@ void draw_diagnostics(SandboxState& state) {
   }
 
   ImGui::Spacing();
+  // Scaled up (projector mode), the plots give up to a quarter of their height so that more of them fit the window
+  // (4.5 plot heights, five headings, the renderer's line and the gaps); the rest scrolls. Their text bands keep
+  // their size, so shrinking further would leave too little of the curves.
+  if (state.ui_scale > 1.0) {
+    const float fixed = 8.0f * ImGui::GetTextLineHeightWithSpacing() + 6.0f * ImGui::GetStyle().ItemSpacing.y;
+    plot_h = std::clamp((ImGui::GetContentRegionAvail().y - fixed) / 4.5f, 0.75f * plot_h, plot_h);
+  }
   ImGui::TextUnformatted("Energy");
   if (state.history.size() > 1) {
     ImGui::SameLine();
@@ -137,26 +146,24 @@ void draw_diagnostics(SandboxState& state) {
   };
   const bool lanes = !state.lanes.empty();
   plot("energy",
-       {{"kinetic", &Sample::kinetic, IM_COL32(255, 170, 70, 255)},
-        {"potential", &Sample::potential, IM_COL32(90, 170, 255, 255)},
-        {"total", &Sample::total, IM_COL32(235, 235, 240, 255)}},
+       {{"kinetic", &Sample::kinetic, colours.kinetic},
+        {"potential", &Sample::potential, colours.potential},
+        {"total", &Sample::total, colours.total}},
        plot_h * 1.3f, false, "J");
   ImGui::TextUnformatted(lanes ? "Total energy of each lane" : "Total energy (zoomed)");
-  plot("total", lanes ? per_lane(&Sample::total) : std::vector<Series>{{"total", &Sample::total, IM_COL32(235, 235, 240, 255)}},
+  plot("total", lanes ? per_lane(&Sample::total) : std::vector<Series>{{"total", &Sample::total, colours.total}},
        plot_h * 0.8f, false, "J");
   ImGui::TextUnformatted(lanes ? "max |C| of each lane (log)" : "Constraint violation (log)");
   plot("violation",
        lanes ? per_lane(&Sample::violation)
-             : std::vector<Series>{{"max |C| [m]", &Sample::violation, IM_COL32(255, 95, 85, 255)},
-                                   {"max |Jv| [m/s]", &Sample::velocity_violation, IM_COL32(200, 130, 255, 255)}},
+             : std::vector<Series>{{"max |C| [m]", &Sample::violation, colours.violation},
+                                   {"max |Jv| [m/s]", &Sample::velocity_violation, colours.velocity_violation}},
        plot_h, true, lanes ? "m" : "");
   ImGui::TextUnformatted("Solver effort");
   plot("iterations",
-       lanes ? per_lane(&Sample::iterations)
-             : std::vector<Series>{{"iterations", &Sample::iterations, IM_COL32(120, 220, 140, 255)}},
+       lanes ? per_lane(&Sample::iterations) : std::vector<Series>{{"iterations", &Sample::iterations, colours.iterations}},
        plot_h * 0.7f, false, "");
-  plot("solve", lanes ? per_lane(&Sample::solve_ms)
-                      : std::vector<Series>{{"solve time", &Sample::solve_ms, IM_COL32(240, 220, 100, 255)}},
+  plot("solve", lanes ? per_lane(&Sample::solve_ms) : std::vector<Series>{{"solve time", &Sample::solve_ms, colours.solve}},
        plot_h * 0.7f, false, "ms");
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("%s", state.renderer_name.c_str());  // wrapped: "llvmpipe (LLVM 15.0.6, 256 bits), OpenGL 4.5 ..."

@@ -111,9 +111,10 @@ bool slider_int(SandboxState& state, std::string_view key, const char* label, in
 
 void scene_section(SandboxState& state) {
   if (!ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  ImGui::TextColored(ImVec4(0.95f, 0.95f, 1.0f, 1.0f), "%s", state.scene.name.c_str());
+  const Palette& colours = palette(state.appearance.theme);
+  ImGui::TextColored(colours.title, "%s", state.scene.name.c_str());
   if (!state.scene.description.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.72f, 0.74f, 0.78f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, colours.description);
     ImGui::TextWrapped("%s", state.scene.description.c_str());
     ImGui::PopStyleColor();
   }
@@ -165,7 +166,7 @@ void scene_section(SandboxState& state) {
   if ((save_as || save_enter) && save_path[0]) state.commands.push_back(Command::save(std::string(save_path.data())));
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Save the scene as it is now to the file named in the field.");
   if (!state.scene_error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.40f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, colours.error_text);
     ImGui::TextWrapped("Could not open: %s", state.scene_error.c_str());
     ImGui::PopStyleColor();
     hint("The previous scene keeps running.");
@@ -184,7 +185,7 @@ void solver_section(SandboxState& state) {
     for (const SolverInfo& info : solver_table()) {
       ImGui::PushID(info.id);
       ImGui::ColorButton("##c", ImVec4(info.colour.r, info.colour.g, info.colour.b, 1.0f),
-                         ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
+                         ImGuiColorEditFlags_NoTooltip, ImVec2(0.8f * ImGui::GetFontSize(), 0.8f * ImGui::GetFontSize()));
       ImGui::SameLine();
       char label[256];
       std::snprintf(label, sizeof label, "%d  %s", k++, info.name);
@@ -200,7 +201,7 @@ void solver_section(SandboxState& state) {
     }
     ImGui::EndCombo();
   }
-  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.72f, 0.74f, 0.78f, 1.0f));
+  ImGui::PushStyleColor(ImGuiCol_Text, palette(state.appearance.theme).description);
   ImGui::TextWrapped("%s", current.description);
   ImGui::PopStyleColor();
   hint("Keys 1..%zu switch live, without a reset.", solver_table().size());
@@ -297,7 +298,7 @@ void simulation_section(SandboxState& state) {
   if (ImGui::Button("Scene's own settings")) state.push(Command::Kind::RestoreSceneSettings);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Back to the values in the scene file (no reset).");
   if (!state.settings_error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.40f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, palette(state.appearance.theme).error_text);
     ImGui::TextWrapped("%s", state.settings_error.c_str());
     ImGui::PopStyleColor();
   }
@@ -356,6 +357,8 @@ constexpr RodColouringInfo kRodColourings[] = {
 
 void view_section(SandboxState& state) {
   if (!ImGui::CollapsingHeader("View")) return;
+  draw_display_controls(state);  // theme and UI scale: projector mode
+  ImGui::Separator();
   ImGui::TextUnformatted("Rod colour");
   for (const RodColouringInfo& info : kRodColourings) {
     if (&info != &kRodColourings[0])
@@ -400,7 +403,7 @@ void screenshot_section(SandboxState& state) {
     state.commands.push_back(Command::screenshot(state.screenshot_without_panels));
   remember_label(state, "Save PNG (F12)");
   if (!state.notice.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.6f, 0.9f, 0.6f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, palette(state.appearance.theme).ok_text);
     ImGui::TextWrapped("%s", state.notice.c_str());
     ImGui::PopStyleColor();
     remember_rect(state, "screenshot notice");

@@ -1,6 +1,8 @@
 // Helpers shared by the sandbox tests: a hidden sandbox, SDL event injection, pixel checks.
 #pragma once
 
+#include <unistd.h>
+
 #include <SDL.h>
 #include <doctest/doctest.h>
 
@@ -27,6 +29,16 @@ inline std::vector<std::filesystem::path> shipped_scenes() {
 }
 
 // A hidden 640x360 sandbox on the offscreen driver, no vsync.
+// A fresh, empty folder for one test, private to this process: two test runs at once (two builds, CI beside a
+// developer) never share one.
+inline std::filesystem::path temp_dir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("lagrange-app-tests-" + std::to_string(::getpid()) + "-" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
 inline SandboxOptions test_options(int width = 640, int height = 360) {
   SandboxOptions options;
   options.width = width;
