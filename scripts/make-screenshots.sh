@@ -22,6 +22,8 @@ seconds_for() {
     hanging_chain | rope_bridge) echo 2.0 ;;
     galileo_chords) echo 0.6 ;;
     cart_pendulum) echo 0.8 ;;
+    period_amplitude) echo 4.0 ;;
+    coupled_pendulums) echo 4.2 ;;
     *) echo 1.0 ;;
   esac
 }
