@@ -22,6 +22,8 @@ seconds_for() {
     hanging_chain | rope_bridge) echo 2.0 ;;
     galileo_chords) echo 0.6 ;;
     cart_pendulum) echo 0.8 ;;
+    period_amplitude) echo 4.0 ;;
+    coupled_pendulums) echo 4.2 ;;
     *) echo 1.0 ;;
   esac
 }
@@ -32,5 +34,13 @@ for scene in "$root"/assets/*.json; do
 done
 # Relative path, so the path field in the picture shows no machine's folders.
 (cd "$root" && "$exe" shot assets/double_pendulum.json --time 2.0 --panels --size 1280x720 --out "$out/sandbox.png")
+# Lanes (docs/app.md): projection against the acceleration level after 10 s, overlaid and side by side.
+(cd "$root" && "$exe" shot assets/double_pendulum.json --time 10 --size 960x540 --lanes projection,acceleration \
+  --exaggerate 10 --rest-lengths --out "$out/lanes_overlay.png")
+(cd "$root" && "$exe" shot assets/double_pendulum.json --time 10 --size 1280x720 --panels \
+  --lanes projection,acceleration,penalty,rattle --lane-view split --exaggerate 100 --out "$out/lanes_split.png")
+# Projector mode: light theme at 2x on a 1920x1080 projector (docs/app.md, "Projector mode").
+(cd "$root" && "$exe" shot assets/double_pendulum.json --time 2.0 --panels --size 1920x1080 --ui-scale 2 \
+  --theme light --out "$out/projector_light.png")
 (cd "$root" && "$exe" shot assets/simple_pendulum.json --time 5 --measure --size 1920x1080 --out "$out/measure_tools.png")
 echo "make-screenshots: wrote $(ls "$out"/*.png | wc -l) PNGs into docs/images"

@@ -41,7 +41,7 @@ void main() {
   float edge = smoothstep(0.55, 0.85, rim);
   shaded = mix(shaded, vec3(1.0, 0.95, 0.55), v_style.y * edge);
   shaded = mix(shaded, shaded * 0.55, v_style.z * (1.0 - v_style.y) * smoothstep(0.8, 0.98, rim));
-  frag_colour = vec4(shaded, coverage);
+  frag_colour = vec4(shaded, coverage * v_colour.a);
 
   vec4 clip = projection * vec4(hit, 1.0);
   gl_FragDepth = clamp(0.5 * clip.z / clip.w + 0.5, 0.0, 1.0);

@@ -14,6 +14,7 @@
 #include "common/output_file.h"
 #include "cli/drag_option.h"
 #include "lagrange/drag.h"
+#include "lagrange/lanes.h"
 #include "lagrange/period.h"
 #include "lagrange/scene.h"
 #include "lagrange/solver.h"
@@ -30,6 +31,13 @@ mean iterations, wall time.
 
 options:
   --solver NAME        constraint solver (lagrange-lab solvers lists them); default: the scene's
+  --lanes L1,L2[,..]   run 2-4 copies of SCENE from the same state, each with its own solver and settings
+                       (a solver id, then :KEY=VALUE settings, e.g. projection,acceleration or
+                       projection,projection:dt=0.004; a lane's settings go on top of lane 1's), stepped
+                       together from the same state: a lane with another dt steps
+                       until it reaches the first lane's time. The summary gets one line per lane; the CSV
+                       one row per lane and step, with two more columns in front: lane (1-based) and solver.
+                       Excludes --solver and --save-state
   --dt S               time step in seconds; default: the scene's
   --steps N            number of steps
   --duration S         simulated seconds (default 10; rounded up to whole steps)
@@ -77,9 +85,10 @@ std::string settings_help() {
 }
 
 // Every number as the shortest text that reads back to the same double (format_number).
+// `line` arrives holding the row's start (the lane columns, or nothing).
 void write_row(io::OutputFile& out, const World& world, std::string& line) {
   const Energy e = world.energy();
-  line = std::to_string(world.step_count());
+  line += std::to_string(world.step_count());
   for (double value : {world.time(), e.kinetic, e.potential, e.total(), world.max_violation()}) {
     line += ',';
     line += format_number(value);
@@ -95,10 +104,42 @@ void write_row(io::OutputFile& out, const World& world, std::string& line) {
   out.write(line);
 }
 
-void write_header(io::OutputFile& out, std::size_t particles) {
+// With lanes, each row starts with the lane's number (1-based, the order of --lanes) and its solver id.
+void write_header(io::OutputFile& out, std::size_t particles, bool lanes) {
+  if (lanes) out.write("lane,solver,");
   out.write("step,t,kinetic,potential,energy,violation");
   for (std::size_t i = 0; i < particles; ++i) out.print(",x%zu,y%zu,z%zu,vx%zu,vy%zu,vz%zu", i, i, i, i, i, i);
   out.write("\n");
+}
+
+// One lane of a run: its world, its drag, and its accounts for the summary.
+struct RunLane {
+  explicit RunLane(const Settings& s) : settings(s) {}
+  Settings settings;
+  std::string label;
+  std::optional<World> world;
+  std::optional<DragScript> script;
+  DragController drag;
+  PeriodMeter meter;
+  double e0 = 0.0, worst_violation = 0.0, worst_velocity = 0.0, max_drift = 0.0;
+  long done = 0, iterations = 0, recoveries = 0, failures = 0, rollbacks = 0, held = 0;
+  int dependent = 0;
+};
+
+// The summary of a run with lanes: one line per lane.
+void print_lanes(std::FILE* report, const std::vector<RunLane>& runs) {
+  std::fprintf(report, "lane  %-28s %-9s %-10s %-13s %-13s %-10s %s\n", "solver and settings", "dt s", "steps",
+               "drift J", "max |drift| J", "max |C|/L", "iterations  failures");
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    const RunLane& lane = runs[k];
+    const World& w = *lane.world;
+    const Work& work = w.work();
+    const double drift = w.energy().total() - lane.e0 - work.mouse - work.damping;
+    std::fprintf(report, "%-5zu %-28s %-9.6g %-10ld %+-13.3e %-13.3e %-10.3e %-11.3g %ld%s\n", k + 1,
+                 printable(lane.label, 28).c_str(), lane.settings.dt, lane.done, drift, lane.max_drift,
+                 lane.worst_violation, lane.done ? static_cast<double>(lane.iterations) / lane.done : 0.0,
+                 lane.failures, lane.rollbacks ? " (rolled back)" : "");
+  }
 }
 
 }  // namespace
@@ -146,12 +187,14 @@ int run_main(int argc, char** argv) {
   DragOptions drag_options;
   std::optional<std::string> measure;
   std::optional<long> measured_particle;
+  std::optional<std::string> lanes;
   while (!args.empty()) {
     if (args.flag("--help") || args.flag("-h")) {
       std::printf(kRunUsage, kDragUsage, settings_help().c_str(), kMaxSteps);
       return 0;
     }
     if (auto v = args.option("--solver")) { solver = *v; continue; }
+    if (auto v = args.option("--lanes")) { lanes = *v; continue; }
     if (auto v = args.option("--dt")) { dt = parse_number("--dt", *v); continue; }
     if (auto v = args.option("--steps")) { steps = parse_count("--steps", *v, 0, kMaxSteps); continue; }
     if (auto v = args.option("--duration")) { duration = parse_number("--duration", *v); continue; }
@@ -185,6 +228,8 @@ int run_main(int argc, char** argv) {
     args.finish();
   }
   if (!scene_path) throw UsageError("missing SCENE (see --help)");
+  if (lanes && save_state)
+    throw UsageError("--save-state and --lanes exclude each other: a saved state is one world; run the lane alone");
   if (measured_particle && !measure) throw UsageError("--particle: only with --measure");
   if (steps && duration) throw UsageError("give --steps or --duration, not both");
   if (duration && !(*duration >= 0.0)) throw UsageError("--duration: must be >= 0");
@@ -209,17 +254,49 @@ int run_main(int argc, char** argv) {
   for (const auto& [key, value] : sets)
     if (std::string problem = set_setting(settings, key, value); !problem.empty())
       throw UsageError("--set " + problem);
-  const long total_steps = steps ? *steps : steps_for_duration(duration.value_or(10.0), settings.dt);
-  check_substeps(total_steps, settings.substeps);
-  // The world starts with the settings of the command line: a solver chosen here is not a switch in mid-run.
-  Scene configured = scene;
-  configured.settings = settings;
-  World world = make_world(configured);
+  // The lanes: one (the command line's settings) or each --lanes spec on top of them.
+  std::vector<LaneSpec> specs;
+  if (lanes) {
+    if (solver) throw UsageError("--solver and --lanes exclude each other: the lanes name their solvers");
+    try {
+      specs = parse_lanes(*lanes);
+    } catch (const Error& error) {
+      throw UsageError(std::string("--lanes: ") + error.what());
+    }
+  }
+  std::vector<RunLane> runs;
+  if (specs.empty()) {
+    runs.emplace_back(settings);
+  } else {
+    for (const LaneSpec& spec : specs) {
+      try {  // lane 1 on top of the command line's settings, every later lane on top of lane 1's (as in the window)
+        runs.emplace_back(lane_settings(runs.empty() ? settings : runs[0].settings, spec));
+      } catch (const Error& error) {
+        throw UsageError("--lanes: lane " + std::to_string(runs.size() + 1) + ": " + error.what());
+      }
+      runs.back().label = spec.label();
+    }
+  }
+  const bool multi = runs.size() > 1;
+  const double first_dt = runs[0].settings.dt;
+  const long total_steps = steps ? *steps : steps_for_duration(duration.value_or(10.0), first_dt);
+  for (const RunLane& lane : runs) {  // each lane runs the first lane's time: its own steps are of its own dt
+    const long lane_steps = lane.settings.dt == first_dt
+                                ? total_steps
+                                : static_cast<long>(std::ceil(total_steps * first_dt / lane.settings.dt - 0.5));
+    check_substeps(lane_steps, lane.settings.substeps);
+  }
+  // Every world starts with the settings of the command line: a solver chosen here is not a switch in mid-run.
+  for (RunLane& lane : runs) {
+    Scene configured = scene;
+    configured.settings = lane.settings;
+    lane.world.emplace(make_world(configured));
+  }
+  World& world = *runs[0].world;
   check_drags(drag_options, world);
   // The particle to time, and the simple pendulum's exact period from the starting state.
   int timed = -1;
   std::optional<PendulumPeriod> pendulum;
-  PeriodMeter meter;
   if (measure) {
     if (measured_particle) {
       if (*measured_particle >= static_cast<long>(world.particle_count()))
@@ -235,12 +312,11 @@ int run_main(int argc, char** argv) {
       if (timed < 0) throw UsageError("--measure: every particle of the scene is fixed");
     }
     pendulum = simple_pendulum_period(world.model(), world.state(), timed);
-    meter.sample(world.time(), world.state().position[timed]);
+    for (RunLane& lane : runs) lane.meter.sample(lane.world->time(), lane.world->state().position[timed]);
   }
   DragSettings drag_settings;
   drag_settings.model = drag_options.model;
-  DragScript script(drag_options.drags, drag_settings);
-  DragController drag;
+  for (RunLane& lane : runs) lane.script.emplace(drag_options.drags, drag_settings);
 
   // The CSV goes through an OutputFile: a temporary file renamed at the end (or straight into a device, a FIFO or
   // standard output), every write checked, so a failed run never leaves half a file behind.
@@ -248,57 +324,82 @@ int run_main(int argc, char** argv) {
   const bool csv_stdout = csv && io::is_standard_output(*csv);  // `-`, or /dev/stdout: the summary goes to stderr
   if (csv) out.emplace(*csv);
   std::string line;  // one CSV row, reused
+  const auto row = [&](int k) {
+    if (multi) line = std::to_string(k + 1) + "," + runs[static_cast<std::size_t>(k)].settings.solver + ",";
+    else line.clear();
+    write_row(*out, *runs[static_cast<std::size_t>(k)].world, line);
+  };
   if (out) {
-    write_header(*out, world.particle_count());
-    write_row(*out, world, line);
+    write_header(*out, world.particle_count(), multi);
+    for (std::size_t k = 0; k < runs.size(); ++k) row(static_cast<int>(k));
   }
 
-  // A saved state carries the energy its run started with, so the drift is the whole run's.
-  const double e0 = std::isfinite(world.state().start_energy) ? world.state().start_energy : world.energy().total();
-  double worst_violation = world.max_violation(true), worst_velocity = 0.0, max_drift = 0.0;
-  long iterations = 0, recoveries = 0, failures = 0, rollbacks = 0, held = 0, done = 0;
-  int dependent = 0;
+  for (RunLane& lane : runs) {
+    const World& w = *lane.world;
+    // A saved state carries the energy its run started with, so the drift is the whole run's.
+    lane.e0 = std::isfinite(w.state().start_energy) ? w.state().start_energy : w.energy().total();
+    lane.worst_violation = w.max_violation(true);
+  }
+  long done = 0;
   std::string failure;
   const auto start = std::chrono::steady_clock::now();
-  for (long s = 1; s <= total_steps; ++s) {
-    script.before_step(world, drag);  // the scripted drags, through the sandbox's drag controller
-    drag.before_step(world);
-    world.step();
-    drag.after_step(world);
-    done = s;
-    const StepStats& st = world.stats();
-    worst_violation = std::max(worst_violation, st.max_relative_violation);
-    worst_velocity = std::max(worst_velocity, st.max_velocity_violation);
-    const Work& w = world.work();
-    max_drift = std::max(max_drift, std::abs(st.energy.total() - e0 - w.mouse - w.damping));
-    iterations += st.iterations;
-    recoveries += st.recoveries;
-    held += st.held;
-    failures += st.failures;
-    rollbacks += st.non_finite ? 1 : 0;
-    dependent = std::max(dependent, st.dependent_rows);
-    if (timed >= 0) meter.sample(world.time(), world.state().position[timed]);
-    if (out && world.step_count() % every == 0) write_row(*out, world, line);  // steps since the start: a continued run keeps the numbering
+  // One lane's step, its accounts and its CSV row; false when it failed (the reason in `failure`).
+  const auto step_lane = [&](int k, long s) {
+    RunLane& lane = runs[static_cast<std::size_t>(k)];
+    World& w = *lane.world;
+    lane.script->before_step(w, lane.drag);  // the scripted drags, through the sandbox's drag controller
+    lane.drag.before_step(w);
+    w.step();
+    lane.drag.after_step(w);
+    ++lane.done;
+    const StepStats& st = w.stats();
+    lane.worst_violation = std::max(lane.worst_violation, st.max_relative_violation);
+    lane.worst_velocity = std::max(lane.worst_velocity, st.max_velocity_violation);
+    const Work& work = w.work();
+    lane.max_drift = std::max(lane.max_drift, std::abs(st.energy.total() - lane.e0 - work.mouse - work.damping));
+    lane.iterations += st.iterations;
+    lane.recoveries += st.recoveries;
+    lane.held += st.held;
+    lane.failures += st.failures;
+    lane.rollbacks += st.non_finite ? 1 : 0;
+    lane.dependent = std::max(lane.dependent, st.dependent_rows);
+    if (timed >= 0) lane.meter.sample(w.time(), w.state().position[timed]);
+    if (out && w.step_count() % every == 0) row(k);  // steps since the start: a continued run keeps the numbering
     // Stop at the first sign of failure: nothing after it means anything, and a blow-up only gets slower.
+    const std::string who = multi ? "lane " + std::to_string(k + 1) + " (" + lane.label + "): " : "";
     char text[200];
     if (st.non_finite) {
       std::snprintf(text, sizeof text, "step %ld produced NaN or infinity and was rolled back", s);
-      failure = text;
+      failure = who + text;
     } else if (!(st.max_relative_violation <= max_violation)) {
       std::snprintf(text, sizeof text, "at step %ld max |C|/L reached %.3g, above the limit %g", s,
                     st.max_relative_violation, max_violation);
-      failure = text;
+      failure = who + text;
     }
-    if (!failure.empty()) break;
+    return failure.empty();
+  };
+  for (long s = 1; s <= total_steps && failure.empty(); ++s) {
+    const bool stepped = step_lane(0, s);
+    done = s;
+    if (!stepped) break;
+    // The other lanes step until they reach the first lane's time (one step each when their dt is the same).
+    for (std::size_t k = 1; k < runs.size() && failure.empty(); ++k) {
+      World& w = *runs[k].world;
+      while (failure.empty() && w.time() + 0.5 * w.settings().dt <= world.time())
+        step_lane(static_cast<int>(k), runs[k].done + 1);
+    }
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  // A saved state cannot hold the mouse: the hand's pin and its filtered cursor are not part of a scene, so a run
-  // continued from it would differ from one that never stopped.
-  if (save_state && failure.empty() && drag.active())
-    throw UsageError("--save-state: the drag of particle " + std::to_string(drag.particle()) +
-                     " is still held when the run ends (t = " + format_number(world.time()) +
-                     " s); a saved state cannot hold the mouse: end the drag (its T1) before the last step");
-  drag.release(world);  // a drag still held at the end lets go, so the summary counts the scene's constraints only
+  for (RunLane& lane : runs) {
+    // A saved state cannot hold the mouse: the hand's pin and its filtered cursor are not part of a scene, so a run
+    // continued from it would differ from one that never stopped.
+    if (save_state && failure.empty() && lane.drag.active())
+      throw UsageError("--save-state: the drag of particle " + std::to_string(lane.drag.particle()) +
+                       " is still held when the run ends (t = " + format_number(lane.world->time()) +
+                       " s); a saved state cannot hold the mouse: end the drag (its T1) before the last step");
+    // A drag still held at the end lets go, so the summary counts the scene's constraints only.
+    lane.drag.release(*lane.world);
+  }
 
   // A failed run's CSV is not committed: the previous file, if any, stays (standard output got what it got).
   // A sound run's CSV is written and synced now, but renamed only once the summary has arrived: a run that exits 1
@@ -313,10 +414,12 @@ int run_main(int argc, char** argv) {
   }
   std::FILE* report = csv_stdout ? stderr : stdout;
   if (!quiet) {
+    const RunLane& lane = runs[0];
     const Energy e1 = world.energy();
     std::fprintf(report, "scene        %s (%s)\n", printable(scene.name).c_str(), printable(*scene_path).c_str());
-    std::fprintf(report, "solver       %s, dt %.6g s, %d substep(s), tolerance %.3g\n", world.solver_info().id,
-                 settings.dt, settings.substeps, settings.tolerance);
+    if (!multi)
+      std::fprintf(report, "solver       %s, dt %.6g s, %d substep(s), tolerance %.3g\n", world.solver_info().id,
+                   settings.dt, settings.substeps, settings.tolerance);
     std::fprintf(report, "particles    %zu, constraints %zu (%zu rows)\n", world.particle_count(),
                  world.constraints().size(), world.model().rows().size());
     if (done == total_steps)
@@ -324,20 +427,25 @@ int run_main(int argc, char** argv) {
     else
       std::fprintf(report, "steps        %ld of %ld (%.6g s simulated; stopped: the simulation failed)\n", done,
                    total_steps, world.time());
-    const Work& work = world.work();
-    std::fprintf(report, "energy       start %.9g J, end %.9g J, change %+.6e J\n", e0, e1.total(),
-                 e1.total() - e0);
-    std::fprintf(report, "work         mouse %+.6e J, damping %+.6e J\n", work.mouse, work.damping);
-    std::fprintf(report, "drift        %+.3e J (E - E0 - W_mouse - W_damping), max |drift| %.3e J\n",
-                 e1.total() - e0 - work.mouse - work.damping, max_drift);
-    std::fprintf(report, "violation    max |C|/L %.3e over the run, %.3e at the end; max |J v| %.3e m/s\n",
-                 worst_violation, world.max_violation(true), worst_velocity);
-    std::fprintf(report, "iterations   %.3g per step (mean)\n", done ? static_cast<double>(iterations) / done : 0.0);
-    std::fprintf(report, "recoveries   %ld, convergence failures %ld, redundant rows %d, rolled back %ld step(s)\n",
-                 recoveries, failures, dependent, rollbacks);
-    if (held)
-      std::fprintf(report, "held         %ld substep(s): rigid rods lying flat or straight could not follow the step "
-                           "and were held (docs/physics.md, \"Flat sheets\")\n", held);
+    if (multi) {
+      print_lanes(report, runs);
+    } else {
+      const Work& work = world.work();
+      std::fprintf(report, "energy       start %.9g J, end %.9g J, change %+.6e J\n", lane.e0, e1.total(),
+                   e1.total() - lane.e0);
+      std::fprintf(report, "work         mouse %+.6e J, damping %+.6e J\n", work.mouse, work.damping);
+      std::fprintf(report, "drift        %+.3e J (E - E0 - W_mouse - W_damping), max |drift| %.3e J\n",
+                   e1.total() - lane.e0 - work.mouse - work.damping, lane.max_drift);
+      std::fprintf(report, "violation    max |C|/L %.3e over the run, %.3e at the end; max |J v| %.3e m/s\n",
+                   lane.worst_violation, world.max_violation(true), lane.worst_velocity);
+      std::fprintf(report, "iterations   %.3g per step (mean)\n",
+                   done ? static_cast<double>(lane.iterations) / done : 0.0);
+      std::fprintf(report, "recoveries   %ld, convergence failures %ld, redundant rows %d, rolled back %ld step(s)\n",
+                   lane.recoveries, lane.failures, lane.dependent, lane.rollbacks);
+      if (lane.held)
+        std::fprintf(report, "held         %ld substep(s): rigid rods lying flat or straight could not follow the "
+                             "step and were held (docs/physics.md, \"Flat sheets\")\n", lane.held);
+    }
     std::fprintf(report, "wall time    %.3f s (%.2f us per step)\n", wall, done ? 1e6 * wall / done : 0.0);
   }
   if (!failure.empty()) {
@@ -347,7 +455,10 @@ int run_main(int argc, char** argv) {
     return kExitSimulationFailed;
   }
   bool measured = true;
-  if (timed >= 0) measured = report_period(report, meter, pendulum, timed, world.time());
+  for (std::size_t k = 0; k < runs.size() && timed >= 0; ++k) {
+    if (multi) std::fprintf(report, "lane %zu       %s\n", k + 1, printable(runs[k].label).c_str());
+    measured = report_period(report, runs[k].meter, pendulum, timed, runs[k].world->time()) && measured;
+  }
   if (!csv_stdout) io::check_standard_output();  // throws OutputError (exit 1); `out` is discarded on the way
   if (out) out->commit();
   if (state_out) state_out->commit();

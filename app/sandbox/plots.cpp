@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sandbox/theme.h"
+
 namespace lagrange::app {
 
 void History::push(const Sample& sample) {
@@ -19,7 +21,6 @@ void History::push(const Sample& sample) {
 namespace {
 
 constexpr double kLogFloor = 1e-16;
-constexpr ImU32 kLabelColour = IM_COL32(150, 152, 160, 255);
 
 double transformed(double value, bool log_scale) {
   return log_scale ? std::log10(std::max(std::abs(value), kLogFloor)) : value;
@@ -45,7 +46,8 @@ double quantile(std::vector<double>& values, double q) {
 
 }  // namespace
 
-PlotRange plot_range(const History& history, std::initializer_list<Series> series, bool log_scale) {
+PlotRange plot_range(const History& plot_history, std::span<const Series> series, bool log_scale) {
+  const History& history = plot_history;
   PlotRange range;
   const std::size_t n = history.size();
   if (n == 0) return range;
@@ -55,14 +57,16 @@ PlotRange plot_range(const History& history, std::initializer_list<Series> serie
   range.peak_hi = -INFINITY;
   double last_lo = INFINITY, last_hi = -INFINITY;
   for (const Series& s : series) {
-    for (std::size_t i = 0; i < n; ++i) {
-      const double v = transformed(history[i].*s.field, log_scale);
+    const History& h = s.history ? *s.history : history;
+    for (std::size_t i = 0; i < h.size(); ++i) {
+      const double v = transformed(h[i].*s.field, log_scale);
       if (!std::isfinite(v)) continue;
       values.push_back(v);
       range.peak_lo = std::min(range.peak_lo, v);
       range.peak_hi = std::max(range.peak_hi, v);
     }
-    const double last = transformed(history.back().*s.field, log_scale);
+    if (h.size() == 0) continue;
+    const double last = transformed(h.back().*s.field, log_scale);
     if (std::isfinite(last)) {
       last_lo = std::min(last_lo, last);
       last_hi = std::max(last_hi, last);
@@ -92,7 +96,7 @@ PlotRange plot_range(const History& history, std::initializer_list<Series> serie
   return range;
 }
 
-PlotRects plot_series(const char* id, const History& history, std::initializer_list<Series> series, float height,
+PlotRects plot_series(const char* id, const History& history, std::span<const Series> series, float height,
                       bool log_scale, const char* unit) {
   PlotRects rects;
   ImGui::PushID(id);
@@ -148,16 +152,18 @@ PlotRects plot_series(const char* id, const History& history, std::initializer_l
 
   ImGui::InvisibleButton("plot", ImVec2(width, plot_height));
   const bool hovered = ImGui::IsItemHovered();
-  draw->AddRectFilled(origin, frame_corner, IM_COL32(20, 22, 27, 255), 3.0f);
-  draw->AddRect(origin, frame_corner, IM_COL32(70, 74, 84, 255), 3.0f);
-  draw->AddRectFilled(ImVec2(left, top), ImVec2(right, bottom), IM_COL32(14, 15, 19, 255));
+  const PlotPalette& colours = ui_palette().plot;  // the theme's (theme.h)
+  const ImU32 label_colour = colours.label;
+  draw->AddRectFilled(origin, frame_corner, colours.frame, 3.0f);
+  draw->AddRect(origin, frame_corner, colours.frame_border, 3.0f);
+  draw->AddRectFilled(ImVec2(left, top), ImVec2(right, bottom), colours.curves_bg);
   for (const auto& [at, s] : legend) {
     draw->AddRectFilled(ImVec2(at.x, at.y + 0.5f * (line - swatch)), ImVec2(at.x + swatch, at.y + 0.5f * (line + swatch)),
                         s->colour);
     draw->AddText(ImVec2(at.x + swatch + 4, at.y), s->colour, s->label);
   }
   if (n < 2) {
-    draw->AddText(ImVec2(left + 4, top + 2), kLabelColour, "waiting for steps...");
+    draw->AddText(ImVec2(left + 4, top + 2), label_colour, "waiting for steps...");
     ImGui::PopID();
     return rects;
   }
@@ -173,7 +179,7 @@ PlotRects plot_series(const char* id, const History& history, std::initializer_l
   for (int g = 0; g <= guides; ++g) {
     const double v = lo + (hi - lo) * g / std::max(guides, 1);
     const float gy = to_screen(t0, v).y;
-    draw->AddLine(ImVec2(left, gy), ImVec2(right, gy), IM_COL32(45, 48, 56, 255));
+    draw->AddLine(ImVec2(left, gy), ImVec2(right, gy), colours.guide);
   }
   draw->PushClipRect(ImVec2(left, top - 1), ImVec2(right, bottom + 1), true);
   // At most one min/max pair per pixel column: the same picture, spikes kept, far fewer vertices.
@@ -182,28 +188,32 @@ PlotRects plot_series(const char* id, const History& history, std::initializer_l
   points.reserve(2 * buckets + 2);
   for (const Series& s : series) {
     points.clear();
+    const History& h = s.history ? *s.history : history;
+    const std::size_t n = h.size();
     for (std::size_t b = 0; b < buckets; ++b) {
       const std::size_t i0 = b * n / buckets, i1 = std::max((b + 1) * n / buckets, i0 + 1);
       if (i0 >= n) break;
       std::size_t lo_i = i0, hi_i = i0;
       for (std::size_t i = i0; i < std::min(i1, n); ++i) {
-        if (history[i].*s.field < history[lo_i].*s.field) lo_i = i;
-        if (history[i].*s.field > history[hi_i].*s.field) hi_i = i;
+        if (h[i].*s.field < h[lo_i].*s.field) lo_i = i;
+        if (h[i].*s.field > h[hi_i].*s.field) hi_i = i;
       }
       for (std::size_t i : {std::min(lo_i, hi_i), std::max(lo_i, hi_i)}) {
-        const double v = transformed(history[i].*s.field, log_scale);
-        if (!std::isfinite(v)) continue;
-        const ImVec2 p = to_screen(history[i].time, v);
+        const double v = transformed(h[i].*s.field, log_scale);
+        if (!std::isfinite(v) || h[i].time < t0) continue;
+        const ImVec2 p = to_screen(h[i].time, v);
         if (points.empty() || points.back().x != p.x || points.back().y != p.y) points.push_back(p);
       }
     }
-    draw->AddPolyline(points.data(), static_cast<int>(points.size()), s.colour, 0, 1.5f);
+    // 1.5 units at scale 1, thicker with the UI scale (the font size carries it): readable on a projector.
+    draw->AddPolyline(points.data(), static_cast<int>(points.size()), s.colour, 0,
+                      1.5f * ImGui::GetFontSize() / kBaseFontSize);
   }
   draw->PopClipRect();
   // Scale labels outside the curves: the top value in the top band, the bottom value and any off-scale peak below.
-  draw->AddText(ImVec2(left + 3, origin.y + 1), kLabelColour, top_text);
+  draw->AddText(ImVec2(left + 3, origin.y + 1), label_colour, top_text);
   const float label_y = frame_corner.y - line - 1;
-  draw->AddText(ImVec2(left + 3, label_y), kLabelColour, bottom_text);
+  draw->AddText(ImVec2(left + 3, label_y), label_colour, bottom_text);
   if (range.clipped_high || range.clipped_low) {
     char peak[96], value[48];
     format_value(value, sizeof value, range.clipped_high ? range.peak_hi : range.peak_lo, false, unit);
@@ -211,7 +221,7 @@ PlotRects plot_series(const char* id, const History& history, std::initializer_l
                   value);
     const float w = ImGui::CalcTextSize(peak).x;
     draw->AddText(ImVec2(std::max(right - 4 - w, left + 3 + ImGui::CalcTextSize(bottom_text).x + gap), label_y),
-                  IM_COL32(230, 180, 90, 255), peak);
+                  colours.peak, peak);
   }
   if (hovered) {
     const float mx = ImGui::GetIO().MousePos.x;
@@ -219,10 +229,17 @@ PlotRects plot_series(const char* id, const History& history, std::initializer_l
     std::size_t best = 0;
     for (std::size_t i = 0; i < n; ++i)
       if (std::abs(history[i].time - t) < std::abs(history[best].time - t)) best = i;
-    draw->AddLine(ImVec2(mx, top), ImVec2(mx, bottom), IM_COL32(200, 200, 210, 90));
+    draw->AddLine(ImVec2(mx, top), ImVec2(mx, bottom), colours.cursor);
     ImGui::BeginTooltip();
     ImGui::Text("t = %.3f s", history[best].time);
-    for (const Series& s : series) ImGui::TextColored(ImColor(s.colour), "%s: %.6g %s", s.label, history[best].*s.field, unit);
+    for (const Series& s : series) {
+      const History& h = s.history ? *s.history : history;
+      for (std::size_t i = h.size(); i-- > 0;)  // the lane's sample at that time
+        if (h[i].time <= history[best].time + 1e-12) {
+          ImGui::TextColored(ImColor(s.colour), "%s: %.6g %s", s.label, h[i].*s.field, unit);
+          break;
+        }
+    }
     ImGui::EndTooltip();
   }
   ImGui::PopID();

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <initializer_list>
+#include <span>
 #include <vector>
 
 namespace lagrange::app {
@@ -40,6 +41,7 @@ struct Series {
   const char* label;
   double Sample::*field;
   ImU32 colour;
+  const History* history = nullptr;  // another history than the plot's (a lane's, on the same times); null: the plot's
 };
 
 // The vertical range a plot shows. Robust to spikes: from the 1st to the 99th percentile of all the values shown
@@ -52,7 +54,10 @@ struct PlotRange {
   bool clipped_low = false, clipped_high = false;
   double peak_lo = 0.0, peak_hi = 0.0;  // the extreme values shown (as values, also on a log scale)
 };
-PlotRange plot_range(const History& history, std::initializer_list<Series> series, bool log_scale);
+PlotRange plot_range(const History& history, std::span<const Series> series, bool log_scale);
+inline PlotRange plot_range(const History& history, std::initializer_list<Series> series, bool log_scale) {
+  return plot_range(history, std::span<const Series>(series.begin(), series.size()), log_scale);
+}
 
 // Where a plot drew its parts, in window units (x0, y0, x1, y1): the legend sits in a band above the curves.
 struct PlotRects {
@@ -62,7 +67,7 @@ struct PlotRects {
 // Draws the series over the history's time span, `height` units tall (at least; more when the legend wraps) and the
 // available width: a band with the top value and the legend, the curves, a band with the bottom value.
 // Log scale plots log10 of the values, floored at 1e-16.
-PlotRects plot_series(const char* id, const History& history, std::initializer_list<Series> series, float height,
+PlotRects plot_series(const char* id, const History& history, std::span<const Series> series, float height,
                       bool log_scale, const char* unit);
 
 }  // namespace lagrange::app

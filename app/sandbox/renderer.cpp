@@ -80,7 +80,8 @@ void Renderer::draw_segments(const std::vector<SegmentInstance>& segments, const
   glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, static_cast<GLsizei>(segments.size()));
 }
 
-void Renderer::draw(const DrawList& list, const Camera& camera, int samples, int window_width, int window_height) {
+void Renderer::draw(const DrawList& list, const Camera& camera, int samples, int window_width, int window_height,
+                    bool clear_window) {
   // The whole window gets the background (the panels draw over their part of it); the scene only its viewport.
   // GL counts rows from the bottom.
   const int vx = camera.x(), vy = window_height - camera.y() - camera.height();
@@ -90,8 +91,13 @@ void Renderer::draw(const DrawList& list, const Camera& camera, int samples, int
   glViewport(0, 0, window_width, window_height);
   glClearDepth(1.0);
   // A flat clear: a software rasterizer clears far faster than it fills a full-screen gradient.
-  glClearColor(kBackground.r, kBackground.g, kBackground.b, 1.0f);
+  glClearColor(list.background.r, list.background.g, list.background.b, 1.0f);
+  if (!clear_window) {  // only this view's rectangle: the views beside it are drawn already
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(vx, vy, camera.width(), camera.height());
+  }
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  glDisable(GL_SCISSOR_TEST);
   // Multisampled: into the offscreen target, resolved below. Otherwise straight into the window (one full-screen
   // copy less, which a software rasterizer notices).
   const bool offscreen = samples > 0;

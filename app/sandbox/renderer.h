@@ -28,7 +28,11 @@ struct SegmentInstance {
   glm::vec4 colour;
 };
 
+// Background colour of the dark theme (the default), shared with the pixel tests; the light theme's is in theme.cpp.
+inline constexpr glm::vec3 kBackground{0.094f, 0.102f, 0.122f};
+
 struct DrawList {
+  glm::vec3 background = kBackground;  // the window is cleared to it (the theme's)
   std::vector<SegmentInstance> under;  // grid: drawn first, without depth writes
   std::vector<SegmentInstance> segments;
   std::vector<SphereInstance> spheres;
@@ -41,9 +45,6 @@ struct DrawList {
   }
 };
 
-// Background colour, shared with the pixel tests.
-inline constexpr glm::vec3 kBackground{0.094f, 0.102f, 0.122f};
-
 class Renderer {
  public:
   Renderer();
@@ -52,8 +53,10 @@ class Renderer {
   Renderer& operator=(const Renderer&) = delete;
 
   // Clears the window (window_width x window_height pixels) and draws the scene into the camera's viewport: through a
-  // multisampled target when samples > 0.
-  void draw(const DrawList& list, const Camera& camera, int samples, int window_width, int window_height);
+  // multisampled target when samples > 0. With clear_window false only the viewport is cleared (split views: one
+  // draw per view).
+  void draw(const DrawList& list, const Camera& camera, int samples, int window_width, int window_height,
+            bool clear_window = true);
 
  private:
   void draw_segments(const std::vector<SegmentInstance>& segments, const Camera& camera);

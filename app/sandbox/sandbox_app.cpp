@@ -18,49 +18,26 @@
 #include "sandbox/screenshot_folder.h"
 #include "sandbox/ui.h"
 #include "sandbox/ui_measure.h"
+#include "sandbox/user_config.h"
 
 namespace lagrange::app {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// software: a CPU rasterizer (llvmpipe), where every panel triangle costs: ImGui's anti-aliased lines and fills
-// (a feathered fringe around each) are turned off there, which halves the panels' triangles (measured: the
-// Simple pendulum's frame with panels from 10.4 to 8.4 ms).
-void setup_imgui_style(float scale, bool software) {
-  ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = nullptr;  // same layout every start: a class sees what the docs show
-  const char* font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
-  if (std::filesystem::exists(font)) {
-    // Latin, Greek (λ, Δ, β), arrows, geometric shapes (● ◎) and the superscript T of Jᵀ.
-    static ImVector<ImWchar> ranges;
-    if (ranges.empty()) {
-      ImFontGlyphRangesBuilder builder;
-      builder.AddRanges(io.Fonts->GetGlyphRangesDefault());
-      static const ImWchar extra[] = {0x0300, 0x036F, 0x0370, 0x03FF, 0x1D40, 0x1D40, 0x2010, 0x2027, 0x2190, 0x21FF, 0x2200, 0x22FF,
-                                      0x25A0, 0x25FF, 0};
-      builder.AddRanges(extra);
-      builder.BuildRanges(&ranges);
-    }
-    io.Fonts->AddFontFromFileTTF(font, 15.0f * scale, nullptr, ranges.Data);
-  } else {
-    io.FontGlobalScale = scale;
-  }
-  ImGui::StyleColorsDark();
-  ImGuiStyle& style = ImGui::GetStyle();
-  style.WindowRounding = 6.0f;
-  style.FrameRounding = 4.0f;
-  style.GrabRounding = 4.0f;
-  style.WindowBorderSize = 0.0f;
-  style.FramePadding = ImVec2(6, 4);
-  style.ItemSpacing = ImVec2(8, 5);
-  style.Colors[ImGuiCol_WindowBg] = ImVec4(0.09f, 0.10f, 0.12f, 0.94f);
-  style.Colors[ImGuiCol_Header] = ImVec4(0.20f, 0.25f, 0.33f, 1.0f);
-  style.Colors[ImGuiCol_HeaderHovered] = ImVec4(0.26f, 0.33f, 0.44f, 1.0f);
-  style.Colors[ImGuiCol_FrameBg] = ImVec4(0.16f, 0.17f, 0.20f, 1.0f);
-  style.ScaleAllSizes(scale);
-  style.AntiAliasedLines = !software;
-  style.AntiAliasedFill = !software;
+// What the plots keep of a step.
+Sample sample_of(const World& world) {
+  const StepStats& stats = world.stats();
+  Sample sample;
+  sample.time = world.time();
+  sample.kinetic = stats.energy.kinetic;
+  sample.potential = stats.energy.potential;
+  sample.total = stats.energy.total();
+  sample.violation = stats.max_violation;
+  sample.velocity_violation = stats.max_velocity_violation;
+  sample.iterations = stats.iterations;
+  sample.solve_ms = stats.solve_seconds * 1e3;
+  return sample;
 }
 
 void take_screenshot(SandboxState& state, const Image& image) {
@@ -95,11 +72,15 @@ Sandbox::Sandbox(const SandboxOptions& options) {
                         state_.renderer_name.find("softpipe") != std::string::npos ||
                         state_.renderer_name.find("SwiftShader") != std::string::npos;
   state_.view.msaa = software ? 0 : 4;
-  state_.ui_scale = platform_->ui_scale();
+  software_ = software;
+  hidpi_scale_ = platform_->ui_scale();
+  config_file_ = options.config_file;
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
-  setup_imgui_style(static_cast<float>(state_.ui_scale), software);
+  ImGui::GetIO().IniFilename = nullptr;  // same layout every start: a class sees what the docs show
+  state_.appearance = options.appearance;
+  apply_appearance();  // before the backend: it uploads this atlas on its first frame
   ImGui_ImplSDL2_InitForOpenGL(platform_->window(), platform_->context());
   ImGui_ImplOpenGL3_Init("#version 330 core");
   imgui_ready_ = true;
@@ -155,6 +136,9 @@ void Sandbox::start_scene(Scene scene, const std::filesystem::path& path) {
   World world = make_world(scene);  // throws before anything changes
   end_drag();
   state_.world = std::move(world);
+  std::vector<LaneSpec> specs;
+  for (const Lane& lane : state_.lanes) specs.push_back(lane.spec);
+  state_.lanes.clear();
   state_.scene = std::move(scene);
   state_.scene_path = path;
   state_.edit = state_.world.settings();
@@ -179,6 +163,7 @@ void Sandbox::start_scene(Scene scene, const std::filesystem::path& path) {
   state_.initial_energy = state_.world.energy().total();
   measure_scene_started(state_.measure, state_.world, path.string() + "\n" + state_.scene.name);
   state_.accumulator = 0.0;
+  for (const LaneSpec& spec : specs) add_lane(spec);  // the same lanes on the new scene, from its start
   SDL_SetWindowTitle(platform_->window(), ("Lagrange Lab \xe2\x80\x94 " + state_.scene.name).c_str());
   state_.bead_radius = bead_radius(state_.world);
   radii_ = display_radii(state_.scene, state_.world, state_.view.size_by_mass, state_.bead_radius);
@@ -191,7 +176,7 @@ void Sandbox::update_viewport() {
   state_.window_width = w;
   state_.window_height = h;
   state_.pixel_ratio = platform_->pixel_ratio();
-  const std::array<int, 4> rect = scene_viewport(state_);
+  const std::array<int, 4> rect = lane_viewports(state_)[0];  // split lane views: lane 1's
   state_.camera.set_viewport(rect[0], rect[1], rect[2], rect[3]);
 }
 
@@ -228,7 +213,66 @@ void Sandbox::apply(const Command& command) {
         state_.settings_error = error.what();
       }
       state_.edit = state_.world.settings();
+      for (Lane& lane : state_.lanes) {  // a lane is lane 1's settings with its own on top
+        try {
+          lane.world.set_settings(lane_settings(state_.world.settings(), lane.spec));
+        } catch (const std::exception& error) {
+          lane.stopped = error.what();
+        }
+      }
       break;
+    case Command::Kind::AddLane: {
+      if (state_.lanes.size() + 1 >= static_cast<std::size_t>(kMaxLanes)) {
+        state_.show_toast("At most " + std::to_string(kMaxLanes) + " lanes: remove one first (Ctrl+L)", true);
+        break;
+      }
+      LaneSpec spec;
+      if (command.path.empty()) {
+        // The next solver of the table that no lane uses yet, of the other family first: against a position-level
+        // lane 1 (projection) the acceleration level, whose drift is the lesson, then the stiff springs.
+        const std::vector<LaneSpec> used = state_.lane_specs();
+        const bool position_level = state_.world.solver_info().implicit_compliance;
+        spec.solver = state_.world.settings().solver;
+        bool found = false;
+        for (const bool other_family : {true, false})
+          for (const SolverInfo& info : solver_table())
+            if (!found && (info.implicit_compliance != position_level) == other_family &&
+                std::none_of(used.begin(), used.end(), [&](const LaneSpec& l) { return l.solver == info.id; })) {
+              spec.solver = info.id;
+              found = true;
+            }
+      } else {
+        try {
+          const std::vector<LaneSpec> parsed = parse_lanes(command.path);
+          if (parsed.size() != 1) throw Error("one lane at a time");
+          spec = parsed[0];
+        } catch (const std::exception& error) {
+          state_.show_toast(std::string("Could not add the lane: ") + error.what(), true);
+          break;
+        }
+      }
+      add_lane(spec);
+      break;
+    }
+    case Command::Kind::RemoveLane: {
+      const int k = command.index < 0 ? static_cast<int>(state_.lanes.size()) + 1 : command.index;
+      if (k >= 2 && k - 2 < static_cast<int>(state_.lanes.size())) state_.lanes.erase(state_.lanes.begin() + (k - 2));
+      break;
+    }
+    case Command::Kind::SetLane: {
+      const int k = command.index;
+      if (k < 2 || k - 2 >= static_cast<int>(state_.lanes.size())) break;
+      try {
+        const std::vector<LaneSpec> parsed = parse_lanes(command.path);
+        if (parsed.size() != 1) throw Error("one lane at a time");
+        Lane& lane = state_.lanes[static_cast<std::size_t>(k - 2)];
+        lane.spec = parsed[0];
+        restart_lane(lane);
+      } catch (const std::exception& error) {
+        state_.show_toast("Lane " + std::to_string(k) + ": " + error.what(), true);
+      }
+      break;
+    }
     case Command::Kind::Reset: {
       Scene scene = state_.scene;
       const Settings from_file = scene.settings;
@@ -322,6 +366,67 @@ void Sandbox::step_world() {
   if (undo_blow_up()) return;
   record_step();
   measure_after_step(state_.measure, world);
+  for (Lane& lane : state_.lanes) step_lane(lane);
+}
+
+// A lane is lane 1 as it is now, with the lane's settings: added, or restarted after its settings changed.
+void Sandbox::add_lane(const LaneSpec& spec) {
+  Lane lane;
+  lane.spec = spec;
+  if (!restart_lane(lane)) return;
+  state_.lanes.push_back(std::move(lane));
+}
+
+bool Sandbox::restart_lane(Lane& lane) {
+  if (state_.drag.active()) end_drag();  // lane 1's world holds the hand's pin while dragged: no copy of it
+  try {
+    World world = state_.world;
+    world.set_settings(lane_settings(state_.world.settings(), lane.spec));
+    lane.world = std::move(world);
+  } catch (const std::exception& error) {
+    state_.show_toast("Could not start the lane " + lane.spec.label() + ": " + error.what(), true);
+    return false;
+  }
+  lane.drag = DragController();
+  lane.history.clear();
+  lane.trails.clear();
+  for (const Trail& trail : state_.trails) lane.trails.push_back({trail.particle, {}});
+  lane.initial_energy = lane.world.energy().total();
+  lane.stopped.clear();
+  return true;
+}
+
+// Steps a lane to lane 1's time (one step when their Δt agree). A lane that throws or runs away stops where it was,
+// with the reason shown in its colour; the other lanes go on.
+void Sandbox::step_lane(Lane& lane) {
+  if (!lane.stopped.empty()) return;
+  World& world = lane.world;
+  lane.drag.set_settings(state_.drag_settings());
+  const std::vector<Vec3> x = world.state().position, v = world.state().velocity;
+  try {
+    catch_up(world, lane.drag, state_.world.time());
+  } catch (const std::exception& error) {
+    if (dynamic_cast<const std::bad_alloc*>(&error)) out_of_memory_ = true;
+    lane.stopped = error.what();
+    return;
+  }
+  constexpr double kRunaway = 1e9;  // as undo_blow_up
+  bool runaway = !std::isfinite(world.energy().total());
+  for (std::size_t i = 0; i < world.particle_count() && !runaway; ++i)
+    runaway = !(glm::length(world.state().position[i]) < kRunaway) || !(glm::length(world.state().velocity[i]) < kRunaway);
+  if (runaway) {
+    world.state().position = x;
+    world.state().velocity = v;
+    char message[200];
+    std::snprintf(message, sizeof message, "blew up at t = %.3f s (stopped there)", world.time());
+    lane.stopped = message;
+    return;
+  }
+  lane.history.push(sample_of(world));
+  for (Trail& trail : lane.trails) {
+    trail.points.push_back(world.state().position[trail.particle]);
+    while (static_cast<int>(trail.points.size()) > state_.view.trail_steps) trail.points.pop_front();
+  }
 }
 
 // A scene that runs away (penalty springs too stiff for Δt grow ×10¹⁰ a step until the energy overflows; the engine
@@ -351,17 +456,7 @@ bool Sandbox::undo_blow_up() {
 
 void Sandbox::record_step() {
   const World& world = state_.world;
-  const StepStats& stats = world.stats();
-  Sample sample;
-  sample.time = world.time();
-  sample.kinetic = stats.energy.kinetic;
-  sample.potential = stats.energy.potential;
-  sample.total = stats.energy.total();
-  sample.violation = stats.max_violation;
-  sample.velocity_violation = stats.max_velocity_violation;
-  sample.iterations = stats.iterations;
-  sample.solve_ms = stats.solve_seconds * 1e3;
-  state_.history.push(sample);
+  state_.history.push(sample_of(world));
   for (Trail& trail : state_.trails) {
     trail.points.push_back(world.state().position[trail.particle]);
     while (static_cast<int>(trail.points.size()) > state_.view.trail_steps) trail.points.pop_front();
@@ -379,9 +474,38 @@ void Sandbox::advance_steps(int steps) {
   for (int i = 0; i < steps; ++i) step_world();
 }
 
+void Sandbox::apply_appearance() {
+  Appearance& wanted = state_.appearance;
+  wanted.scale = std::isfinite(wanted.scale) ? std::clamp(wanted.scale, kMinUiScale, kMaxUiScale) : 1.0;
+  if (wanted == applied_) return;
+  const bool rescale = wanted.scale != applied_.scale;
+  state_.ui_scale = hidpi_scale_ * wanted.scale;
+  const float scale = static_cast<float>(state_.ui_scale);
+  apply_imgui_style(wanted.theme, scale, software_);
+  if (rescale) {
+    // The atlas is rasterized again at the new size (sharp text, not a stretched bitmap) and uploaded again when the
+    // backend already had it; otherwise the backend uploads it on its first frame.
+    const bool uploaded = ImGui::GetIO().Fonts->TexID != ImTextureID{};
+    if (uploaded) ImGui_ImplOpenGL3_DestroyFontsTexture();
+    build_fonts(scale);
+    if (uploaded) ImGui_ImplOpenGL3_CreateFontsTexture();
+  }
+  applied_ = wanted;
+}
+
 void Sandbox::frame(double wall_seconds) {
   const auto start = Clock::now();
   frame_start_ = start;
+  // A theme or scale chosen in the last frame's panels: applied here, between frames, and remembered.
+  if (state_.appearance != applied_) {
+    const bool rescaled = state_.appearance.scale != applied_.scale;
+    apply_appearance();
+    if (!config_file_.empty()) {
+      const std::string error = write_appearance(config_file_, state_.appearance);
+      if (!error.empty()) state_.show_toast("Could not remember the display choice: " + error, true);
+    }
+    if (rescaled) frame_scene();  // the panels' widths changed: the scene is framed into the new middle
+  }
   update_viewport();
 
   ImGui_ImplOpenGL3_NewFrame();
@@ -402,6 +526,8 @@ void Sandbox::frame(double wall_seconds) {
   apply_commands();
   if (pose_pending_ && state_.paused && state_.drag.active()) {
     pose_pending_ = !state_.drag.controller.pose(state_.world, kPoseSeconds);
+    for (Lane& lane : state_.lanes)
+      if (lane.drag.active()) pose_pending_ = !lane.drag.pose(lane.world, kPoseSeconds) || pose_pending_;
     record_pose();
   }
   state_.timing.steps_last_frame = 0;
@@ -410,6 +536,7 @@ void Sandbox::frame(double wall_seconds) {
     // A step that cannot finish in reasonable time (SHAKE on the cloth sweeps to its cap of 10^5 for seconds) stops
     // at the frame budget instead of freezing the window; `shot`, `run` and the tests set no deadline.
     state_.world.set_deadline(start + std::chrono::milliseconds(250));
+    for (Lane& lane : state_.lanes) lane.world.set_deadline(start + std::chrono::milliseconds(250));
     const double dt = state_.world.settings().dt;
     state_.accumulator += std::min(wall_seconds, 0.25) * state_.time_scale;
     int steps = 0;
@@ -428,6 +555,7 @@ void Sandbox::frame(double wall_seconds) {
     state_.accumulator = std::max(state_.accumulator, 0.0);
     state_.timing.steps_last_frame = steps;
     state_.world.set_deadline(std::nullopt);
+    for (Lane& lane : state_.lanes) lane.world.set_deadline(std::nullopt);
   }
   update_view_state(wall_seconds);
 }
@@ -436,7 +564,7 @@ void Sandbox::update_hover() {
   state_.hover = {};
   if (state_.drag.active() || gesture_ != Gesture::None || mouse_.x < 0.0) return;
   if (ImGui::GetIO().WantCaptureMouse || !state_.camera.in_viewport(mouse_)) return;
-  state_.hover = pick(state_.world, state_.camera, radii_, mouse_);
+  state_.hover = pick(view_world(), state_.camera, radii_, mouse_);
   if (state_.hover.kind == Hover::Kind::Particle) ++state_.input_counts.particle_hover_frames;
   if (state_.hover.kind == Hover::Kind::Rod) ++state_.input_counts.rod_hover_frames;
 }
@@ -469,9 +597,14 @@ void Sandbox::update_view_state(double wall_seconds) {
 
 void Sandbox::render(bool with_panels) {
   update_viewport();
-  build_draw_list(state_, radii_, draw_list_);
-  add_measure_gizmos(state_, radii_, draw_list_);
-  renderer_->draw(draw_list_, state_.camera, state_.view.msaa, state_.window_width, state_.window_height);
+  const auto views = lane_viewports(state_);
+  for (std::size_t k = 0; k < views.size(); ++k) {  // one view, or one per lane side by side (the same camera)
+    build_draw_list(state_, radii_, draw_list_, static_cast<int>(k));
+    if (k == 0) add_measure_gizmos(state_, radii_, draw_list_);  // on lane 1, the world the tools measure
+    Camera camera = state_.camera;
+    camera.set_viewport(views[k][0], views[k][1], views[k][2], views[k][3]);
+    renderer_->draw(draw_list_, camera, state_.view.msaa, state_.window_width, state_.window_height, k == 0);
+  }
   if (screenshot_request_ && !*screenshot_request_) {
     screenshot_request_.reset();
     take_screenshot(state_, read_pixels());

@@ -25,6 +25,8 @@ struct SandboxOptions {
   int width = 1280, height = 720;
   bool hidden = false;  // tests and `shot`
   bool vsync = true;
+  Appearance appearance;              // theme and projector scale to start with (theme.h)
+  std::filesystem::path config_file;  // where a change made in the window is remembered ("": nowhere; user_config.h)
 };
 
 // assets/: LAGRANGE_ASSETS_DIR when it exists, else a folder found next to the executable.
@@ -77,6 +79,9 @@ class Sandbox {
   void save_scene(std::string path);
   void apply(const Command& command);
   void step_world();
+  void add_lane(const LaneSpec& spec);
+  bool restart_lane(Lane& lane);
+  void step_lane(Lane& lane);
   void record_step();
   void record_pose();
   bool undo_blow_up();  // after a step: true when it ran away and was undone
@@ -89,7 +94,11 @@ class Sandbox {
   // Sets the camera's viewport to the free middle between the panels (the whole window when they are hidden).
   void update_viewport();
   void update_view_state(double wall_seconds);
+  // Style, fonts (rebuilt and uploaded when the scale changed) and state.ui_scale from state_.appearance. Between
+  // frames only: never inside a NewFrame / Render pair.
+  void apply_appearance();
   glm::dvec2 to_pixels(int x, int y) const;
+  const World& view_world() const;  // the world of the lane view under the mouse (split views), else lane 1's
 
   std::unique_ptr<Platform> platform_;
   std::unique_ptr<Renderer> renderer_;
@@ -99,7 +108,8 @@ class Sandbox {
   std::optional<bool> screenshot_request_;  // pending screenshot: with panels?
   std::vector<Vec3> before_step_x_, before_step_v_;  // the state before the last step, for undo_blow_up
   std::deque<SDL_Event> pending_;  // events held back to the next frame (pump_events)
-  glm::dvec2 mouse_{-1.0, -1.0};     // drawable pixels, from the last mouse event
+  glm::dvec2 mouse_{-1.0, -1.0};     // drawable pixels, from the last mouse event (in lane 1's view: to_pixels)
+  mutable int mouse_view_ = 0;       // the lane view the mouse is in (split views)
   bool buttons_down_[3] = {false, false, false};  // left, right, middle, from events
   enum class Gesture { None, Orbit, Pan } gesture_ = Gesture::None;
   int rod_press_ = -1;            // the rod under a left press: released without moving, it is selected (Measure)
@@ -111,6 +121,10 @@ class Sandbox {
   bool pose_pending_ = false;
   bool out_of_memory_ = false;
   bool imgui_ready_ = false;
+  bool software_ = false;          // a CPU rasterizer: no anti-aliased ImGui geometry
+  double hidpi_scale_ = 1.0;       // the platform's HiDPI factor; state_.ui_scale is it × the user's scale
+  Appearance applied_{Theme::Dark, 0.0};  // what the style and font atlas were last built for (0: not yet)
+  std::filesystem::path config_file_;
 };
 
 }  // namespace lagrange::app

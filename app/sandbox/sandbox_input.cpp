@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "sandbox/picking.h"
+#include "sandbox/ui.h"
 #include "sandbox/sandbox_app.h"
 #include "sandbox/scene_draw.h"
 
@@ -22,9 +23,32 @@ void toggle_trail(SandboxState& state, int particle) {
 
 }  // namespace
 
+// Split lane views: a pixel in lane k's view maps to the same place in lane 1's view (the camera's viewport), and
+// mouse_view_ remembers k, so picking looks at lane k's world. A drag or a gesture keeps the view it began in.
 glm::dvec2 Sandbox::to_pixels(int x, int y) const {
   const double ratio = platform_->pixel_ratio();
-  return {x * ratio, y * ratio};
+  const glm::dvec2 pixel{x * ratio, y * ratio};
+  const auto views = lane_viewports(state_);
+  if (views.size() < 2) {
+    mouse_view_ = 0;
+    return pixel;
+  }
+  if (!state_.drag.active() && gesture_ == Gesture::None) {
+    mouse_view_ = 0;
+    for (std::size_t k = 0; k < views.size(); ++k) {
+      const auto& v = views[k];
+      if (pixel.x >= v[0] && pixel.x < v[0] + v[2] && pixel.y >= v[1] && pixel.y < v[1] + v[3])
+        mouse_view_ = static_cast<int>(k);
+    }
+  }
+  const auto& v = views[static_cast<std::size_t>(std::min<int>(mouse_view_, static_cast<int>(views.size()) - 1))];
+  return pixel - glm::dvec2(v[0] - views[0][0], v[1] - views[0][1]);
+}
+
+const World& Sandbox::view_world() const {
+  const std::size_t k = static_cast<std::size_t>(mouse_view_);
+  return k >= 1 && k <= state_.lanes.size() && state_.lane_view == LaneView::Split ? state_.lanes[k - 1].world
+                                                                                      : state_.world;
 }
 
 bool Sandbox::pump_events() {
@@ -92,7 +116,7 @@ void Sandbox::handle_event(const SDL_Event& event) {
       if (event.button.button >= 1 && event.button.button <= 3) buttons_down_[event.button.button - 1] = true;
       if (ui_mouse) break;
       if (event.button.button == SDL_BUTTON_LEFT) {
-        const Hover hit = pick(state_.world, state_.camera, radii_, pixel);
+        const Hover hit = pick(view_world(), state_.camera, radii_, pixel);
         if (hit.kind == Hover::Kind::Particle && (SDL_GetModState() & KMOD_SHIFT)) {
           toggle_trail(state_, hit.index);
         } else if (hit.kind == Hover::Kind::Particle) {
@@ -179,6 +203,19 @@ void Sandbox::handle_key(const SDL_KeyboardEvent& key) {
     case SDLK_q:
       if (ctrl) quit_ = true;
       break;
+    case SDLK_l:
+      if (ctrl) {
+        Command command;
+        command.kind = Command::Kind::RemoveLane;
+        state_.commands.push_back(command);
+      } else {
+        state_.push(Command::Kind::AddLane);
+      }
+      break;
+    case SDLK_v:
+      state_.lane_view = state_.lane_view == LaneView::Overlay ? LaneView::Split : LaneView::Overlay;
+      break;
+    case SDLK_x: state_.view.error_exaggeration = next_exaggeration(state_.view.error_exaggeration); break;
     default: break;
   }
 }
@@ -197,6 +234,8 @@ void Sandbox::begin_drag(int particle, glm::dvec2 pixel) {
   const auto hit = intersect_plane(state_.camera.ray(pixel), drag.plane_point, drag.plane_normal);
   drag.offset = hit ? position - *hit : glm::dvec3(0.0);
   drag.controller.begin(world, particle, state_.drag_settings());
+  for (Lane& lane : state_.lanes)  // the same particle in every lane, moved by the same cursor
+    if (lane.stopped.empty()) lane.drag.begin(lane.world, particle, state_.drag_settings());
 }
 
 void Sandbox::move_drag(glm::dvec2 pixel) {
@@ -211,16 +250,21 @@ void Sandbox::move_drag(glm::dvec2 pixel) {
 void Sandbox::place_drag(glm::dvec3 point) {
   Drag& drag = state_.drag;
   drag.controller.move(point);
+  for (Lane& lane : state_.lanes)
+    if (lane.drag.active()) lane.drag.move(point);
   // Paused: pose. The particle goes to the point (or the nearest point its rods reach), everything else follows
   // with every rod exact and all velocities zero; play starts the motion from there.
   if (state_.paused) {
     pose_pending_ = !drag.controller.pose(state_.world, kPoseSeconds);
+    for (Lane& lane : state_.lanes)
+      if (lane.drag.active()) pose_pending_ = !lane.drag.pose(lane.world, kPoseSeconds) || pose_pending_;
     record_pose();
   }
 }
 
 void Sandbox::end_drag() {
   state_.drag.controller.release(state_.world);  // the fling is the particle's own velocity, capped
+  for (Lane& lane : state_.lanes) lane.drag.release(lane.world);
 }
 
 }  // namespace lagrange::app

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -11,6 +12,7 @@
 #include "sandbox/sandbox.h"
 #include "sandbox/sandbox_app.h"
 #include "sandbox/ui.h"
+#include "sandbox/user_config.h"
 
 namespace lagrange::app {
 namespace {
@@ -24,6 +26,10 @@ constexpr const char* kUsage =
     "  --paused        start paused\n"
     "  --measure       open with the Measure strip (period timer, stopwatch, protractor, energy bars; key M)\n"
     "  --no-vsync      do not wait for the display refresh\n"
+    "  --ui-scale S    fonts, widgets, lines and plots S times as large, 1..3 (e.g. 1.5; a projector)\n"
+    "  --theme T       dark (default) or light (a bright room)\n"
+    "                  both override the choice remembered in $XDG_CONFIG_HOME/lagrange-lab/settings.json for this\n"
+    "                  session only; a change made in the window is remembered there\n"
     "  --quit-after N  close after N frames (scripts, smoke tests)\n"
     "  --report        on exit, print one line: scene, time, steps, energy, max |C|, slowest frame, frames the\n"
     "                  pointer rested on a particle or a rod, particles grabbed, and whether the state is finite\n"
@@ -65,6 +71,8 @@ int sandbox_main(int argc, char** argv) {
   bool paused = false, measure = false;
   long quit_after = -1;
   bool report = false;
+  std::optional<double> ui_scale;
+  std::optional<Theme> theme;
   try {
     cli::Args args(argc, argv);
     while (!args.empty()) {
@@ -89,6 +97,12 @@ int sandbox_main(int argc, char** argv) {
       } else if (args.flag("--list-keys")) {
         print_keys();
         return 0;
+      } else if (auto v = args.option("--ui-scale")) {
+        ui_scale = parse_ui_scale(*v);
+        if (!ui_scale) return usage_error(ui_scale_error(*v));
+      } else if (auto v = args.option("--theme")) {
+        theme = parse_theme(*v);
+        if (!theme) return usage_error(theme_error(*v));
       } else if (args.flag("--no-vsync")) {
         options.vsync = false;
       } else if (auto p = args.positional()) {
@@ -111,6 +125,13 @@ int sandbox_main(int argc, char** argv) {
                  "  to run the window headless anyway: SDL_VIDEODRIVER=offscreen lagrange-lab ...\n");
     return 1;
   }
+  // The remembered theme and scale (a broken file: one line, then the defaults), then the command line's.
+  options.config_file = settings_file();
+  std::string warning;
+  options.appearance = read_appearance(options.config_file, warning);
+  if (!warning.empty()) std::fprintf(stderr, "lagrange-lab: %s\n", warning.c_str());
+  if (ui_scale) options.appearance.scale = *ui_scale;
+  if (theme) options.appearance.theme = *theme;
   try {
     Sandbox sandbox(options);
     const std::string fallback = (find_assets_dir() / "double_pendulum.json").string();

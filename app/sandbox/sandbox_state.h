@@ -11,11 +11,13 @@
 #include <vector>
 
 #include "lagrange/drag.h"
+#include "lagrange/lanes.h"
 #include "lagrange/scene.h"
 #include "lagrange/world.h"
 #include "sandbox/camera.h"
 #include "sandbox/measure_tools.h"
 #include "sandbox/plots.h"
+#include "sandbox/theme.h"
 
 namespace lagrange::app {
 
@@ -35,7 +37,15 @@ struct ViewOptions {
   bool panels = true;
   bool help = false;
   bool legend = true;
+  // Drift you can see: each rod drawn with its length error |d| − L multiplied by this (1, 10, 100, 1000), centred
+  // on the rod, beside a thin ghost of its rest length; labels of every rod's length (the first kMaxLengthLabels).
+  int error_exaggeration = 1;
+  bool rest_ghosts = false;
+  bool length_labels = false;
 };
+inline constexpr int kMaxLengthLabels = 60;
+// How lanes beyond the first are shown: as translucent ghosts over the first, or each in its own view side by side.
+enum class LaneView { Overlay, Split };
 
 // A UI action, applied between physics steps.
 struct Command {
@@ -50,11 +60,16 @@ struct Command {
     FrameScene,
     ClearTrails,
     SaveScene,       // path ("" = Save: the last file saved to, or a new one in save_dir)
+    AddLane,         // path: the lane's spec (lanes.h; "" = the next solver no lane uses, of the other family
+                     // than lane 1's first: position level against force level); a copy of lane 1 now
+    RemoveLane,      // index (2.. for the extra lanes; -1 = the last one)
+    SetLane,         // index, path: a new spec for that lane (2..); it restarts from lane 1's state now
   };
   Kind kind = Kind::Reset;
   Settings settings;
   std::string path;
   bool flag = false;
+  int index = -1;
 
   static Command apply_settings(const Settings& settings) {
     Command c;
@@ -118,11 +133,31 @@ struct InputCounts {
   long grabs = 0;                  // particles grabbed with the mouse
 };
 
+// A lane beyond the first (lanes.h): its own world, stepped in lockstep with SandboxState::world (lane 1), its own
+// drag (the same particle and cursor as lane 1's), plots and trails.
+struct Lane {
+  LaneSpec spec;
+  World world{2};
+  DragController drag;
+  History history;
+  std::vector<Trail> trails;
+  double initial_energy = 0.0;
+  std::string stopped;  // why this lane stopped (it blew up or threw); "" while it runs
+};
+
 struct SandboxState {
   Scene scene;                       // the static model, as loaded
   std::filesystem::path scene_path;  // "" when built in code
   World world{2};
   Settings edit;                     // what the panels edit; handed to the world between steps
+  std::vector<Lane> lanes;           // lanes 2..4 (lane 1 is `world`): each with its own solver or settings
+  LaneView lane_view = LaneView::Overlay;
+  // Every lane's spec, lane 1 first (its spec is its solver): what lane colours and labels come from.
+  std::vector<LaneSpec> lane_specs() const {
+    std::vector<LaneSpec> specs{LaneSpec{world.settings().solver, {}}};
+    for (const Lane& lane : lanes) specs.push_back(lane.spec);
+    return specs;
+  }
 
   ViewOptions view;
   Camera camera;
@@ -175,7 +210,10 @@ struct SandboxState {
   FrameTiming timing;
   InputCounts input_counts;
   std::string renderer_name;
-  double ui_scale = 1.0;     // HiDPI factor for fonts and widgets when the OS does not scale the drawable
+  // Projector mode (theme.h): the theme and the user's scale factor. The panels edit it; the Sandbox applies a
+  // change (style, font atlas) before the next frame and remembers it in the user's config folder.
+  Appearance appearance;
+  double ui_scale = 1.0;     // effective scale of fonts, widgets and lines: the HiDPI factor × appearance.scale
   double pixel_ratio = 1.0;  // drawable pixels per window unit (2 on a Retina-style screen)
   int window_width = 1, window_height = 1;  // the window's drawable size in pixels; the scene gets the middle
 

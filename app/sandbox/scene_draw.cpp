@@ -9,11 +9,6 @@
 namespace lagrange::app {
 namespace {
 
-constexpr glm::vec4 kPinColour{1.0f, 0.80f, 0.20f, 1.0f};
-constexpr glm::vec4 kGravityColour{0.45f, 0.85f, 0.45f, 1.0f};
-constexpr glm::vec4 kConstraintForceColour{0.95f, 0.45f, 0.95f, 1.0f};
-constexpr glm::vec4 kDragColour{0.55f, 0.90f, 1.0f, 1.0f};
-
 glm::vec3 to_f(const Vec3& v) { return glm::vec3(v); }
 
 double nice_step(double raw) {
@@ -57,7 +52,8 @@ void add_ring(std::vector<SegmentInstance>& out, Vec3 centre, double radius, glm
 
 void add_grid(const SandboxState& state, DrawList& list) {
   const Camera& camera = state.camera;
-  const glm::vec4 minor{1.0f, 1.0f, 1.0f, 0.055f}, major{1.0f, 1.0f, 1.0f, 0.12f}, axis{0.75f, 0.8f, 1.0f, 0.25f};
+  const Palette& colours = palette(state.appearance.theme);
+  const glm::vec4 minor = colours.grid_minor, major = colours.grid_major, axis = colours.grid_axis;
   if (!camera.perspective) {
     const double aspect = static_cast<double>(camera.width()) / camera.height();
     const double hw = camera.half_height * aspect, hh = camera.half_height;
@@ -163,22 +159,24 @@ glm::vec3 particle_colour(const Scene& scene, int index) {
   return kPalette[index % 8];
 }
 
-glm::vec4 tension_colour(double force, double scale) {
+glm::vec4 tension_colour(double force, double scale, Theme theme) {
   const float t = static_cast<float>(std::clamp(std::abs(force) / std::max(scale, 1e-12), 0.0, 1.0));
-  const glm::vec3 neutral{0.80f, 0.81f, 0.84f};
+  const Palette& colours = palette(theme);
+  const glm::vec3 neutral = colours.rod_neutral;
   if (force < 0.0) {  // tension: warm
-    const glm::vec3 mid{1.0f, 0.62f, 0.20f}, full{0.95f, 0.18f, 0.15f};
+    const glm::vec3 mid = colours.tension_mid, full = colours.tension_full;
     return glm::vec4(t < 0.5f ? glm::mix(neutral, mid, t * 2.0f) : glm::mix(mid, full, t * 2.0f - 1.0f), 1.0f);
   }
-  const glm::vec3 mid{0.35f, 0.80f, 1.0f}, full{0.20f, 0.35f, 1.0f};  // compression: cool
+  const glm::vec3 mid = colours.compression_mid, full = colours.compression_full;  // compression: cool
   return glm::vec4(t < 0.5f ? glm::mix(neutral, mid, t * 2.0f) : glm::mix(mid, full, t * 2.0f - 1.0f), 1.0f);
 }
 
-glm::vec4 error_colour(double relative_error) {
+glm::vec4 error_colour(double relative_error, Theme theme) {
   // log10 |C|/L from 1e-12 (green) to 1e-2 (red).
   const double e = std::log10(std::max(relative_error, 1e-16));
   const float t = static_cast<float>(std::clamp((e + 12.0) / 10.0, 0.0, 1.0));
-  const glm::vec3 good{0.35f, 0.85f, 0.45f}, mid{0.95f, 0.85f, 0.25f}, bad{0.95f, 0.20f, 0.15f};
+  const Palette& colours = palette(theme);
+  const glm::vec3 good = colours.error_good, mid = colours.error_mid, bad = colours.error_bad;
   return glm::vec4(t < 0.5f ? glm::mix(good, mid, t * 2.0f) : glm::mix(mid, bad, t * 2.0f - 1.0f), 1.0f);
 }
 
@@ -186,23 +184,62 @@ void reach_bounds(const World& world, glm::dvec3& lo, glm::dvec3& hi) {
   lagrange::reach_bounds(world.model(), world.state(), lo, hi);
 }
 
-void build_draw_list(const SandboxState& state, std::span<const double> radii, DrawList& list) {
+namespace {
+
+glm::vec4 lane_rgba(const SandboxState& state, int lane, float alpha) {
+  const Colour c = lane_colour(state.lane_specs(), lane);
+  return {c.r, c.g, c.b, alpha};
+}
+
+// The two ends a rod is drawn between: its particles, or with exaggeration k its length error |d| − L magnified k
+// times about its middle (a rod 1 cm too long drawn 1 m too long at k = 100: it pokes out of its beads), between 0
+// and 3 L.
+std::pair<Vec3, Vec3> drawn_ends(Vec3 a, Vec3 b, double rest, int exaggeration) {
+  if (exaggeration <= 1 || !(rest > 0.0)) return {a, b};
+  const double d = glm::length(b - a);
+  if (!(d > 1e-300)) return {a, b};
+  const Vec3 middle = 0.5 * (a + b), along = (b - a) / d;
+  // At most three rest lengths: a rod that drifted by half its length is not drawn 50 lengths long at ×100.
+  const double drawn = std::clamp(rest + exaggeration * (d - rest), 0.0, 3.0 * rest);
+  return {middle - 0.5 * drawn * along, middle + 0.5 * drawn * along};
+}
+
+// Beside the rod, a few pixels off to the side on screen: a thin line of the rod's rest length, centred on it.
+void add_rest_ghost(const Camera& camera, Vec3 a, Vec3 b, double rest, float rod_width, std::vector<SegmentInstance>& out) {
+  const double d = glm::length(b - a);
+  if (!(d > 1e-300) || !(rest > 0.0)) return;
+  const Vec3 middle = 0.5 * (a + b), along = (b - a) / d;
+  Vec3 side = glm::cross(along, camera.forward());
+  if (glm::length(side) < 1e-9) return;  // a rod seen end on
+  side = glm::normalize(side) * ((rod_width + 4.0) / std::max(camera.pixels_per_unit(middle), 1e-12));
+  add_segment(out, middle + side - 0.5 * rest * along, middle + side + 0.5 * rest * along, 1.5f,
+              glm::vec4(0.92f, 0.93f, 0.96f, 0.75f));
+}
+
+}  // namespace
+
+void build_draw_list(const SandboxState& state, std::span<const double> radii, DrawList& list, int lane) {
   list.clear();
-  const World& world = state.world;
+  const World& world = lane == 0 ? state.world : state.lanes[static_cast<std::size_t>(lane - 1)].world;
+  const std::vector<Trail>& trails = lane == 0 ? state.trails : state.lanes[static_cast<std::size_t>(lane - 1)].trails;
   const State& p = world.state();
   const Model& model = world.model();
   const Camera& camera = state.camera;
   const glm::dvec3 view_dir = camera.forward();
+  const int exaggeration = state.view.error_exaggeration;
+  const Theme theme = state.appearance.theme;
+  const Palette& colours = palette(theme);
+  list.background = colours.background;
   if (state.view.grid) add_grid(state, list);
 
   // Trails, oldest faint.
   if (state.view.trails)
-    for (const Trail& trail : state.trails) {
+    for (const Trail& trail : trails) {
       const glm::vec3 c = particle_colour(state.scene, trail.particle);
       const std::size_t n = trail.points.size();
       for (std::size_t k = 1; k < n; ++k) {
         const float age = static_cast<float>(k) / static_cast<float>(n);
-        add_segment(list.under, trail.points[k - 1], trail.points[k], 2.0f, glm::vec4(glm::mix(c, glm::vec3(1.0f), 0.3f), 0.85f * age));
+        add_segment(list.under, trail.points[k - 1], trail.points[k], 2.0f, glm::vec4(glm::mix(c, colours.trail_mix, 0.3f), 0.85f * age));
       }
     }
 
@@ -218,16 +255,19 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
     const int index = static_cast<int>(c);
     if (is_rod(constraint)) {
       const auto ids = constraint.particles();
-      glm::vec4 colour{0.80f, 0.81f, 0.84f, 1.0f};
+      glm::vec4 colour(colours.rod_neutral, 1.0f);
       if (state.view.rod_colouring == RodColouring::Tension) {
         const std::size_t r = static_cast<std::size_t>(world.model().row_offset(index));
-        colour = tension_colour(r < forces.size() ? forces[r] : 0.0, state.force_scale);
+        colour = tension_colour(r < forces.size() ? forces[r] : 0.0, state.force_scale, theme);
       } else if (state.view.rod_colouring == RodColouring::LengthError) {
-        colour = error_colour(std::abs(constraint.value(0, p.position)) / constraint.length_scale(0));
+        colour = error_colour(std::abs(constraint.value(0, p.position)) / constraint.length_scale(0), theme);
       }
       const bool hovered = state.hover.kind == Hover::Kind::Rod && state.hover.index == index;
-      add_segment(list.segments, p.position[ids[0]], p.position[ids[1]], hovered ? width + 3.0f : width,
+      const double rest = constraint.length_scale(0);
+      const auto [a, b] = drawn_ends(p.position[ids[0]], p.position[ids[1]], rest, exaggeration);
+      add_segment(list.segments, a, b, hovered ? width + 3.0f : width,
                   hovered ? glm::mix(colour, glm::vec4(1.0f, 0.95f, 0.55f, 1.0f), 0.5f) : colour);
+      if (state.view.rest_ghosts) add_rest_ghost(camera, p.position[ids[0]], p.position[ids[1]], rest, width, list.segments);
       continue;
     }
     // Everything else is drawn from its drawing hint: the app never asks what type a constraint is.
@@ -236,12 +276,12 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
     if (ids.empty()) continue;
     const int held = ids[0];
     const double r = radii[static_cast<std::size_t>(held)];
-    const glm::vec4 colour = kPinColour;
+    const glm::vec4 colour = colours.pin;
     switch (drawing.shape) {
       case Shape::Point:
         if (state.drag.controller.constraint() == index) {  // the mouse's pin, either model
-          add_segment(list.over, p.position[held], drawing.point, 2.0f, kDragColour);
-          add_ring(list.over, drawing.point, r * 0.5, view_dir, kDragColour, 2.0f);
+          add_segment(list.over, p.position[held], drawing.point, 2.0f, colours.drag);
+          add_ring(list.over, drawing.point, r * 0.5, view_dir, colours.drag, 2.0f);
         } else {  // a scene pin: a yellow ring and cross-hair around the point
           add_ring(list.over, drawing.point, r * 1.45, view_dir, colour, 2.5f);
           const Vec3 u = glm::normalize(glm::cross(view_dir, glm::length(glm::cross(view_dir, Vec3(0, 1, 0))) > 1e-6 ? Vec3(0, 1, 0) : Vec3(1, 0, 0)));
@@ -293,6 +333,26 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
                             glm::vec4(model.fixed(i) ? 1.0f : 0.0f, highlight, n > 400 ? 0.0f : 1.0f, 0.0f)});
   }
 
+  // The other lanes over lane 1, each in its colour: translucent rods and smaller beads (hidden inside lane 1's
+  // beads while the lanes agree, showing as soon as they part).
+  if (lane == 0 && state.lane_view == LaneView::Overlay)
+    for (std::size_t k = 0; k < state.lanes.size(); ++k) {
+      const World& ghost = state.lanes[k].world;
+      const State& g = ghost.state();
+      const glm::vec4 colour = lane_rgba(state, static_cast<int>(k) + 1, 0.7f);
+      const auto ghost_constraints = ghost.constraints();
+      for (const auto& c : ghost_constraints) {
+        if (!is_rod(*c)) continue;
+        const auto ids = c->particles();
+        const auto [a, b] = drawn_ends(g.position[ids[0]], g.position[ids[1]], c->length_scale(0), exaggeration);
+        add_segment(list.segments, a, b, std::max(width * 0.6f, 1.5f), colour);
+      }
+      for (std::size_t i = 0; i < g.position.size() && i < radii.size(); ++i)
+        if (!ghost.model().fixed(i))
+          list.spheres.push_back({to_f(g.position[i]), static_cast<float>(radii[i] * 0.8), glm::vec4(glm::vec3(colour), 0.8f),
+                                  glm::vec4(0.0f, 0.0f, 0.0f, 0.0f)});
+    }
+
   // Widths are in screen units: thicker on HiDPI screens.
   const float line_scale = static_cast<float>(state.ui_scale * state.pixel_ratio);
   if (line_scale != 1.0f)
@@ -314,10 +374,10 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
     for (std::size_t i = 0; i < n; ++i) {
       if (model.fixed(i)) continue;
       if (state.view.gravity_arrows)
-        add_arrow(list.over, p.position[i], world.settings().gravity * model.mass(i) * scale, view_dir, kGravityColour);
+        add_arrow(list.over, p.position[i], world.settings().gravity * model.mass(i) * scale, view_dir, colours.gravity);
       if (state.view.constraint_arrows)
         add_arrow(list.over, p.position[i], constraint_force(model, p, static_cast<int>(i)) * scale, view_dir,
-                  kConstraintForceColour);
+                  colours.constraint_force);
     }
   }
   if (line_scale != 1.0f)

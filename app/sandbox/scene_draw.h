@@ -13,6 +13,7 @@
 #include "lagrange/world.h"
 #include "sandbox/renderer.h"
 #include "sandbox/sandbox_state.h"
+#include "sandbox/theme.h"
 
 namespace lagrange::app {
 
@@ -26,10 +27,10 @@ std::vector<double> display_radii(const Scene& scene, const World& world, bool s
 // The file's colour, or one from a palette. Radius and colour are the scene's (the engine keeps only physics).
 glm::vec3 particle_colour(const Scene& scene, int index);
 
-// Rod colour for a constraint force (negative: tension) relative to `scale` newtons.
-glm::vec4 tension_colour(double force, double scale);
+// Rod colour for a constraint force (negative: tension) relative to `scale` newtons, in the theme's colour map.
+glm::vec4 tension_colour(double force, double scale, Theme theme = Theme::Dark);
 // Rod colour for a relative length error |C| / L.
-glm::vec4 error_colour(double relative_error);
+glm::vec4 error_colour(double relative_error, Theme theme = Theme::Dark);
 
 // Box the scene can reach (measure.h, reach_bounds).
 void reach_bounds(const World& world, glm::dvec3& lo, glm::dvec3& hi);
@@ -37,6 +38,8 @@ void reach_bounds(const World& world, glm::dvec3& lo, glm::dvec3& hi);
 // A constraint drawn as a rod: two particles and the Segment drawing hint.
 bool is_rod(const Constraint& constraint);
 
-void build_draw_list(const SandboxState& state, std::span<const double> radii, DrawList& list);
+// The draw list of lane `lane` (0: lane 1, SandboxState::world; k: state.lanes[k − 1]). Lane 1's list carries the
+// other lanes as ghosts when they are overlaid.
+void build_draw_list(const SandboxState& state, std::span<const double> radii, DrawList& list, int lane = 0);
 
 }  // namespace lagrange::app

@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "common/output_file.h"
 #include "cli/drag_option.h"
+#include "lagrange/lanes.h"
 #include "lagrange/text.h"
 #include "sandbox/cli_options.h"
 #include "sandbox/sandbox.h"
@@ -34,6 +35,15 @@ constexpr const char* kUsage =
     "  --measure       include the Measure strip under the scene (period timer, stopwatch, protractor, energy\n"
     "                  bars; implies --panels); the timer runs from the start\n"
     "  --bare          the scene only: no solver line, no legend\n"
+    "  --lanes L1,L2   2-4 lanes stepped together from the same state, each a solver id with optional :KEY=VALUE\n"
+    "                  settings (as for run --lanes), e.g. projection,acceleration; excludes --solver\n"
+    "  --lane-view V   overlay (the other lanes as ghosts in their colours over lane 1; default) or split\n"
+    "                  (each lane in its own view, side by side)\n"
+    "  --exaggerate K  draw each rod's length error K times (1, 10, 100 or 1000; default 1)\n"
+    "  --rest-lengths  a thin line of each rod's rest length beside it\n"
+    "  --length-labels each rod's length in metres beside it\n"
+    "  --ui-scale S    fonts, widgets, lines and plots S times as large, 1..3 (e.g. 2 for a projector)\n"
+    "  --theme T       dark (default) or light; shot never reads the window's remembered choice\n"
     "  --allow-large   lift the limits on scene size (file size, particles, rows; docs/cli.md)\n"
     "  --frames N      then run N interactive frames (UI, one step of physics, drawing; 1..1000) and print the\n"
     "                  median frame time: a measure of the sandbox's speed on this machine\n";
@@ -65,7 +75,10 @@ int shot_main(int argc, char** argv) {
   long steps = 0;
   double seconds = -1.0;
   long frames = 0;
-  bool have_steps = false, panels = false, bare = false, measure = false;
+  bool have_steps = false, panels = false, bare = false, measure = false, rest_lengths = false, length_labels = false;
+  std::string lanes_text;
+  LaneView lane_view = LaneView::Overlay;
+  int exaggeration = 1;
   SceneLimits limits;
   cli::DragOptions drags;
   SandboxOptions options;
@@ -97,12 +110,34 @@ int shot_main(int argc, char** argv) {
         if (out.empty()) return usage_error("--out needs a file name");
       } else if (auto v = args.option("--frames")) {
         frames = cli::parse_count("--frames", *v, 1, kMaxFrames);
+      } else if (auto v = args.option("--ui-scale")) {
+        const auto scale = parse_ui_scale(*v);
+        if (!scale) return usage_error(ui_scale_error(*v));
+        options.appearance.scale = *scale;
+      } else if (auto v = args.option("--theme")) {
+        const auto theme = parse_theme(*v);
+        if (!theme) return usage_error(theme_error(*v));
+        options.appearance.theme = *theme;
       } else if (args.flag("--panels")) {
         panels = true;
       } else if (args.flag("--measure")) {
         measure = panels = true;
       } else if (args.flag("--bare")) {
         bare = true;
+      } else if (auto v = args.option("--lanes")) {
+        lanes_text = *v;
+      } else if (auto v = args.option("--lane-view")) {
+        if (*v == "overlay") lane_view = LaneView::Overlay;
+        else if (*v == "split") lane_view = LaneView::Split;
+        else return usage_error("--lane-view needs overlay or split, got " + lagrange::quoted(*v));
+      } else if (auto v = args.option("--exaggerate")) {
+        exaggeration = static_cast<int>(cli::parse_count("--exaggerate", *v, 1, 1000));
+        if (exaggeration != 1 && exaggeration != 10 && exaggeration != 100 && exaggeration != 1000)
+          return usage_error("--exaggerate needs 1, 10, 100 or 1000, got " + lagrange::quoted(*v));
+      } else if (args.flag("--rest-lengths")) {
+        rest_lengths = true;
+      } else if (args.flag("--length-labels")) {
+        length_labels = true;
       } else if (cli::scene_option(args, limits)) {
       } else if (cli::read_drag_option(args, drags)) {
       } else if (auto p = args.positional()) {
@@ -119,6 +154,16 @@ int shot_main(int argc, char** argv) {
   }
   if (scene.empty()) return usage_error("which scene? e.g. lagrange-lab shot assets/double_pendulum.json");
   if (have_steps && seconds >= 0) return usage_error("--steps and --time exclude each other");
+  std::vector<LaneSpec> lanes;
+  if (!lanes_text.empty()) {
+    if (!solver.empty()) return usage_error("--solver and --lanes exclude each other: the lanes name their solvers");
+    try {
+      lanes = parse_lanes(lanes_text);
+    } catch (const Error& error) {
+      return usage_error(std::string("--lanes: ") + error.what());
+    }
+    solver = lanes[0].solver;  // lane 1 is the sandbox's world; its settings below
+  }
   if (out.empty()) out = std::filesystem::path(scene).stem().string() + ".png";
   try {
     io::refuse_same_file(scene, out);
@@ -169,8 +214,25 @@ int shot_main(int argc, char** argv) {
   if (!solver.empty()) {
     Settings settings = sandbox->world().settings();
     settings.solver = solver;
+    if (!lanes.empty()) {
+      try {
+        settings = lane_settings(settings, lanes[0]);
+      } catch (const Error& error) {
+        return fail(cli::kExitBadInput, std::string("--lanes: lane 1: ") + error.what());
+      }
+    }
     state.commands.push_back(Command::apply_settings(settings));
   }
+  for (std::size_t k = 1; k < lanes.size(); ++k) {
+    Command command;
+    command.kind = Command::Kind::AddLane;
+    command.path = lagrange::lanes_text(std::span<const LaneSpec>(&lanes[k], 1));
+    state.commands.push_back(command);
+  }
+  state.lane_view = lane_view;
+  state.view.error_exaggeration = exaggeration;
+  state.view.rest_ghosts = rest_lengths;
+  state.view.length_labels = length_labels;
   state.view.panels = panels;
   state.measure.shown = measure;
   sandbox->frame_scene();
@@ -181,6 +243,8 @@ int shot_main(int argc, char** argv) {
     return state.settings_error.empty() ? 0 : fail(cli::kExitBadInput, state.settings_error);
   };
   if (const int code = check_step()) return code;  // a setting that --solver made invalid
+  if (state.lanes.size() + 1 != std::max<std::size_t>(lanes.size(), 1))  // a lane that did not start (its toast)
+    return fail(cli::kExitBadInput, "--lanes: " + state.toast);
   try {
     cli::check_drags(drags, sandbox->world());
   } catch (const cli::UsageError& error) {
@@ -196,6 +260,8 @@ int shot_main(int argc, char** argv) {
     sandbox->advance_steps(1);
     if (const int code = check_step()) return code;
     const StepStats& stats = sandbox->world().stats();
+    for (const Lane& lane : state.lanes)  // a lane that blows up stops; the picture shows it stopped
+      if (!lane.stopped.empty() && i == steps) std::fprintf(report, "lane %s: %s\n", lane.spec.label().c_str(), lane.stopped.c_str());
     if (stats.non_finite || !(stats.max_relative_violation <= cli::kFailedViolation)) {
       std::fprintf(stderr, "lagrange-lab shot: the simulation failed: at step %ld %s; no PNG written\n", i,
                    stats.non_finite ? "the state became NaN or infinite and was rolled back"

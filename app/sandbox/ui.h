@@ -6,6 +6,7 @@
 
 #include <array>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "sandbox/sandbox_state.h"
@@ -56,6 +57,18 @@ void draw_hud(SandboxState& state);            // ui_overlays.cpp
 void draw_legend(SandboxState& state);
 void draw_hover(SandboxState& state);
 void draw_help(SandboxState& state);
+// The View section's theme and UI scale controls (ui_display.cpp).
+void draw_display_controls(SandboxState& state);
+
+void lanes_section(SandboxState& state);     // ui_lanes.cpp
+void draw_lane_overlay(SandboxState& state);
+// The rectangles the lanes are drawn in (x, y, width, height in drawable pixels): the scene viewport, or with split
+// lanes one per lane, the same size each: side by side for two, a 2 × 2 grid for three or four.
+std::vector<std::array<int, 4>> lane_viewports(const SandboxState& state);
+// The length-error exaggeration after `current`: 1, 10, 100, 1000, then 1 again.
+int next_exaggeration(int current);
+// Keeps the rectangle of the last widget as `name` (SandboxState::widget_rects: the GUI tests click it).
+void remember_rect(SandboxState& state, const std::string& name);
 
 // Lists assets/*.json into state.scene_files.
 void refresh_scene_files(SandboxState& state);

@@ -2,8 +2,10 @@
 // with the numbers a lesson quotes beside them.
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "lagrange/measure.h"
 #include "sandbox/ui.h"
@@ -28,7 +30,8 @@ void draw_diagnostics(SandboxState& state) {
   const World& world = state.world;
   const StepStats& stats = world.stats();
   const EnergyBalance balance = energy_balance(state);
-  const float plot_h = 95.0f * static_cast<float>(state.ui_scale);
+  float plot_h = 95.0f * static_cast<float>(state.ui_scale);
+  const PlotPalette& colours = palette(state.appearance.theme).plot;
 
   if (ImGui::BeginTable("numbers", 2)) {
     ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthFixed);  // as wide as the longest label
@@ -75,6 +78,26 @@ void draw_diagnostics(SandboxState& state) {
           "%d", stats.dependent_rows);
     if (stats.non_finite)
       row("NaN rolled back", "a NaN or infinity appeared; the substep was undone (the state stays finite)", "yes");
+    // Each lane's drift and largest rod error now, in its colour.
+    const std::vector<LaneSpec> lane_specs = state.lane_specs();
+    for (std::size_t k = 1; k < lane_specs.size(); ++k) {
+      const Lane& lane = state.lanes[k - 1];
+      const Work& work = lane.world.work();
+      const double drift = lane.world.energy().total() - lane.initial_energy - work.mouse - work.damping;
+      const std::string name = "lane " + std::to_string(k + 1);
+      const Colour c = lane_colour(lane_specs, static_cast<int>(k));
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextColored(ImVec4(c.r, c.g, c.b, 1.0f), "%s", name.c_str());
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s: energy drift since it started, and its largest constraint violation now",
+                          lane.spec.label().c_str());
+      const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+      state.widget_rects["diagnostics: " + name] = {lo.x, lo.y, hi.x, hi.y};
+      ImGui::TableSetColumnIndex(1);
+      if (!lane.stopped.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", lane.stopped.c_str());
+      else ImGui::TextWrapped("%+.3e J, |C| %.2e m", drift, lane.world.max_violation());
+    }
     if (state.timing.median_ms > 0.0)
       row("frame", "wall time of one frame: UI, physics and rendering (median of the last 120)", "%.1f ms (%d steps)",
           state.timing.median_ms, state.timing.steps_last_frame);
@@ -82,6 +105,13 @@ void draw_diagnostics(SandboxState& state) {
   }
 
   ImGui::Spacing();
+  // Scaled up (projector mode), the plots give up to a quarter of their height so that more of them fit the window
+  // (4.5 plot heights, five headings, the renderer's line and the gaps); the rest scrolls. Their text bands keep
+  // their size, so shrinking further would leave too little of the curves.
+  if (state.ui_scale > 1.0) {
+    const float fixed = 8.0f * ImGui::GetTextLineHeightWithSpacing() + 6.0f * ImGui::GetStyle().ItemSpacing.y;
+    plot_h = std::clamp((ImGui::GetContentRegionAvail().y - fixed) / 4.5f, 0.75f * plot_h, plot_h);
+  }
   ImGui::TextUnformatted("Energy");
   if (state.history.size() > 1) {
     ImGui::SameLine();
@@ -92,7 +122,7 @@ void draw_diagnostics(SandboxState& state) {
                         "named below the plot.",
                         state.history.size());
   }
-  auto plot = [&](const char* id, std::initializer_list<Series> series, float height, bool log_scale,
+  auto plot = [&](const char* id, const std::vector<Series>& series, float height, bool log_scale,
                   const char* unit) {
     const PlotRects rects = plot_series(id, state.history, series, height, log_scale, unit);
     const std::string name = std::string("plot ") + id;
@@ -101,21 +131,40 @@ void draw_diagnostics(SandboxState& state) {
     for (std::size_t k = 0; k < rects.legend.size(); ++k)
       state.widget_rects[name + " legend " + std::to_string(k)] = rects.legend[k];
   };
+  // With lanes: one curve per lane in its colour (lane 1 is the plot's own history).
+  const std::vector<LaneSpec> specs = state.lane_specs();
+  std::vector<std::string> names;
+  for (std::size_t k = 0; k < specs.size(); ++k) names.push_back(std::to_string(k + 1) + " " + specs[k].label());
+  const auto per_lane = [&](double Sample::*field) {
+    std::vector<Series> series;
+    for (std::size_t k = 0; k < specs.size(); ++k) {
+      const Colour c = lane_colour(specs, static_cast<int>(k));
+      series.push_back({names[k].c_str(), field, ImGui::GetColorU32(ImVec4(c.r, c.g, c.b, 1.0f)),
+                        k == 0 ? nullptr : &state.lanes[k - 1].history});
+    }
+    return series;
+  };
+  const bool lanes = !state.lanes.empty();
   plot("energy",
-       {{"kinetic", &Sample::kinetic, IM_COL32(255, 170, 70, 255)},
-        {"potential", &Sample::potential, IM_COL32(90, 170, 255, 255)},
-        {"total", &Sample::total, IM_COL32(235, 235, 240, 255)}},
+       {{"kinetic", &Sample::kinetic, colours.kinetic},
+        {"potential", &Sample::potential, colours.potential},
+        {"total", &Sample::total, colours.total}},
        plot_h * 1.3f, false, "J");
-  ImGui::TextUnformatted("Total energy (zoomed)");
-  plot("total", {{"total", &Sample::total, IM_COL32(235, 235, 240, 255)}}, plot_h * 0.8f, false, "J");
-  ImGui::TextUnformatted("Constraint violation (log)");
+  ImGui::TextUnformatted(lanes ? "Total energy of each lane" : "Total energy (zoomed)");
+  plot("total", lanes ? per_lane(&Sample::total) : std::vector<Series>{{"total", &Sample::total, colours.total}},
+       plot_h * 0.8f, false, "J");
+  ImGui::TextUnformatted(lanes ? "max |C| of each lane (log)" : "Constraint violation (log)");
   plot("violation",
-       {{"max |C| [m]", &Sample::violation, IM_COL32(255, 95, 85, 255)},
-        {"max |Jv| [m/s]", &Sample::velocity_violation, IM_COL32(200, 130, 255, 255)}},
-       plot_h, true, "");
+       lanes ? per_lane(&Sample::violation)
+             : std::vector<Series>{{"max |C| [m]", &Sample::violation, colours.violation},
+                                   {"max |Jv| [m/s]", &Sample::velocity_violation, colours.velocity_violation}},
+       plot_h, true, lanes ? "m" : "");
   ImGui::TextUnformatted("Solver effort");
-  plot("iterations", {{"iterations", &Sample::iterations, IM_COL32(120, 220, 140, 255)}}, plot_h * 0.7f, false, "");
-  plot("solve", {{"solve time", &Sample::solve_ms, IM_COL32(240, 220, 100, 255)}}, plot_h * 0.7f, false, "ms");
+  plot("iterations",
+       lanes ? per_lane(&Sample::iterations) : std::vector<Series>{{"iterations", &Sample::iterations, colours.iterations}},
+       plot_h * 0.7f, false, "");
+  plot("solve", lanes ? per_lane(&Sample::solve_ms) : std::vector<Series>{{"solve time", &Sample::solve_ms, colours.solve}},
+       plot_h * 0.7f, false, "ms");
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("%s", state.renderer_name.c_str());  // wrapped: "llvmpipe (LLVM 15.0.6, 256 bits), OpenGL 4.5 ..."
   ImGui::PopStyleColor();

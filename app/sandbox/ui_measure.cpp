@@ -13,19 +13,41 @@
 #include <string>
 
 #include "sandbox/scene_draw.h"
+#include "sandbox/theme.h"
 #include "sandbox/ui.h"
 
 namespace lagrange::app {
 namespace {
 
 constexpr double kDeg = 180.0 / std::numbers::pi;
-const ImVec4 kTimerColour{1.0f, 0.50f, 0.78f, 1.0f};     // the timed particle's ring
-const ImVec4 kProtractorColour{0.55f, 0.95f, 0.60f, 1.0f};  // the rod's arc, the phase trace
-const ImVec4 kHeading{0.95f, 0.95f, 1.0f, 1.0f};
-constexpr ImU32 kKinetic = IM_COL32(255, 170, 70, 255), kPotential = IM_COL32(90, 170, 255, 255),
-                kTotal = IM_COL32(235, 235, 240, 255), kMouse = IM_COL32(140, 230, 255, 255),
-                kDamping = IM_COL32(210, 120, 120, 255), kAxis = IM_COL32(200, 205, 215, 110),
-                kLabel = IM_COL32(175, 180, 190, 255);
+
+// The strip's colours in the current theme (theme.h): the plots' frame, guides and labels, the energy colours of the
+// Diagnostics plots, and two of its own, darker in the light theme so they read on white.
+struct Colours {
+  ImVec4 timer;       // the timed particle's ring and its period
+  ImVec4 protractor;  // the rod's arc, the angle, the phase trace
+  ImVec4 heading, running;
+  ImU32 frame, axis, label, kinetic, potential, total, mouse, damping;
+};
+
+Colours colours(Theme theme) {
+  const Palette& p = palette(theme);
+  const bool light = theme == Theme::Light;
+  Colours c;
+  c.timer = light ? ImVec4(0.78f, 0.10f, 0.48f, 1.0f) : ImVec4(1.0f, 0.50f, 0.78f, 1.0f);
+  c.protractor = light ? ImVec4(0.05f, 0.50f, 0.15f, 1.0f) : ImVec4(0.55f, 0.95f, 0.60f, 1.0f);
+  c.heading = p.title;
+  c.running = light ? ImVec4(0.05f, 0.50f, 0.15f, 1.0f) : ImVec4(0.6f, 0.95f, 0.6f, 1.0f);
+  c.frame = p.plot.curves_bg;
+  c.axis = p.plot.guide;
+  c.label = p.plot.label;
+  c.kinetic = p.plot.kinetic;
+  c.potential = p.plot.potential;
+  c.total = p.plot.total;
+  c.mouse = light ? IM_COL32(20, 130, 170, 255) : IM_COL32(140, 230, 255, 255);
+  c.damping = light ? IM_COL32(170, 60, 60, 255) : IM_COL32(210, 120, 120, 255);
+  return c;
+}
 
 void remember(SandboxState& state, const std::string& name) {
   const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
@@ -72,6 +94,8 @@ float button_width(const char* label) {
 }
 
 void timer_column(SandboxState& state) {
+  const Colours c = colours(state.appearance.theme);
+  const ImVec4 kHeading = c.heading, kTimerColour = c.timer;
   MeasureState& m = state.measure;
   const World& world = state.world;
   ImGui::TextColored(kHeading, "Period timer");
@@ -157,7 +181,7 @@ void timer_column(SandboxState& state) {
   out.stopwatch = m.stopwatch.elapsed(now);
   ImGui::SameLine();
   ImGui::SetCursorPosY(ImGui::GetCursorPosY() - 0.25f * ImGui::GetFontSize());
-  big(m.stopwatch.running() ? ImVec4(0.6f, 0.95f, 0.6f, 1.0f) : kHeading, "%.3f s", out.stopwatch);
+  big(m.stopwatch.running() ? c.running : kHeading, "%.3f s", out.stopwatch);
   remember(state, "stopwatch time");
   if (ImGui::Button(m.stopwatch.running() ? "Stop" : "Start")) {
     if (m.stopwatch.running()) m.stopwatch.stop(now);
@@ -184,13 +208,16 @@ void timer_column(SandboxState& state) {
 
 // (angle, angular velocity) of the selected rod over the last steps, both axes symmetric about zero.
 void phase_plot(SandboxState& state, ImVec2 size) {
+  const Colours c = colours(state.appearance.theme);
+  const ImU32 kAxis = c.axis, kLabel = c.label;
+  const ImVec4 kProtractorColour = c.protractor;
   const MeasureState& m = state.measure;
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("##phase", size);
   remember(state, "phase plot");
   const ImVec2 p1(p0.x + size.x, p0.y + size.y);
-  draw->AddRectFilled(p0, p1, IM_COL32(20, 22, 27, 255), 3.0f);
+  draw->AddRectFilled(p0, p1, c.frame, 3.0f);
   const double a_max = nice_ceil(std::max(m.phase_angle.value() * kDeg, 1.0));
   const double w_max = nice_ceil(std::max(m.phase_rate.value() * kDeg, 1.0));
   const float pad = 4.0f, label_h = ImGui::GetFontSize();
@@ -217,9 +244,9 @@ void phase_plot(SandboxState& state, ImVec2 size) {
   for (std::size_t k = 1; k < trace.size(); ++k) {
     if (std::abs(trace.angle(k) - trace.angle(k - 1)) > std::numbers::pi) continue;  // wrapped through ±180°
     const float age = static_cast<float>(k) / static_cast<float>(trace.size());
-    const ImU32 c = (colour & 0x00FFFFFFu) | (static_cast<ImU32>(60 + 195 * age) << 24);
+    const ImU32 faded = (colour & 0x00FFFFFFu) | (static_cast<ImU32>(60 + 195 * age) << 24);
     draw->AddLine(to_screen(trace.angle(k - 1), trace.angular_velocity(k - 1)),
-                  to_screen(trace.angle(k), trace.angular_velocity(k)), c, 1.5f);
+                  to_screen(trace.angle(k), trace.angular_velocity(k)), faded, 1.5f);
   }
   if (trace.size() > 0) {
     const std::size_t k = trace.size() - 1;
@@ -234,6 +261,8 @@ void phase_plot(SandboxState& state, ImVec2 size) {
 }
 
 void protractor_column(SandboxState& state) {
+  const Colours c = colours(state.appearance.theme);
+  const ImVec4 kHeading = c.heading, kProtractorColour = c.protractor;
   MeasureState& m = state.measure;
   const World& world = state.world;
   ImGui::TextColored(kHeading, "Protractor");
@@ -276,6 +305,10 @@ void protractor_column(SandboxState& state) {
 }
 
 void energy_column(SandboxState& state) {
+  const Colours c = colours(state.appearance.theme);
+  const ImVec4 kHeading = c.heading;
+  const ImU32 kKinetic = c.kinetic, kPotential = c.potential, kTotal = c.total, kMouse = c.mouse,
+              kDamping = c.damping, kAxis = c.axis, kLabel = c.label;
   MeasureState& m = state.measure;
   const World& world = state.world;
   ImGui::TextColored(kHeading, "Energy [J]");
@@ -312,7 +345,7 @@ void energy_column(SandboxState& state) {
   remember(state, "energy bars");
   const bool hovered = ImGui::IsItemHovered();
   const ImVec2 p1(p0.x + size.x, p0.y + size.y);
-  draw->AddRectFilled(p0, p1, IM_COL32(20, 22, 27, 255), 3.0f);
+  draw->AddRectFilled(p0, p1, c.frame, 3.0f);
   const float line = ImGui::GetFontSize();
   const float top = p0.y + line + 4.0f, bottom = p1.y - 2.0f * line - 4.0f;
   const float zero_y = top + (bottom - top) * static_cast<float>(up / (up + down));
@@ -398,10 +431,13 @@ void draw_measure_panel(SandboxState& state) {
 void add_measure_gizmos(const SandboxState& state, std::span<const double> radii, DrawList& list) {
   const MeasureState& m = state.measure;
   if (!m.shown || !state.view.panels) return;
+  const Colours c = colours(state.appearance.theme);
+  const ImVec4 kTimerColour = c.timer, kProtractorColour = c.protractor;
   const World& world = state.world;
   const float scale = static_cast<float>(state.ui_scale * state.pixel_ratio);
-  auto add = [&](Vec3 a, Vec3 b, float width, const ImVec4& c, float alpha = 1.0f) {
-    list.over.push_back({glm::vec3(a), width * scale, glm::vec3(b), 0.0f, glm::vec4(c.x, c.y, c.z, c.w * alpha)});
+  auto add = [&](Vec3 a, Vec3 b, float width, const ImVec4& colour, float alpha = 1.0f) {
+    list.over.push_back({glm::vec3(a), width * scale, glm::vec3(b), 0.0f,
+                         glm::vec4(colour.x, colour.y, colour.z, colour.w * alpha)});
   };
   const glm::dvec3 view = state.camera.forward();
   // The timed particle: a pink ring.

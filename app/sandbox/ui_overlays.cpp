@@ -30,6 +30,10 @@ constexpr Shortcut kShortcuts[] = {
     {"F12 or P", "screenshot (PNG)", {SDLK_F12, SDLK_p}},
     {"H or F1", "this help", {SDLK_h, SDLK_F1}},
     {"Esc", "close help / drop the grabbed particle where it is", {SDLK_ESCAPE}},
+    {"L", "add a lane: the scene again, from now, with another solver, stepped alongside (up to 4)", {SDLK_l}},
+    {"Ctrl+L", "remove the last lane", {SDLK_l}, false, true},
+    {"V", "lanes overlaid / side by side", {SDLK_v}},
+    {"X", "draw rod length errors x1 / x10 / x100 / x1000", {SDLK_x}},
     {"Ctrl+S", "save the scene as it is now (to the last file saved, or a new one)", {SDLK_s}, false, true},
     {"Ctrl+Q", "quit", {SDLK_q}, false, true},
     {"Left-drag particle", "grab it; release to fling"},
@@ -73,6 +77,7 @@ void draw_ui(SandboxState& state) {
     if (state.measure.shown) draw_measure_panel(state);
   }
   draw_hud(state);
+  draw_lane_overlay(state);
   if (state.view.legend) draw_legend(state);
   draw_hover(state);
   if (state.view.help) draw_help(state);
@@ -129,6 +134,7 @@ void draw_hud(SandboxState& state) {
                                  ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoInputs;
   if (ImGui::Begin("##hud", nullptr, flags)) {
     const ImVec4 plain = ImGui::GetStyleColorVec4(ImGuiCol_Text);
+    const Palette& colours = palette(state.appearance.theme);
     FlowLine line(max_width - 2.0f * ImGui::GetStyle().WindowPadding.x);
     char text[256];
     std::snprintf(text, sizeof text, "\xe2\x97\x8f %s", state.world.solver_info().name);  // ●
@@ -138,14 +144,14 @@ void draw_hud(SandboxState& state) {
     line.text(plain, text);
     if (state.time_scale != 1.0) {
       std::snprintf(text, sizeof text, "x%.3g", state.time_scale);
-      line.text(ImVec4(0.6f, 0.85f, 1.0f, 1.0f), text, false);
+      line.text(colours.accent, text, false);
     }
-    if (state.paused) line.text(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "PAUSED", false);
-    if (state.timing.slowed) line.text(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "slower than real time", false);
+    if (state.paused) line.text(colours.paused, "PAUSED", false);
+    if (state.timing.slowed) line.text(colours.slow, "slower than real time", false);
     if (!state.view.panels) line.text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), "(Tab: panels, H: help)", false);
     if (state.toast_seconds > 0.0 && !state.toast.empty()) {
       ImGui::PushTextWrapPos(std::min(ImGui::GetFontSize() * 40.0f, max_width - ImGui::GetStyle().WindowPadding.x));
-      ImGui::TextColored(state.toast_is_error ? ImVec4(1.0f, 0.45f, 0.40f, 1.0f) : ImVec4(0.6f, 0.9f, 0.6f, 1.0f), "%s",
+      ImGui::TextColored(state.toast_is_error ? colours.error_text : colours.ok_text, "%s",
                          state.toast.c_str());
       ImGui::PopTextWrapPos();
     }
@@ -170,6 +176,15 @@ void draw_legend(SandboxState& state) {
     return;
   }
   const float bar_w = 220.0f * static_cast<float>(state.ui_scale), bar_h = 10.0f * static_cast<float>(state.ui_scale);
+  const Theme theme = state.appearance.theme;
+  const Palette& colours = palette(theme);
+  // Labels under the bar: at its left end, centred at `at` (0..1 of the bar) or ending at its right end, whatever
+  // the font size. SameLine's offset counts from the window's left edge.
+  const float pad = ImGui::GetStyle().WindowPadding.x;
+  const auto centred = [&](const char* text, float at) {
+    ImGui::SameLine(pad + bar_w * at - 0.5f * ImGui::CalcTextSize(text).x);
+  };
+  const auto at_right = [&](const char* text) { ImGui::SameLine(pad + bar_w - ImGui::CalcTextSize(text).x); };
   auto gradient = [&](auto colour_at) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -184,34 +199,37 @@ void draw_legend(SandboxState& state) {
   switch (state.view.rod_colouring) {
     case RodColouring::Tension: {
       ImGui::Text("Rod force  (|λ| scale %.3g N)", state.force_scale);
-      gradient([&](double u) { return tension_colour((u * 2.0 - 1.0) * state.force_scale * -1.0, state.force_scale); });
-      ImGui::TextColored(ImVec4(0.4f, 0.6f, 1.0f, 1.0f), "compression");
-      ImGui::SameLine(bar_w * 0.5f - 4.0f);
+      gradient([&](double u) {
+        return tension_colour((u * 2.0 - 1.0) * state.force_scale * -1.0, state.force_scale, theme);
+      });
+      ImGui::TextColored(colours.compression, "compression");
+      centred("0", 0.5f);
       ImGui::TextDisabled("0");
-      ImGui::SameLine(bar_w - 40.0f);
-      ImGui::TextColored(ImVec4(0.95f, 0.35f, 0.2f, 1.0f), "tension");
+      at_right("tension");
+      ImGui::TextColored(colours.tension, "tension");
       break;
     }
     case RodColouring::LengthError:
       ImGui::Text("Rod length error |C| / L");
-      gradient([](double u) { return error_colour(std::pow(10.0, -12.0 + 10.0 * u)); });
+      gradient([&](double u) { return error_colour(std::pow(10.0, -12.0 + 10.0 * u), theme); });
       ImGui::TextDisabled("1e-12");
-      ImGui::SameLine(bar_w * 0.5f - 14.0f);
+      centred("1e-7", 0.5f);
       ImGui::TextDisabled("1e-7");
-      ImGui::SameLine(bar_w - 30.0f);
+      at_right("1e-2");
       ImGui::TextDisabled("1e-2");
       break;
     case RodColouring::Plain:
       ImGui::TextDisabled("Rods: plain");
       break;
   }
-  ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.2f, 1.0f), "\xe2\x97\x8e pin");  // ◎
+  ImGui::TextColored(colours.pin_label, "\xe2\x97\x8e pin");  // ◎
   ImGui::SameLine();
-  ImGui::TextColored(ImVec4(0.6f, 0.62f, 0.66f, 1.0f), "  striped ball: fixed");
+  ImGui::TextColored(colours.fixed_label, "  striped ball: fixed");
   if (state.view.gravity_arrows || state.view.constraint_arrows) {
-    ImGui::TextColored(ImVec4(0.45f, 0.85f, 0.45f, 1.0f), "\xe2\x86\x92 gravity m g");
+    const auto vec4 = [](glm::vec4 c) { return ImVec4(c.r, c.g, c.b, 1.0f); };
+    ImGui::TextColored(vec4(colours.gravity), "\xe2\x86\x92 gravity m g");
     ImGui::SameLine();
-    ImGui::TextColored(ImVec4(0.95f, 0.45f, 0.95f, 1.0f), "  \xe2\x86\x92 constraint force J\xe1\xb5\x80\xce\xbb");
+    ImGui::TextColored(vec4(colours.constraint_force), "  \xe2\x86\x92 constraint force J\xe1\xb5\x80\xce\xbb");
   }
   ImGui::End();
 }
@@ -252,7 +270,8 @@ void draw_hover(SandboxState& state) {
     ImGui::Text("error C       %.3e m", error);
     ImGui::Text("\xce\xbb             %.5g N", lambda);
     if (std::abs(lambda) > 1e-12)
-      ImGui::TextColored(lambda < 0 ? ImVec4(1.0f, 0.55f, 0.3f, 1.0f) : ImVec4(0.4f, 0.7f, 1.0f, 1.0f), "%s %.4g N",
+      ImGui::TextColored(lambda < 0 ? palette(state.appearance.theme).tension : palette(state.appearance.theme).compression,
+                         "%s %.4g N",
                          lambda < 0 ? "tension" : "compression", std::abs(lambda));
   }
   const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
@@ -271,7 +290,7 @@ void draw_help(SandboxState& state) {
       for (const Shortcut& s : shortcuts()) {
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
-        ImGui::TextColored(ImVec4(0.6f, 0.85f, 1.0f, 1.0f), "%s", s.keys);
+        ImGui::TextColored(palette(state.appearance.theme).key, "%s", s.keys);
         ImGui::TableSetColumnIndex(1);
         ImGui::TextUnformatted(s.action);
       }

@@ -21,10 +21,14 @@ void hint(const char* format, Args... args) {
   ImGui::PopStyleColor();
 }
 
+}  // namespace
+
 void remember_rect(SandboxState& state, const std::string& name) {
   const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
   state.widget_rects[name] = {lo.x, lo.y, hi.x, hi.y};
 }
+
+namespace {
 
 // Labels are sized by their text, never cut at the panel's edge. fit_label gives the next widget the width that
 // leaves room for its label beside it; a label too long for that goes on a line of its own above a full-width widget.
@@ -108,9 +112,10 @@ bool slider_int(SandboxState& state, std::string_view key, const char* label, in
 
 void scene_section(SandboxState& state) {
   if (!ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  ImGui::TextColored(ImVec4(0.95f, 0.95f, 1.0f, 1.0f), "%s", state.scene.name.c_str());
+  const Palette& colours = palette(state.appearance.theme);
+  ImGui::TextColored(colours.title, "%s", state.scene.name.c_str());
   if (!state.scene.description.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.72f, 0.74f, 0.78f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, colours.description);
     ImGui::TextWrapped("%s", state.scene.description.c_str());
     ImGui::PopStyleColor();
   }
@@ -162,7 +167,7 @@ void scene_section(SandboxState& state) {
   if ((save_as || save_enter) && save_path[0]) state.commands.push_back(Command::save(std::string(save_path.data())));
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Save the scene as it is now to the file named in the field.");
   if (!state.scene_error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.40f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, colours.error_text);
     ImGui::TextWrapped("Could not open: %s", state.scene_error.c_str());
     ImGui::PopStyleColor();
     hint("The previous scene keeps running.");
@@ -181,7 +186,7 @@ void solver_section(SandboxState& state) {
     for (const SolverInfo& info : solver_table()) {
       ImGui::PushID(info.id);
       ImGui::ColorButton("##c", ImVec4(info.colour.r, info.colour.g, info.colour.b, 1.0f),
-                         ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
+                         ImGuiColorEditFlags_NoTooltip, ImVec2(0.8f * ImGui::GetFontSize(), 0.8f * ImGui::GetFontSize()));
       ImGui::SameLine();
       char label[256];
       std::snprintf(label, sizeof label, "%d  %s", k++, info.name);
@@ -197,7 +202,7 @@ void solver_section(SandboxState& state) {
     }
     ImGui::EndCombo();
   }
-  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.72f, 0.74f, 0.78f, 1.0f));
+  ImGui::PushStyleColor(ImGuiCol_Text, palette(state.appearance.theme).description);
   ImGui::TextWrapped("%s", current.description);
   ImGui::PopStyleColor();
   hint("Keys 1..%zu switch live, without a reset.", solver_table().size());
@@ -294,7 +299,7 @@ void simulation_section(SandboxState& state) {
   if (ImGui::Button("Scene's own settings")) state.push(Command::Kind::RestoreSceneSettings);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Back to the values in the scene file (no reset).");
   if (!state.settings_error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.40f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, palette(state.appearance.theme).error_text);
     ImGui::TextWrapped("%s", state.settings_error.c_str());
     ImGui::PopStyleColor();
   }
@@ -339,6 +344,10 @@ constexpr ViewToggle kViewToggles[] = {
     {"trails (T)", &ViewOptions::trails, "The last positions of the trailed particles. Shift+click a particle to trail it."},
     {"grid (G)", &ViewOptions::grid, "Metre grid (2D) or ground grid (3D)."},
     {"legend", &ViewOptions::legend, "What the colours mean, at the bottom of the scene."},
+    {"rest lengths", &ViewOptions::rest_ghosts,
+     "A thin line of each rod's rest length beside it: a rod that drifted is longer or shorter than its line."},
+    {"rod length labels", &ViewOptions::length_labels,
+     "Each rod's length now, in metres, beside it (the first 60 rods in view)."},
 };
 
 constexpr RodColouringInfo kRodColourings[] = {
@@ -349,6 +358,8 @@ constexpr RodColouringInfo kRodColourings[] = {
 
 void view_section(SandboxState& state) {
   if (!ImGui::CollapsingHeader("View")) return;
+  draw_display_controls(state);  // theme and UI scale: projector mode
+  ImGui::Separator();
   ImGui::TextUnformatted("Rod colour");
   for (const RodColouringInfo& info : kRodColourings) {
     if (&info != &kRodColourings[0])
@@ -393,7 +404,7 @@ void screenshot_section(SandboxState& state) {
     state.commands.push_back(Command::screenshot(state.screenshot_without_panels));
   remember_label(state, "Save PNG (F12)");
   if (!state.notice.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.6f, 0.9f, 0.6f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, palette(state.appearance.theme).ok_text);
     ImGui::TextWrapped("%s", state.notice.c_str());
     ImGui::PopStyleColor();
     remember_rect(state, "screenshot notice");
@@ -453,6 +464,7 @@ void draw_control_panel(SandboxState& state) {
       for (const char* header : {"View", "Screenshot"}) ImGui::GetStateStorage()->SetInt(ImGui::GetID(header), 1);
     scene_section(state);
     solver_section(state);
+    lanes_section(state);
     simulation_section(state);
     interaction_section(state);
     view_section(state);

@@ -1,6 +1,8 @@
 // Helpers shared by the sandbox tests: a hidden sandbox, SDL event injection, pixel checks.
 #pragma once
 
+#include <unistd.h>
+
 #include <SDL.h>
 #include <doctest/doctest.h>
 
@@ -27,6 +29,16 @@ inline std::vector<std::filesystem::path> shipped_scenes() {
 }
 
 // A hidden 640x360 sandbox on the offscreen driver, no vsync.
+// A fresh, empty folder for one test, private to this process: two test runs at once (two builds, CI beside a
+// developer) never share one.
+inline std::filesystem::path temp_dir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("lagrange-app-tests-" + std::to_string(::getpid()) + "-" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
 inline SandboxOptions test_options(int width = 640, int height = 360) {
   SandboxOptions options;
   options.width = width;
@@ -93,11 +105,27 @@ inline void run_frames(Sandbox& sandbox, int frames, double dt) {
 }
 
 // Moves the pointer to the middle of a widget the panels drew, and clicks there.
+// Clicks the widget drawn as `name` (widget_rects), first scrolling its panel with the wheel, as a user would, when
+// it lies below the window's bottom edge.
 inline void click_widget(Sandbox& sandbox, const std::string& name) {
   run_frames(sandbox, 2, 0.0);  // a popup that just opened is placed on its second frame
   const auto& rects = sandbox.state().widget_rects;
-  const auto it = rects.find(name);
+  auto it = rects.find(name);
   REQUIRE_MESSAGE(it != rects.end(), "widget not drawn: " << name);
+  const double bottom = sandbox.state().window_height / sandbox.state().pixel_ratio;
+  for (int wheel = 0; wheel < 40 && it->second[3] > bottom - 4.0; ++wheel) {
+    // Near the bottom edge: over the panel itself, not a list inside it (which would scroll instead).
+    const glm::dvec2 over(0.5 * (it->second[0] + it->second[2]), bottom - 30.0);
+    push_mouse_motion(over, over, false);
+    SDL_Event event{};
+    event.type = SDL_MOUSEWHEEL;
+    event.wheel.y = -2;
+    event.wheel.direction = SDL_MOUSEWHEEL_NORMAL;
+    sandbox.handle_event(event);
+    run_frames(sandbox, 2, 0.0);
+    it = rects.find(name);
+    REQUIRE_MESSAGE(it != rects.end(), "widget no longer drawn after scrolling: " << name);
+  }
   const glm::dvec2 centre(0.5 * (it->second[0] + it->second[2]), 0.5 * (it->second[1] + it->second[3]));
   push_mouse_motion(centre, centre, false);
   run_frames(sandbox, 1, 0.0);

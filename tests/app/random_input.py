@@ -217,7 +217,10 @@ def run_scene(exe, scene, display, fbdir, keys, quit_keys, seconds, seed, max_fr
     name = os.path.splitext(os.path.basename(scene))[0]
     rng = random.Random(f"{seed}:{name}")
     pictures = tempfile.mkdtemp(prefix="lagrange-random-input-")
-    env = dict(os.environ, DISPLAY=display, XDG_PICTURES_DIR=pictures, XDG_DOCUMENTS_DIR=pictures)
+    # Screenshots, saved scenes and a theme or scale clicked in the View section go to a scratch folder, never the
+    # user's pictures, documents or config.
+    env = dict(os.environ, DISPLAY=display, XDG_PICTURES_DIR=pictures, XDG_DOCUMENTS_DIR=pictures,
+               XDG_CONFIG_HOME=os.path.join(pictures, "config"))
     env.pop("SDL_VIDEODRIVER", None)  # the real X server, not the offscreen driver the other GUI tests use
     env.pop("WAYLAND_DISPLAY", None)
     # The window opens under the cursor: rest it where the scene will be drawn.

@@ -10,13 +10,6 @@
 namespace lagrange::app::test {
 namespace {
 
-std::filesystem::path temp_dir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("lagrange-app-tests-" + name);
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
-
 void push_drop(const std::filesystem::path& file) {
   SDL_Event event{};
   event.type = SDL_DROPFILE;

@@ -182,8 +182,7 @@ TEST_CASE("the cloth: the window opens under the cursor and every particle, rod 
 TEST_CASE("every View option, rod colouring and documented key renders on 2D and 3D scenes and stays finite") {
   Sandbox sandbox(test_options(960, 540));
   SandboxState& state = sandbox.state();
-  const auto dir = std::filesystem::temp_directory_path() / "lagrange-app-tests-view";
-  std::filesystem::remove_all(dir);
+  const auto dir = temp_dir("view");
   for (const char* name : {"double_pendulum.json", "hanging_cloth.json", "spherical_pendulum.json",
                            "seed_pendulum.json"}) {
     CAPTURE(name);

@@ -43,13 +43,6 @@ class ScopedEnv {
   std::optional<std::string> old_;
 };
 
-std::filesystem::path temp_dir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("lagrange-app-tests-" + name);
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
-
 }  // namespace
 
 TEST_CASE("the scene is framed, drawn and picked in the free viewport between the panels") {

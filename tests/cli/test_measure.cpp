@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cli_util.h"
+#include "reference.h"
 
 using lagrange::test::cli;
 using lagrange::test::CliResult;
@@ -15,17 +16,6 @@ using lagrange::test::fresh_dir;
 using lagrange::test::write_all;
 
 namespace {
-
-double k_by_quadrature(double k) {  // Simpson on K(k) = ∫₀^{π/2} dφ / √(1 − k² sin²φ)
-  const int n = 20000;
-  const double h = 0.5 * std::numbers::pi / n;
-  double sum = 0.0;
-  for (int i = 0; i <= n; ++i) {
-    const double s = std::sin(i * h);
-    sum += (i == 0 || i == n ? 1.0 : i % 2 ? 4.0 : 2.0) / std::sqrt(1.0 - k * k * s * s);
-  }
-  return sum * h / 3.0;
-}
 
 double number_after(const std::string& text, const std::string& label) {
   std::smatch m;
@@ -55,7 +45,7 @@ TEST_CASE("run --measure period: pendulums of any amplitude against the exact el
     write_all(path, scene);
     const CliResult r = cli("run " + path.string() + " --duration 30 --measure period --quiet");
     CHECK(r.code == 0);
-    const double exact = 4.0 * std::sqrt(c.length / g) * k_by_quadrature(std::sin(0.5 * theta));
+    const double exact = 4.0 * std::sqrt(c.length / g) * lagrange::test::elliptic_k_by_quadrature(std::sin(0.5 * theta));
     CHECK(number_after(r.out, "exact") == doctest::Approx(exact).epsilon(1e-9));
     CHECK(number_after(r.out, "period") == doctest::Approx(exact).epsilon(2e-4));
     CHECK(number_after(r.out, "small-angle") == doctest::Approx(2.0 * std::numbers::pi * std::sqrt(c.length / g)));

@@ -104,6 +104,48 @@ TEST_CASE("shot prints its usage only after a mistake in the command line") {
   CHECK(read_all(scene) == read_all(asset("simple_pendulum.json")));
 }
 
+TEST_CASE("--ui-scale and --theme: a bad value exits 2 naming the option and what it allows, and shot ignores the config") {
+  const fs::path dir = fresh_dir("shot-projector");
+  const std::string shot = "shot " + asset("simple_pendulum.json") + " --size 64x64 --out " + quote(dir / "o.png");
+  for (const char* bad : {"0.5", "3.01", "nan", "inf", "2x", "", "-1"}) {
+    CAPTURE(bad);
+    const CliResult r = cli(shot + " --ui-scale '" + bad + "'");
+    CHECK(r.code == 2);
+    CHECK(r.out.find("lagrange-lab shot: --ui-scale needs a factor from 1 to 3") == 0);
+    CHECK(r.out.find("usage: lagrange-lab shot") != std::string::npos);
+  }
+  for (const char* bad : {"Light", "blue", ""}) {
+    CAPTURE(bad);
+    const CliResult r = cli(shot + " --theme '" + bad + "'");
+    CHECK(r.code == 2);
+    CHECK(r.out.find("lagrange-lab shot: --theme needs dark or light") == 0);
+  }
+  CHECK(!fs::exists(dir / "o.png"));
+  // Good values; shot neither reads the user's config (a broken one would print a warning) nor writes it.
+  fs::create_directories(dir / "config" / "lagrange-lab");
+  write_all(dir / "config" / "lagrange-lab" / "settings.json", "{broken");
+  const CliResult r = shell("XDG_CONFIG_HOME=" + (dir / "config").string() + " timeout 60 " +
+                            std::string(LAGRANGE_EXE) + " " + shot + " --ui-scale 1.5 --theme light 2>&1");
+  CHECK(r.code == 0);
+  CHECK(r.out.find("settings.json") == std::string::npos);
+  CHECK(read_all(dir / "config" / "lagrange-lab" / "settings.json") == "{broken");
+  CHECK(fs::exists(dir / "o.png"));
+}
+
+TEST_CASE("the window warns in one line about a broken config file and opens with the defaults") {
+  const fs::path dir = fresh_dir("window-config");
+  fs::create_directories(dir / "lagrange-lab");
+  write_all(dir / "lagrange-lab" / "settings.json", R"({"theme": "sepia"})");
+  const std::string env = "XDG_CONFIG_HOME=" + dir.string() + " SDL_VIDEODRIVER=offscreen timeout 60 ";
+  const CliResult r = shell(env + std::string(LAGRANGE_EXE) + " --quit-after 2 2>&1");
+  CHECK(r.code == 0);
+  CHECK(r.out == "lagrange-lab: ignoring " + (dir / "lagrange-lab" / "settings.json").string() +
+                     ": \"theme\" must be \"dark\" or \"light\" (dark theme and scale 1 used where it is wrong)\n");
+  const CliResult bad = shell(env + std::string(LAGRANGE_EXE) + " --ui-scale 5 2>&1");
+  CHECK(bad.code == 2);
+  CHECK(bad.out.find("lagrange-lab: --ui-scale needs a factor from 1 to 3") == 0);
+}
+
 TEST_CASE("shot bounds steps times substeps as run does") {
   const fs::path dir = fresh_dir("shot-work");
   write_all(dir / "slow.json", R"({"substeps": 1000, "particles": [{"position": [0, 0], "fixed": true},

@@ -6,26 +6,10 @@
 #include <numbers>
 
 #include "lagrange/period.h"
+#include "reference.h"
 #include "test_util.h"
 
 using namespace lagrange;
-
-namespace {
-
-// K(k) by composite Simpson quadrature of its defining integral (independent of the AGM).
-double k_by_quadrature(double k) {
-  const int n = 20000;
-  const double h = 0.5 * std::numbers::pi / n;
-  double sum = 0.0;
-  for (int i = 0; i <= n; ++i) {
-    const double s = std::sin(i * h);
-    const double f = 1.0 / std::sqrt(1.0 - k * k * s * s);
-    sum += (i == 0 || i == n ? 1.0 : i % 2 ? 4.0 : 2.0) * f;
-  }
-  return sum * h / 3.0;
-}
-
-}  // namespace
 
 TEST_CASE("the elliptic integral K(k): closed forms and quadrature") {
   CHECK(elliptic_k(0.0) == doctest::Approx(0.5 * std::numbers::pi).epsilon(1e-15));
@@ -34,7 +18,7 @@ TEST_CASE("the elliptic integral K(k): closed forms and quadrature") {
   CHECK(elliptic_k(std::sqrt(0.5)) == doctest::Approx(gamma * gamma / (4.0 * std::sqrt(std::numbers::pi))).epsilon(1e-14));
   for (double k : {0.1, 0.5, 0.9, 0.99}) {
     CAPTURE(k);
-    CHECK(elliptic_k(k) == doctest::Approx(k_by_quadrature(k)).epsilon(1e-10));
+    CHECK(elliptic_k(k) == doctest::Approx(lagrange::test::elliptic_k_by_quadrature(k)).epsilon(1e-10));
   }
 }
 
@@ -68,7 +52,7 @@ TEST_CASE("a simple pendulum's exact period, and the cases where there is none")
     REQUIRE(p);
     CHECK(p->amplitude == doctest::Approx(theta).epsilon(1e-12));
     CHECK(p->small_angle == doctest::Approx(2.0 * std::numbers::pi * std::sqrt(length / g)));
-    CHECK(p->exact == doctest::Approx(4.0 * std::sqrt(length / g) * k_by_quadrature(std::sin(0.5 * theta))).epsilon(1e-9));
+    CHECK(p->exact == doctest::Approx(4.0 * std::sqrt(length / g) * lagrange::test::elliptic_k_by_quadrature(std::sin(0.5 * theta))).epsilon(1e-9));
   }
   // Released from the bottom with speed v: the amplitude from ½v² = gL(1 − cos θ_max).
   World pushed = test::simple_pendulum("projection", 0.0, length, 1.0 / 60.0, g);

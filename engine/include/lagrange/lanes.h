@@ -1,0 +1,53 @@
+// Lanes: copies of one scene stepped together, each with its own solver (or its own Δt or other settings), so two
+// numerical methods can be compared on the same system from the same state (the classroom's "projection against
+// acceleration"). The command line (`run --lanes`, `shot --lanes`) and the sandbox build their lanes from the same
+// spec text and step them by the same rule (catch_up): a lane with a different Δt steps until it reaches the
+// first lane's time, so every lane shows the same moment.
+//
+// Spec text: lanes separated by commas, each a solver id followed by optional `:KEY=VALUE` settings (the keys of
+// `--set`), e.g. "projection,acceleration", "projection,projection:dt=0.004,penalty:stiffness=1e5". A vector value
+// keeps its commas: "projection,acceleration:gravity=0,-1.62,0". Lane 1's settings go on top of the scene's (and the
+// command line's); every later lane's on top of lane 1's, so lane 1 is the reference the others differ from.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "lagrange/drag.h"
+#include "lagrange/settings.h"
+#include "lagrange/types.h"
+#include "lagrange/world.h"
+
+namespace lagrange {
+
+inline constexpr int kMaxLanes = 4;
+
+struct LaneSpec {
+  std::string solver;                                      // a solver id
+  std::vector<std::pair<std::string, std::string>> sets;   // KEY=VALUE on top of the scene's settings
+  // "acceleration", "projection dt=0.004": how the lane is named in summaries, legends and CSV files.
+  std::string label() const;
+};
+
+// Parses the spec text; throws Error naming the lane and the problem (an unknown solver, a malformed KEY=VALUE,
+// an unknown key or a value out of its range, more than kMaxLanes lanes, no lane at all).
+std::vector<LaneSpec> parse_lanes(std::string_view text);
+// The spec text that parses back to these lanes.
+std::string lanes_text(std::span<const LaneSpec> lanes);
+
+// The settings of a lane: `base` (the scene's, or what the user set) with the lane's solver and settings on top.
+// Throws Error when a value does not fit.
+Settings lane_settings(const Settings& base, const LaneSpec& lane);
+
+// The colour of lane `index`: its solver's colour from the solver table. A lane whose solver an earlier lane
+// already uses gets that colour lightened (second use) or darkened (third), so no two lanes look alike.
+Colour lane_colour(std::span<const LaneSpec> lanes, int index);
+
+// Steps `world` (with its drag controller) until its time is within half a step of `time`, at most `max_steps`
+// steps: the lockstep rule for a lane whose Δt differs from the first lane's. Returns the steps taken.
+int catch_up(World& world, DragController& drag, double time, int max_steps = 1000);
+
+}  // namespace lagrange

@@ -1,0 +1,279 @@
+// Lanes in the window (keys, panel, overlaid and split views, the drag in every lane) and the drift views (length
+// errors exaggerated), against worlds stepped alone and against positions and lengths computed here.
+#include "app_fixture.h"
+#include "sandbox/ui.h"
+
+namespace lagrange::app::test {
+namespace {
+
+constexpr double kDt = 1.0 / 60.0;
+
+void push_ctrl_key(SDL_Keycode key) {
+  for (Uint32 type : {SDL_KEYDOWN, SDL_KEYUP}) {
+    SDL_Event event{};
+    event.type = type;
+    event.key.state = type == SDL_KEYDOWN ? SDL_PRESSED : SDL_RELEASED;
+    event.key.keysym.sym = key;
+    event.key.keysym.scancode = SDL_GetScancodeFromKey(key);
+    event.key.keysym.mod = KMOD_LCTRL;
+    REQUIRE(SDL_PushEvent(&event) == 1);
+  }
+}
+
+void add_lane(SandboxState& state, const std::string& spec) {
+  Command command;
+  command.kind = Command::Kind::AddLane;
+  command.path = spec;
+  state.commands.push_back(command);
+}
+
+}  // namespace
+
+TEST_CASE("lanes: L adds the next solvers in lockstep, each the world it would be alone, and Ctrl+L, V and X") {
+  Sandbox sandbox(test_options(1280, 720));
+  REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
+  SandboxState& state = sandbox.state();
+  run_frames(sandbox, 3, kDt);
+  state.paused = true;
+  run_frames(sandbox, 1, kDt);
+  // What lanes 2 and 3 must be: lane 1 (position level) as it is now, with the first two force-level solvers of
+  // the table, stepped alone.
+  REQUIRE(sandbox.world().solver_info().implicit_compliance);
+  std::vector<std::string> expected;
+  for (const SolverInfo& info : solver_table())
+    if (!info.implicit_compliance) expected.push_back(info.id);
+  REQUIRE(expected.size() >= 2);
+  std::vector<World> alone;
+  for (int k = 0; k < 2; ++k) {
+    World copy = sandbox.world();
+    Settings settings = copy.settings();
+    settings.solver = expected[static_cast<std::size_t>(k)];
+    copy.set_settings(settings);
+    alone.push_back(std::move(copy));
+  }
+  push_key(SDLK_l);
+  run_frames(sandbox, 1, kDt);
+  push_key(SDLK_l);
+  run_frames(sandbox, 1, kDt);
+  REQUIRE(state.lanes.size() == 2);
+  CHECK(state.lanes[0].spec.solver == expected[0]);
+  CHECK(state.lanes[1].spec.solver == expected[1]);
+  state.paused = false;
+  const long before = sandbox.world().step_count();
+  run_frames(sandbox, 40, kDt);
+  const long steps = sandbox.world().step_count() - before;
+  REQUIRE(steps > 20);
+  for (std::size_t k = 0; k < 2; ++k) {
+    CAPTURE(k);
+    for (long s = 0; s < steps; ++s) alone[k].step();
+    CHECK(state.lanes[k].world.time() == sandbox.world().time());
+    CHECK(state.lanes[k].world.state().position == alone[k].state().position);
+    CHECK(state.lanes[k].world.state().velocity == alone[k].state().velocity);
+    CHECK(state.lanes[k].history.size() == static_cast<std::size_t>(steps));
+  }
+  push_ctrl_key(SDLK_l);
+  run_frames(sandbox, 1, kDt);
+  CHECK(state.lanes.size() == 1);
+  push_key(SDLK_v);
+  run_frames(sandbox, 1, kDt);
+  CHECK(state.lane_view == LaneView::Split);
+  CHECK(lane_viewports(state).size() == 2);
+  push_key(SDLK_v);
+  run_frames(sandbox, 1, kDt);
+  CHECK(state.lane_view == LaneView::Overlay);
+  for (int expected : {10, 100, 1000, 1}) {
+    push_key(SDLK_x);
+    run_frames(sandbox, 1, kDt);
+    CHECK(state.view.error_exaggeration == expected);
+  }
+  // A reset restarts every lane from the scene's start.
+  push_key(SDLK_r);
+  run_frames(sandbox, 1, 0.0);
+  REQUIRE(state.lanes.size() == 1);
+  CHECK(state.lanes[0].world.time() == 0.0);
+  CHECK(state.lanes[0].world.state().position == sandbox.world().state().position);
+}
+
+TEST_CASE("lanes: the panel adds, switches and removes lanes and picks the view") {
+  Sandbox sandbox(test_options(1920, 1080));
+  REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
+  SandboxState& state = sandbox.state();
+  run_frames(sandbox, 2, kDt);
+  click_widget(sandbox, "add lane");
+  REQUIRE(state.lanes.size() == 1);
+  click_widget(sandbox, "lane 2 solver");  // opens the list
+  click_widget(sandbox, "lane 2 solver rattle");
+  CHECK(state.lanes[0].spec.solver == "rattle");
+  CHECK(std::string(state.lanes[0].world.solver_info().id) == "rattle");
+  click_widget(sandbox, "lane 1 solver");
+  click_widget(sandbox, "lane 1 solver acceleration");
+  CHECK(std::string(sandbox.world().solver_info().id) == "acceleration");
+  click_widget(sandbox, "lanes side by side");
+  CHECK(state.lane_view == LaneView::Split);
+  click_widget(sandbox, "lanes overlaid");
+  CHECK(state.lane_view == LaneView::Overlay);
+  click_widget(sandbox, "exaggerate x1000");
+  CHECK(state.view.error_exaggeration == 1000);
+  for (int k = 0; k < 3; ++k) click_widget(sandbox, "add lane");
+  CHECK(state.lanes.size() == 3);  // four lanes in all: the button stops there
+  click_widget(sandbox, "add lane");
+  CHECK(state.lanes.size() == 3);
+  click_widget(sandbox, "lane 3 remove");
+  REQUIRE(state.lanes.size() == 2);
+  CHECK(state.lanes[0].spec.solver == "rattle");
+  run_frames(sandbox, 10, kDt);  // the Diagnostics draw a curve and a row per lane
+  CHECK(state.widget_rects.count("diagnostics: lane 2") == 1);
+  CHECK(state.widget_rects.count("diagnostics: lane 3") == 1);
+  CHECK(state.widget_rects.count("plot violation legend 2") == 1);  // three lanes, three entries
+}
+
+TEST_CASE("split lanes: four equal views, each drawing and picking its own lane's world") {
+  Sandbox sandbox(test_options(1280, 720));
+  REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
+  SandboxState& state = sandbox.state();
+  state.view.panels = false;
+  for (const char* spec : {"acceleration", "penalty", "rattle"}) add_lane(state, spec);
+  state.lane_view = LaneView::Split;
+  sandbox.advance_steps(0);
+  REQUIRE(state.lanes.size() == 3);
+  sandbox.frame_scene();
+  sandbox.advance_steps(300);  // 5 s: the lanes have parted
+  run_frames(sandbox, 1, 0.0);
+  const auto views = lane_viewports(state);
+  REQUIRE(views.size() == 4);
+  for (const auto& v : views) {
+    CHECK(v[2] == views[0][2]);
+    CHECK(v[3] == views[0][3]);
+    CHECK(v[0] >= 0);
+    CHECK(v[0] + v[2] <= state.window_width);
+    CHECK(v[1] + v[3] <= state.window_height);
+  }
+  CHECK(views[1][0] >= views[0][0] + views[0][2]);  // side by side, no overlap
+  CHECK(views[2][1] >= views[0][1] + views[0][3]);
+  state.paused = true;
+  for (int k = 1; k <= 3; ++k) {
+    CAPTURE(k);
+    const World& lane = state.lanes[static_cast<std::size_t>(k - 1)].world;
+    const Vec3 bob = lane.state().position[2];
+    // Where lane k draws its bob: lane 1's camera, moved to lane k's view.
+    const glm::dvec2 pixel = screen_of(sandbox, bob) + glm::dvec2(views[k][0] - views[0][0], views[k][1] - views[0][1]);
+    push_mouse_motion(pixel, pixel, false);
+    run_frames(sandbox, 1, 0.0);
+    CHECK(state.hover.kind == Hover::Kind::Particle);
+    CHECK(state.hover.index == 2);
+    const Image image = sandbox.read_pixels();
+    const auto p = image.at(static_cast<int>(pixel.x), static_cast<int>(pixel.y));
+    CHECK(colour_distance(p, kBackground) > 60.0);  // a bead is drawn there
+  }
+}
+
+TEST_CASE("overlaid lanes: a drag moves the same particle in every lane to the cursor") {
+  Sandbox sandbox(test_options(1280, 720));
+  REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
+  SandboxState& state = sandbox.state();
+  for (const char* spec : {"acceleration", "rattle"}) add_lane(state, spec);
+  state.paused = true;
+  run_frames(sandbox, 1, kDt);
+  REQUIRE(state.lanes.size() == 2);
+  const int bob = 2;
+  const glm::dvec2 start = screen_of(sandbox, sandbox.world().state().position[bob]);
+  push_mouse_button(SDL_MOUSEBUTTONDOWN, start);
+  run_frames(sandbox, 1, kDt);
+  REQUIRE(state.drag.controller.particle() == bob);
+  for (const Lane& lane : state.lanes) CHECK(lane.drag.particle() == bob);
+  const Vec3 goal(-0.9, -1.2, 0.0);  // within the rods' reach (2 m from the pivot)
+  const glm::dvec2 to = screen_of(sandbox, goal);
+  for (int k = 1; k <= 10; ++k) {
+    const glm::dvec2 pixel = start + (to - start) * (k / 10.0);
+    push_mouse_motion(pixel, pixel, true);
+    run_frames(sandbox, 1, kDt);
+  }
+  const double pixel = 1.0 / sandbox.camera().pixels_per_unit(goal);
+  for (const Lane& lane : state.lanes) {  // posed while paused: at the cursor, rods exact, at rest
+    CHECK(glm::length(lane.world.state().position[bob] - goal) < 2.0 * pixel);
+    CHECK(lane.world.max_violation(true) < 1e-9);
+  }
+  push_mouse_button(SDL_MOUSEBUTTONUP, to);
+  run_frames(sandbox, 1, kDt);
+  for (const Lane& lane : state.lanes) CHECK(!lane.drag.active());
+}
+
+TEST_CASE("overlaid lanes: a lane that parted shows as a ghost bead in its colour, and one that blows up stops alone") {
+  Sandbox sandbox(test_options(1280, 720));
+  REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
+  SandboxState& state = sandbox.state();
+  state.view.panels = false;
+  state.view.trails = false;
+  add_lane(state, "acceleration");
+  add_lane(state, "penalty:stiffness=1e12");  // far too stiff for its Δt: it runs away in a few steps
+  sandbox.advance_steps(0);
+  REQUIRE(state.lanes.size() == 2);
+  sandbox.frame_scene();
+  sandbox.advance_steps(600);
+  CHECK(state.lanes[1].stopped.find("blew up") != std::string::npos);
+  CHECK(!state.paused);
+  CHECK(sandbox.world().time() == doctest::Approx(10.0));
+  const Vec3 ghost = state.lanes[0].world.state().position[2];
+  REQUIRE(glm::length(ghost - sandbox.world().state().position[2]) > 0.3);  // far apart after 10 s
+  state.paused = true;
+  run_frames(sandbox, 1, 0.0);
+  const glm::dvec2 at = screen_of(sandbox, ghost);
+  const auto p = sandbox.read_pixels().at(static_cast<int>(at.x), static_cast<int>(at.y));
+  const Colour c = lane_colour(state.lane_specs(), 1);
+  CAPTURE(int(p.r));
+  CAPTURE(int(p.g));
+  CAPTURE(int(p.b));
+  // Shaded, so not the exact colour: the hue of the acceleration lane (red over green and blue).
+  REQUIRE(c.r > c.g + 0.3f);
+  CHECK(p.r > p.g + 40);
+  CHECK(p.r > p.b + 40);
+}
+
+TEST_CASE("length errors exaggerated: a drifted rod is drawn its error times k longer about its middle") {
+  Sandbox sandbox(test_options(1280, 720));
+  REQUIRE(sandbox.load_scene(asset("simple_pendulum.json")) == "");
+  SandboxState& state = sandbox.state();
+  state.view.panels = false;
+  state.view.trails = false;
+  state.view.grid = false;
+  state.view.legend = false;
+  state.view.rod_colouring = RodColouring::Plain;
+  Settings settings = sandbox.world().settings();
+  settings.solver = "acceleration";
+  state.commands.push_back(Command::apply_settings(settings));
+  sandbox.frame_scene();
+  sandbox.advance_steps(600);  // 10 s of the acceleration-level solver: the rod drifts
+  state.paused = true;
+  const World& world = sandbox.world();
+  const Vec3 a = world.state().position[0], b = world.state().position[1];
+  const double d = glm::length(b - a), rest = 1.0;  // simple_pendulum.json: a 1 m rod
+  const double error = d - rest;
+  CAPTURE(error);
+  REQUIRE(std::abs(error) > 2e-3);
+  const Vec3 middle = 0.5 * (a + b), along = (b - a) / d;
+  const int k = 10;  // 4 % drift after 10 s: ten times that is plain to see, and stays on screen
+  const double drawn = std::clamp(rest + k * error, 0.0, 3.0 * rest);
+  // A point on the rod's line halfway between the bead's far edge and the drawn end (error > 0: the rod pokes out
+  // beyond the bead), or halfway between the drawn end and the bead's near edge (error < 0: a gap).
+  const double bead = sandbox.radii()[1];
+  const double probe = error > 0 ? 0.5 * (0.5 * d + bead + 0.5 * drawn) : 0.5 * (0.5 * drawn + 0.5 * d - bead);
+  REQUIRE(std::abs(0.5 * drawn - 0.5 * d) > bead + 0.02);  // the probe is off the bead, by a visible margin
+  const glm::dvec2 at = screen_of(sandbox, middle + probe * along);
+  const glm::vec3 grey{0.80f, 0.81f, 0.84f};
+  const auto pixel_at = [&](int exaggeration) {
+    state.view.error_exaggeration = exaggeration;
+    run_frames(sandbox, 1, 0.0);
+    return sandbox.read_pixels().at(static_cast<int>(at.x), static_cast<int>(at.y));
+  };
+  REQUIRE(sandbox.camera().in_viewport(at));
+  const auto plain = pixel_at(1), magnified = pixel_at(k);
+  if (error > 0) {  // nothing there at x1, the rod at x100
+    CHECK(colour_distance(plain, kBackground) < 20.0);
+    CHECK(colour_distance(magnified, grey) < 40.0);
+  } else {  // the rod there at x1, a gap at x100
+    CHECK(colour_distance(plain, grey) < 40.0);
+    CHECK(colour_distance(magnified, kBackground) < 20.0);
+  }
+}
+
+}  // namespace lagrange::app::test

@@ -1,0 +1,136 @@
+// run --lanes and shot --lanes: every lane's rows against the same run made alone with that lane's settings (a second
+// computation), the periods of the lanes against the exact period, and the option's mistakes.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <numbers>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli_util.h"
+#include "reference.h"
+
+using lagrange::test::asset;
+using lagrange::test::cli;
+using lagrange::test::CliResult;
+using lagrange::test::fresh_dir;
+using lagrange::test::read_all;
+
+namespace {
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// The rows of lane `lane` (its "LANE,SOLVER," prefix taken off) from a CSV written with --lanes.
+std::vector<std::string> lane_rows(const std::vector<std::string>& csv, int lane, const std::string& solver) {
+  const std::string prefix = std::to_string(lane) + "," + solver + ",";
+  std::vector<std::string> rows;
+  for (std::size_t i = 1; i < csv.size(); ++i)
+    if (csv[i].starts_with(prefix)) rows.push_back(csv[i].substr(prefix.size()));
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("run --lanes: each lane's CSV rows are the rows of that lane run alone") {
+  const auto dir = fresh_dir("lanes-csv");
+  const std::string scene = asset("double_pendulum.json");
+  const CliResult lanes = cli("run " + scene + " --duration 1 --every 5 --lanes projection,acceleration,"
+                              "projection:dt=0.004 --csv " + (dir / "lanes.csv").string());
+  REQUIRE(lanes.code == 0);
+  const auto csv = lines_of(read_all(dir / "lanes.csv"));
+  REQUIRE(!csv.empty());
+  CHECK(csv[0].starts_with("lane,solver,step,t,kinetic,potential,energy,violation,x0,"));
+
+  REQUIRE(cli("run " + scene + " --duration 1 --every 5 --solver projection --csv " + (dir / "p.csv").string()).code == 0);
+  REQUIRE(cli("run " + scene + " --duration 1 --every 5 --solver acceleration --csv " + (dir / "a.csv").string()).code == 0);
+  // The third lane steps 0.004 s until it reaches lane 1's time, 1 s: 250 steps.
+  REQUIRE(cli("run " + scene + " --steps 250 --every 5 --solver projection --dt 0.004 --csv " +
+              (dir / "d.csv").string()).code == 0);
+  for (const auto& [lane, solver, file] : {std::tuple{1, "projection", "p.csv"}, std::tuple{2, "acceleration", "a.csv"},
+                                           std::tuple{3, "projection", "d.csv"}}) {
+    CAPTURE(lane);
+    auto alone = lines_of(read_all(dir / file));
+    alone.erase(alone.begin());  // its header
+    const auto rows = lane_rows(csv, lane, solver);
+    CHECK(rows.size() == alone.size());
+    CHECK(rows == alone);
+  }
+  // The summary: one line per lane, in order, naming its settings.
+  CHECK(std::regex_search(lanes.out, std::regex("\n1 +projection +0.0166667 +60 ")));
+  CHECK(std::regex_search(lanes.out, std::regex("\n2 +acceleration +0.0166667 +60 ")));
+  CHECK(std::regex_search(lanes.out, std::regex("\n3 +projection dt=0.004 +0.004 +250 ")));
+}
+
+TEST_CASE("run --lanes --measure period: each lane's period against the exact period") {
+  // simple_pendulum.json: a 1 m rod from a fixed pivot, released at rest from (0.6, -0.8): 36.87° off the vertical.
+  const double exact = lagrange::test::pendulum_period_by_quadrature(1.0, 9.81, std::atan2(0.6, 0.8));
+  const CliResult r = cli("run " + asset("simple_pendulum.json") + " --duration 10 --measure period --quiet "
+                          "--lanes projection,rattle,acceleration");
+  REQUIRE(r.code == 0);
+  std::vector<double> periods;
+  const std::regex line("\nperiod +([-+0-9.eE]+) s");
+  for (auto it = std::sregex_iterator(r.out.begin(), r.out.end(), line); it != std::sregex_iterator(); ++it)
+    periods.push_back(std::stod((*it)[1]));
+  REQUIRE(periods.size() == 3);
+  CHECK(periods[0] == doctest::Approx(exact).epsilon(1e-4));  // position-level: the Δt error only
+  CHECK(periods[1] == doctest::Approx(exact).epsilon(1e-4));
+  // The acceleration-level lane's rod grows, and a longer pendulum swings slower: its period is visibly off.
+  CHECK(periods[2] > exact * (1.0 + 1e-3));
+  CHECK(r.out.find("lane 3       acceleration") != std::string::npos);
+}
+
+TEST_CASE("run --lanes: mistakes exit 2 with the lane named, and a lane that fails fails the run") {
+  const std::string scene = asset("double_pendulum.json");
+  CliResult r = cli("run " + scene + " --lanes projection,bogus");
+  CHECK(r.code == 2);
+  CHECK(r.out.find("lane 2 ('bogus'): unknown solver") != std::string::npos);
+  r = cli("run " + scene + " --lanes projection,shake,rattle,penalty,acceleration");
+  CHECK(r.code == 2);
+  CHECK(r.out.find("at most 4 lanes") != std::string::npos);
+  r = cli("run " + scene + " --lanes projection,rattle --solver shake");
+  CHECK(r.code == 2);
+  CHECK(r.out.find("exclude each other") != std::string::npos);
+  r = cli("run " + scene + " --lanes projection,acceleration:dt=5");
+  CHECK(r.code == 2);
+  CHECK(r.out.find("dt") != std::string::npos);
+  const auto dir = fresh_dir("lanes-fail");
+  r = cli("run " + scene + " --lanes projection,rattle --save-state " + (dir / "s.json").string());
+  CHECK(r.code == 2);
+  CHECK(!std::filesystem::exists(dir / "s.json"));
+  // The acceleration lane drifts past a 1 % limit within 10 s (the drift is the lesson): exit 3, no CSV.
+  r = cli("run " + scene + " --duration 10 --lanes projection,acceleration --max-violation 0.01 --csv " +
+          (dir / "c.csv").string());
+  CHECK(r.code == 3);
+  CHECK(r.out.find("lane 2 (acceleration)") != std::string::npos);
+  CHECK(!std::filesystem::exists(dir / "c.csv"));
+}
+
+#if defined(LAGRANGE_HAVE_SANDBOX)
+TEST_CASE("shot --lanes: the picture and its options, and mistakes exit 2") {
+  const auto dir = fresh_dir("lanes-shot");
+  const std::string scene = asset("double_pendulum.json");
+  for (const char* view : {"overlay", "split"}) {
+    CAPTURE(view);
+    const auto png = dir / (std::string(view) + ".png");
+    const CliResult r = cli("shot " + scene + " --time 3 --size 320x200 --lanes projection,acceleration,penalty "
+                            "--lane-view " + view + " --exaggerate 100 --rest-lengths --length-labels --out " +
+                            png.string());
+    CHECK(r.code == 0);
+    CHECK(std::filesystem::file_size(png) > 1000);
+  }
+  for (const char* bad : {"--lanes projection,bogus", "--lane-view sideways", "--exaggerate 7",
+                          "--lanes projection,rattle --solver shake"}) {
+    CAPTURE(bad);
+    const CliResult r = cli("shot " + scene + " " + bad + " --out " + (dir / "bad.png").string());
+    CHECK(r.code == 2);
+    CHECK(!std::filesystem::exists(dir / "bad.png"));
+  }
+}
+#endif
