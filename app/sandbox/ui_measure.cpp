@@ -301,7 +301,7 @@ void protractor_column(SandboxState& state) {
     hint("no rod: click a rod in the scene");
   }
   const float h = ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y;
-  phase_plot(state, ImVec2(ImGui::GetContentRegionAvail().x, std::max(h, 60.0f)));
+  phase_plot(state, ImVec2(ImGui::GetContentRegionAvail().x, std::max(h, 60.0f * static_cast<float>(state.ui_scale))));
 }
 
 void energy_column(SandboxState& state) {
@@ -340,7 +340,8 @@ void energy_column(SandboxState& state) {
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   const ImVec2 size(ImGui::GetContentRegionAvail().x,
-                    std::max(ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y, 60.0f));
+                    std::max(ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y,
+                             60.0f * static_cast<float>(state.ui_scale)));
   ImGui::InvisibleButton("##energy bars", size);
   remember(state, "energy bars");
   const bool hovered = ImGui::IsItemHovered();
@@ -355,6 +356,10 @@ void energy_column(SandboxState& state) {
   std::snprintf(text, sizeof text, "%g J", up);
   draw->AddText(ImVec2(p0.x + 3.0f, p0.y + 1.0f), kLabel, text);
   draw->AddLine(ImVec2(p0.x + 2.0f, top), ImVec2(p0.x + 8.0f, top), kAxis);
+  // Labels shrink (to 70 % at most) rather than run into each other in a narrow column.
+  float widest = 0.0f;
+  for (const Bar& bar : list) widest = std::max(widest, ImGui::CalcTextSize(bar.label).x);
+  const float label_scale = std::clamp((slot - 4.0f) / widest, 0.7f, 1.0f);
   for (int k = 0; k < 5; ++k) {
     const Bar& bar = list[k];
     const float x0 = p0.x + slot * (static_cast<float>(k) + 0.2f), x1 = p0.x + slot * (static_cast<float>(k) + 0.8f);
@@ -371,8 +376,9 @@ void energy_column(SandboxState& state) {
                                       : std::min(y + 1.0f, bottom + 1.0f);
     draw->AddText(ImVec2(0.5f * (x0 + x1) - 0.5f * tw, bar.value >= 0.0 ? std::max(ty, top - line) : ty), bar.colour,
                   text);
-    const float lw = ImGui::CalcTextSize(bar.label).x;
-    draw->AddText(ImVec2(0.5f * (x0 + x1) - 0.5f * lw, p1.y - line - 2.0f), kLabel, bar.label);
+    const float lw = ImGui::CalcTextSize(bar.label).x * label_scale;
+    draw->AddText(ImGui::GetFont(), line * label_scale, ImVec2(0.5f * (x0 + x1) - 0.5f * lw, p1.y - line - 2.0f), kLabel,
+                  bar.label);
     if (hovered && ImGui::GetIO().MousePos.x >= p0.x + slot * k && ImGui::GetIO().MousePos.x < p0.x + slot * (k + 1))
       ImGui::SetTooltip("%s: %+.6g J", bar.tip, bar.value);
   }
@@ -407,23 +413,39 @@ void draw_measure_panel(SandboxState& state) {
     it = it->first.starts_with("measure: ") ? state.widget_rects.erase(it) : std::next(it);
   // Three columns, each at least ~200 units wide: a narrower strip scrolls sideways.
   const float min_column = 200.0f * static_cast<float>(state.ui_scale);
-  const ImGuiTableFlags table_flags = ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollX |
-                                      ImGuiTableFlags_SizingStretchProp;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const bool narrow = avail.x < 3.0f * min_column;
-  if (ImGui::BeginTable("measure", 3, narrow ? table_flags : table_flags & ~ImGuiTableFlags_ScrollX, avail)) {
-    const ImGuiTableColumnFlags sizing = narrow ? ImGuiTableColumnFlags_WidthFixed : ImGuiTableColumnFlags_WidthStretch;
-    ImGui::TableSetupColumn("timer", sizing, narrow ? min_column : 1.0f);
-    ImGui::TableSetupColumn("protractor", sizing, narrow ? min_column : 1.1f);
-    ImGui::TableSetupColumn("energy", sizing, narrow ? min_column : 1.0f);
-    ImGui::TableNextRow(0, avail.y - (narrow ? ImGui::GetStyle().ScrollbarSize : 0.0f));
-    ImGui::TableSetColumnIndex(0);
-    timer_column(state);
-    ImGui::TableSetColumnIndex(1);
-    protractor_column(state);
-    ImGui::TableSetColumnIndex(2);
-    energy_column(state);
-    ImGui::EndTable();
+  if (avail.x >= 3.0f * min_column) {
+    // Wide enough (1280x720 and up at scale 1): the three tools side by side.
+    if (ImGui::BeginTable("measure", 3, ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp, avail)) {
+      ImGui::TableSetupColumn("timer", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+      ImGui::TableSetupColumn("protractor", ImGuiTableColumnFlags_WidthStretch, 1.1f);
+      ImGui::TableSetupColumn("energy", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+      ImGui::TableNextRow(0, avail.y);
+      ImGui::TableSetColumnIndex(0);
+      timer_column(state);
+      ImGui::TableSetColumnIndex(1);
+      protractor_column(state);
+      ImGui::TableSetColumnIndex(2);
+      energy_column(state);
+      ImGui::EndTable();
+    }
+  } else if (ImGui::BeginTabBar("measure tabs")) {
+    // Narrow (a small window, or a projector's scale of 2 or 3): one tool at a time, each the strip's whole width,
+    // scrolling when it is taller than the strip.
+    struct Tab {
+      const char* name;
+      void (*draw)(SandboxState&);
+    };
+    static constexpr Tab kTabs[] = {{"Timer", timer_column}, {"Protractor", protractor_column}, {"Energy", energy_column}};
+    for (const Tab& tab : kTabs) {
+      const bool open = ImGui::BeginTabItem(tab.name);
+      remember(state, std::string("tab ") + tab.name);
+      if (!open) continue;
+      if (ImGui::BeginChild(tab.name, ImVec2(0.0f, 0.0f))) tab.draw(state);
+      ImGui::EndChild();
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
   }
   ImGui::End();
 }

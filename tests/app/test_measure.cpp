@@ -320,44 +320,64 @@ TEST_CASE("every widget of the Measure strip can be hovered and clicked on 2D an
   struct Case {
     int w, h;
     const char* scene;
+    double scale;
   };
-  // 2D and 3D, a rod picked among 762 (the cloth), a projector's window and one too narrow for the strip (it scrolls).
-  for (const Case& c : {Case{1920, 1080, "double_pendulum.json"}, Case{1280, 720, "spherical_pendulum.json"},
-                        Case{1280, 720, "hanging_cloth.json"}, Case{640, 400, "double_pendulum.json"}}) {
-    {
-      const auto [w, h, scene] = c;
-      CAPTURE(w);
-      CAPTURE(scene);
-      Sandbox sandbox(test_options(w, h));
-      REQUIRE(sandbox.load_scene(asset(scene)) == "");
-      SandboxState& state = sandbox.state();
-      state.measure.shown = true;
-      run_frames(sandbox, 3, kDt);
+  // 2D and 3D, a rod picked among 762 (the cloth), a projector's window at 1x and at 2x (one tool per tab), and a
+  // window too narrow for three columns (tabs too).
+  for (const Case& c : {Case{1920, 1080, "double_pendulum.json", 1.0}, Case{1280, 720, "spherical_pendulum.json", 1.0},
+                        Case{1280, 720, "hanging_cloth.json", 1.0}, Case{1920, 1080, "simple_pendulum.json", 2.0},
+                        Case{640, 400, "double_pendulum.json", 1.0}}) {
+    CAPTURE(c.w);
+    CAPTURE(c.scene);
+    CAPTURE(c.scale);
+    SandboxOptions options = test_options(c.w, c.h);
+    options.appearance.scale = c.scale;
+    Sandbox sandbox(options);
+    REQUIRE(sandbox.load_scene(asset(c.scene)) == "");
+    SandboxState& state = sandbox.state();
+    state.measure.shown = true;
+    run_frames(sandbox, 3, kDt);
+    const bool tabs = state.widget_rects.count("measure: tab Timer") == 1;
+    CHECK(tabs == (c.scale > 1.0 || c.w < 1280));  // three columns from 1280x720 at 1x, tabs below
+    int widgets = 0;
+    for (const char* tab : {"", "measure: tab Timer", "measure: tab Protractor", "measure: tab Energy"}) {
+      if (*tab == 0 ? tabs : !tabs) continue;
+      if (*tab) click_widget(sandbox, tab);
+      run_frames(sandbox, 2, kDt);
       std::vector<std::string> names;
-      for (const auto& [name, rect] : state.widget_rects)
-        if (name.starts_with("measure: ")) names.push_back(name);
-      CHECK(names.size() >= 10);
+      const Rect panel = state.widget_rects.at("measure panel");
+      for (const auto& [name, rect] : state.widget_rects) {
+        if (!name.starts_with("measure: ") || name.starts_with("measure: tab ")) continue;
+        names.push_back(name);
+        if (c.w >= 1280) {  // nothing cut: inside the strip
+          CAPTURE(name);
+          CHECK(rect[0] >= panel[0] - 0.5f);
+          CHECK(rect[2] <= panel[2] + 0.5f);
+        }
+      }
+      CHECK(names.size() >= 3);
+      widgets += static_cast<int>(names.size());
       for (const std::string& name : names) {
         CAPTURE(name);
         if (!state.widget_rects.count(name)) continue;  // a widget that an earlier click replaced
         click_widget(sandbox, name);
         run_frames(sandbox, 2, kDt);
         check_finite(sandbox);
-        // A combo that opened: pick its first entry.
-        push_key(SDLK_ESCAPE);
+        push_key(SDLK_ESCAPE);  // closes a combo that opened
         run_frames(sandbox, 1, kDt);
       }
-      // Rest the pointer on a grid over the strip (tooltips of the bars, the plot, the numbers).
-      const Rect panel = state.widget_rects.at("measure panel");
-      const float dx = (panel[2] - panel[0]) / 16.0f, dy = (panel[3] - panel[1]) / 8.0f;
-      for (float y = panel[1] + 0.5f * dy; y < panel[3]; y += dy)
-        for (float x = panel[0] + 0.5f * dx; x < panel[2]; x += dx) {
-          push_mouse_motion({x, y}, {x, y}, false);
-          run_frames(sandbox, 1, kDt);
-        }
-      check_finite(sandbox);
-      CHECK(!sandbox.quit_requested());
     }
+    CHECK(widgets >= 12);
+    // Rest the pointer on a grid over the strip (tooltips of the bars, the plot, the numbers).
+    const Rect panel = state.widget_rects.at("measure panel");
+    const float dx = (panel[2] - panel[0]) / 16.0f, dy = (panel[3] - panel[1]) / 8.0f;
+    for (float y = panel[1] + 0.5f * dy; y < panel[3]; y += dy)
+      for (float x = panel[0] + 0.5f * dx; x < panel[2]; x += dx) {
+        push_mouse_motion({x, y}, {x, y}, false);
+        run_frames(sandbox, 1, kDt);
+      }
+    check_finite(sandbox);
+    CHECK(!sandbox.quit_requested());
   }
 }
 
