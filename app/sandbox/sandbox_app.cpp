@@ -393,6 +393,10 @@ bool Sandbox::restart_lane(Lane& lane) {
   for (const Trail& trail : state_.trails) lane.trails.push_back({trail.particle, {}});
   lane.initial_energy = lane.world.energy().total();
   lane.stopped.clear();
+  std::string sets;
+  for (const auto& [key, value] : lane.spec.sets) sets += (sets.empty() ? "" : " ") + key + "=" + value;
+  lane.settings_field.fill('\0');
+  sets.copy(lane.settings_field.data(), lane.settings_field.size() - 1);
   return true;
 }
 

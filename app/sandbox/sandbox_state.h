@@ -143,6 +143,8 @@ struct Lane {
   std::vector<Trail> trails;
   double initial_energy = 0.0;
   std::string stopped;  // why this lane stopped (it blew up or threw); "" while it runs
+  // The Lanes section's field for the lane's own settings, "dt=0.004 substeps=2" (filled when the lane starts).
+  std::array<char, 256> settings_field{};
 };
 
 struct SandboxState {

@@ -101,7 +101,30 @@ void lanes_section(SandboxState& state) {
       remember_rect(state, "lane " + std::to_string(k) + " remove");
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("Remove lane %d (Ctrl+L removes the last)", k);
       const Lane& lane = state.lanes[i - 1];
-      if (!lane.spec.sets.empty()) ImGui::TextDisabled("   %s", lane.spec.label().c_str());
+      // Its own settings on top of lane 1's, KEY=VALUE separated by spaces; Enter restarts the lane with them.
+      Lane& edited = state.lanes[i - 1];
+      ImGui::SetNextItemWidth(-FLT_MIN);
+      if (ImGui::InputTextWithHint("##settings", "own settings, e.g. dt=0.004 substeps=2", edited.settings_field.data(),
+                                   edited.settings_field.size(), ImGuiInputTextFlags_EnterReturnsTrue)) {
+        std::string text = edited.spec.solver;
+        std::string field = edited.settings_field.data();
+        for (char& c : field)
+          if (c == '\t') c = ' ';
+        for (std::size_t at = 0; at < field.size();) {
+          const std::size_t end = std::min(field.find(' ', at), field.size());
+          if (end > at) text += ":" + field.substr(at, end - at);
+          at = end + 1;
+        }
+        Command command;
+        command.kind = Command::Kind::SetLane;
+        command.index = k;
+        command.path = text;
+        state.commands.push_back(command);
+      }
+      remember_rect(state, "lane " + std::to_string(k) + " settings");
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Lane %d's own settings on top of lane 1's (the keys of --set: dt, substeps, stiffness, "
+                          "baumgarte, ...). Enter restarts the lane from lane 1's state with them.", k);
       if (!lane.stopped.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
         ImGui::TextWrapped("   %s", lane.stopped.c_str());

@@ -1,5 +1,7 @@
 // Lanes in the window (keys, panel, overlaid and split views, the drag in every lane) and the drift views (length
 // errors exaggerated), against worlds stepped alone and against positions and lengths computed here.
+#include <cstdio>
+
 #include "app_fixture.h"
 #include "sandbox/ui.h"
 
@@ -125,6 +127,41 @@ TEST_CASE("lanes: the panel adds, switches and removes lanes and picks the view"
   CHECK(state.widget_rects.count("diagnostics: lane 2") == 1);
   CHECK(state.widget_rects.count("diagnostics: lane 3") == 1);
   CHECK(state.widget_rects.count("plot violation legend 2") == 1);  // three lanes, three entries
+}
+
+TEST_CASE("lanes: a lane's own settings typed in its field restart it with them, and a bad one is refused") {
+  Sandbox sandbox(test_options(1920, 1080));
+  REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
+  SandboxState& state = sandbox.state();
+  run_frames(sandbox, 2, kDt);
+  add_lane(state, "projection");
+  run_frames(sandbox, 1, 0.0);
+  REQUIRE(state.lanes.size() == 1);
+  const auto type_and_enter = [&](const std::string& text) {
+    click_widget(sandbox, "lane 2 settings");
+    REQUIRE(ImGui::GetIO().WantTextInput);
+    SDL_Event event{};
+    event.type = SDL_TEXTINPUT;
+    std::snprintf(event.text.text, sizeof event.text.text, "%s", text.c_str());
+    REQUIRE(SDL_PushEvent(&event) == 1);
+    run_frames(sandbox, 1, 0.0);
+    push_key(SDLK_RETURN);
+    run_frames(sandbox, 3, 0.0);
+  };
+  type_and_enter("dt=0.004 substeps=2");
+  REQUIRE(state.lanes.size() == 1);
+  CHECK(state.lanes[0].world.settings().dt == 0.004);
+  CHECK(state.lanes[0].world.settings().substeps == 2);
+  CHECK(state.lanes[0].spec.label() == "projection dt=0.004 substeps=2");
+  CHECK(sandbox.world().settings().dt == doctest::Approx(1.0 / 60.0));  // lane 1 keeps its own
+  // Stepped together: 1/60 s of lane 1 is four steps of 0.004 s, rounded to the nearest (lanes.h).
+  state.paused = false;
+  run_frames(sandbox, 30, kDt);
+  CHECK(std::abs(state.lanes[0].world.time() - sandbox.world().time()) <= 0.002 + 1e-12);
+  // A key that does not exist: refused with the engine's message, the lane unchanged.
+  type_and_enter(" speed=3");
+  CHECK(state.lanes[0].spec.label() == "projection dt=0.004 substeps=2");
+  CHECK(state.toast.find("speed") != std::string::npos);
 }
 
 TEST_CASE("split lanes: four equal views, each drawing and picking its own lane's world") {
