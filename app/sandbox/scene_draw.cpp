@@ -205,7 +205,8 @@ std::pair<Vec3, Vec3> drawn_ends(Vec3 a, Vec3 b, double rest, int exaggeration) 
 }
 
 // Beside the rod, a few pixels off to the side on screen: a thin line of the rod's rest length, centred on it.
-void add_rest_ghost(const Camera& camera, Vec3 a, Vec3 b, double rest, float rod_width, std::vector<SegmentInstance>& out) {
+void add_rest_ghost(const Camera& camera, Vec3 a, Vec3 b, double rest, float rod_width, glm::vec4 colour,
+                    std::vector<SegmentInstance>& out) {
   const double d = glm::length(b - a);
   if (!(d > 1e-300) || !(rest > 0.0)) return;
   const Vec3 middle = 0.5 * (a + b), along = (b - a) / d;
@@ -213,7 +214,7 @@ void add_rest_ghost(const Camera& camera, Vec3 a, Vec3 b, double rest, float rod
   if (glm::length(side) < 1e-9) return;  // a rod seen end on
   side = glm::normalize(side) * ((rod_width + 4.0) / std::max(camera.pixels_per_unit(middle), 1e-12));
   add_segment(out, middle + side - 0.5 * rest * along, middle + side + 0.5 * rest * along, 1.5f,
-              glm::vec4(0.92f, 0.93f, 0.96f, 0.75f));
+              colour);
 }
 
 }  // namespace
@@ -267,7 +268,9 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
       const auto [a, b] = drawn_ends(p.position[ids[0]], p.position[ids[1]], rest, exaggeration);
       add_segment(list.segments, a, b, hovered ? width + 3.0f : width,
                   hovered ? glm::mix(colour, glm::vec4(1.0f, 0.95f, 0.55f, 1.0f), 0.5f) : colour);
-      if (state.view.rest_ghosts) add_rest_ghost(camera, p.position[ids[0]], p.position[ids[1]], rest, width, list.segments);
+      if (state.view.rest_ghosts)  // the grid's axis colour, strong: white-ish on dark, dark on light
+        add_rest_ghost(camera, p.position[ids[0]], p.position[ids[1]], rest, width,
+                       glm::vec4(glm::vec3(colours.grid_axis), 0.85f), list.segments);
       continue;
     }
     // Everything else is drawn from its drawing hint: the app never asks what type a constraint is.

@@ -11,6 +11,7 @@
 
 #include "lagrange/lanes.h"
 #include "sandbox/scene_draw.h"
+#include "sandbox/theme.h"
 #include "sandbox/ui.h"
 
 namespace lagrange::app {
@@ -173,6 +174,16 @@ void draw_lane_overlay(SandboxState& state) {
   const auto views = lane_viewports(state);
   const std::vector<LaneSpec> specs = state.lane_specs();
   const float line = ImGui::GetTextLineHeightWithSpacing();
+  // Text over the scene sits on the panels' own background, a little see-through; on the light theme the lane
+  // colours are darkened to read on white.
+  ImVec4 panel = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+  panel.w = 0.85f;
+  const ImU32 backdrop = ImGui::GetColorU32(panel);
+  const bool light = state.appearance.theme == Theme::Light;
+  const auto text_colour = [light](const Colour& c) {
+    const float k = light ? 0.7f : 1.0f;
+    return ImVec4(c.r * k, c.g * k, c.b * k, 1.0f);
+  };
   if (specs.size() > 1) {
     for (std::size_t k = 0; k < specs.size(); ++k) {
       const auto& view = views[std::min(k, views.size() - 1)];
@@ -185,19 +196,22 @@ void draw_lane_overlay(SandboxState& state) {
       std::string text = std::to_string(k + 1) + "  " + (info ? info->name : specs[k].solver);
       for (const auto& [key, value] : specs[k].sets) text += "  " + key + "=" + value;
       if (k > 0 && !state.lanes[k - 1].stopped.empty()) text += "  \xe2\x80\x94 " + state.lanes[k - 1].stopped;
-      const Colour c = lane_colour(specs, static_cast<int>(k));
       const ImVec2 size = ImGui::CalcTextSize(text.c_str());
-      draw->AddRectFilled(ImVec2(x - 4, y - 2), ImVec2(x + size.x + 4, y + size.y + 2), IM_COL32(0, 0, 0, 110), 3.0f);
-      draw->AddText(ImVec2(x, y), ImGui::GetColorU32(to_imgui(c)), text.c_str());
+      draw->AddRectFilled(ImVec2(x - 4, y - 2), ImVec2(x + size.x + 4, y + size.y + 2), backdrop, 3.0f);
+      draw->AddText(ImVec2(x, y), ImGui::GetColorU32(text_colour(lane_colour(specs, static_cast<int>(k)))),
+                    text.c_str());
       state.widget_rects["lane label " + std::to_string(k + 1)] = {x, y, x + size.x, y + size.y};
     }
   }
   if (!state.view.length_labels) return;
-  // Each shown world's rods (lane 1's only when overlaid), the first kMaxLengthLabels of them.
-  for (std::size_t k = 0; k < views.size(); ++k) {
+  // Every lane's rods, in its view (overlaid: all in the one view; another lane's labels in its colour), the first
+  // kMaxLengthLabels of each.
+  for (std::size_t k = 0; k < specs.size(); ++k) {
     const World& world = k == 0 ? state.world : state.lanes[k - 1].world;
+    const auto& view = views[std::min(k, views.size() - 1)];
+    const bool overlaid = views.size() == 1 && k > 0;
     Camera camera = state.camera;
-    camera.set_viewport(views[k][0], views[k][1], views[k][2], views[k][3]);
+    camera.set_viewport(view[0], view[1], view[2], view[3]);
     int labelled = 0;
     for (const auto& c : world.constraints()) {
       if (!is_rod(*c) || labelled == kMaxLengthLabels) continue;
@@ -210,10 +224,14 @@ void draw_lane_overlay(SandboxState& state) {
       std::snprintf(text, sizeof text, "%.4f m", glm::length(b - a));
       const ImVec2 size = ImGui::CalcTextSize(text);
       const float x = static_cast<float>(at->x / ratio) + 6.0f, y = static_cast<float>(at->y / ratio) - size.y * 0.5f;
-      draw->AddRectFilled(ImVec2(x - 2, y - 1), ImVec2(x + size.x + 2, y + size.y + 1), IM_COL32(0, 0, 0, 120), 2.0f);
+      draw->AddRectFilled(ImVec2(x - 2, y - 1), ImVec2(x + size.x + 2, y + size.y + 1), backdrop, 2.0f);
       const double error = std::abs(glm::length(b - a) - c->length_scale(0)) / c->length_scale(0);
-      const glm::vec4 colour = error > 1e-4 ? error_colour(error) : glm::vec4(0.9f, 0.9f, 0.92f, 1.0f);
-      draw->AddText(ImVec2(x, y), ImGui::GetColorU32(ImVec4(colour.r, colour.g, colour.b, 1.0f)), text);
+      const glm::vec4 colour = error_colour(error, state.appearance.theme);
+      draw->AddText(ImVec2(x, y),
+                    overlaid      ? ImGui::GetColorU32(text_colour(lane_colour(specs, static_cast<int>(k))))
+                    : error > 1e-4 ? ImGui::GetColorU32(text_colour({colour.r, colour.g, colour.b}))
+                                   : ImGui::GetColorU32(ImGuiCol_Text),
+                    text);
     }
   }
 }
