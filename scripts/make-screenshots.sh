@@ -43,4 +43,11 @@ done
 (cd "$root" && "$exe" shot assets/double_pendulum.json --time 2.0 --panels --size 1920x1080 --ui-scale 2 \
   --theme light --out "$out/projector_light.png")
 (cd "$root" && "$exe" shot assets/simple_pendulum.json --time 5 --measure --size 1920x1080 --out "$out/measure_tools.png")
+# The three lesson plans of docs/app.md, "Teaching with Lagrange Lab".
+(cd "$root" && "$exe" shot assets/double_pendulum.json --time 10 --size 1920x1080 --panels --ui-scale 1.5 \
+  --theme light --lanes projection,acceleration --exaggerate 10 --rest-lengths --length-labels \
+  --out "$out/lesson_drift.png")
+(cd "$root" && "$exe" shot assets/period_amplitude.json --time 20 --size 1920x1080 --measure --out "$out/lesson_period.png")
+(cd "$root" && "$exe" shot assets/coupled_pendulums.json --time 8.3 --size 1920x1080 --measure \
+  --out "$out/lesson_coupled.png")
 echo "make-screenshots: wrote $(ls "$out"/*.png | wc -l) PNGs into docs/images"
