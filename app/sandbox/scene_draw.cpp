@@ -36,19 +36,6 @@ void add_arrow(std::vector<SegmentInstance>& out, Vec3 from, Vec3 vector, glm::d
   add_segment(out, tip, tip - dir * head - side * head * 0.5, 2.5f, colour);
 }
 
-void add_ring(std::vector<SegmentInstance>& out, Vec3 centre, double radius, glm::dvec3 view_dir, glm::vec4 colour,
-              float width) {
-  Vec3 u = glm::cross(view_dir, Vec3(0.0, 1.0, 0.0));
-  if (glm::length(u) < 1e-6) u = Vec3(1.0, 0.0, 0.0);
-  u = glm::normalize(u);
-  const Vec3 v = glm::normalize(glm::cross(u, view_dir));
-  constexpr int kSides = 20;
-  for (int k = 0; k < kSides; ++k) {
-    const double a0 = 2.0 * M_PI * k / kSides, a1 = 2.0 * M_PI * (k + 1) / kSides;
-    add_segment(out, centre + radius * (std::cos(a0) * u + std::sin(a0) * v),
-                centre + radius * (std::cos(a1) * u + std::sin(a1) * v), width, colour);
-  }
-}
 
 void add_grid(const SandboxState& state, DrawList& list) {
   const Camera& camera = state.camera;
@@ -178,6 +165,19 @@ glm::vec4 error_colour(double relative_error, Theme theme) {
   const Palette& colours = palette(theme);
   const glm::vec3 good = colours.error_good, mid = colours.error_mid, bad = colours.error_bad;
   return glm::vec4(t < 0.5f ? glm::mix(good, mid, t * 2.0f) : glm::mix(mid, bad, t * 2.0f - 1.0f), 1.0f);
+}
+
+void add_ring(std::vector<SegmentInstance>& out, Vec3 centre, double radius, glm::dvec3 view_dir, glm::vec4 colour,
+              float width, int sides) {
+  Vec3 u = glm::cross(view_dir, Vec3(0.0, 1.0, 0.0));
+  if (glm::length(u) < 1e-6) u = Vec3(1.0, 0.0, 0.0);
+  u = glm::normalize(u);
+  const Vec3 v = glm::normalize(glm::cross(u, view_dir));
+  for (int k = 0; k < sides; ++k) {
+    const double a0 = 2.0 * M_PI * k / sides, a1 = 2.0 * M_PI * (k + 1) / sides;
+    add_segment(out, centre + radius * (std::cos(a0) * u + std::sin(a0) * v),
+                centre + radius * (std::cos(a1) * u + std::sin(a1) * v), width, colour);
+  }
 }
 
 void reach_bounds(const World& world, glm::dvec3& lo, glm::dvec3& hi) {

@@ -35,6 +35,10 @@ glm::vec4 error_colour(double relative_error, Theme theme = Theme::Dark);
 // Box the scene can reach (measure.h, reach_bounds).
 void reach_bounds(const World& world, glm::dvec3& lo, glm::dvec3& hi);
 
+// A circle of `sides` segments, `width` pixels wide, around `centre` in the plane facing the camera (view_dir).
+void add_ring(std::vector<SegmentInstance>& out, Vec3 centre, double radius, glm::dvec3 view_dir, glm::vec4 colour,
+              float width, int sides = 20);
+
 // A constraint drawn as a rod: two particles and the Segment drawing hint.
 bool is_rod(const Constraint& constraint);
 

@@ -466,16 +466,8 @@ void add_measure_gizmos(const SandboxState& state, std::span<const double> radii
   if (m.particle >= 0 && static_cast<std::size_t>(m.particle) < world.particle_count()) {
     const Vec3 centre = world.state().position[static_cast<std::size_t>(m.particle)];
     const double r = 1.6 * radii[static_cast<std::size_t>(m.particle)];
-    Vec3 u = glm::cross(view, Vec3(0.0, 1.0, 0.0));
-    if (glm::length(u) < 1e-6) u = Vec3(1.0, 0.0, 0.0);
-    u = glm::normalize(u);
-    const Vec3 v = glm::normalize(glm::cross(u, view));
-    constexpr int kSides = 28;
-    for (int k = 0; k < kSides; ++k) {
-      const double a0 = 2.0 * std::numbers::pi * k / kSides, a1 = 2.0 * std::numbers::pi * (k + 1) / kSides;
-      add(centre + r * (std::cos(a0) * u + std::sin(a0) * v), centre + r * (std::cos(a1) * u + std::sin(a1) * v),
-          2.5f, kTimerColour);
-    }
+    add_ring(list.over, centre, r, view, glm::vec4(kTimerColour.x, kTimerColour.y, kTimerColour.z, kTimerColour.w),
+             2.5f * scale, 28);
   }
   // The protractor on the selected rod: the vertical through its upper end (dashed), an arc from it to the rod.
   const auto& ends = m.ends;

@@ -3,6 +3,10 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
+
+#include <optional>
+
 #include <SDL.h>
 #include <doctest/doctest.h>
 
@@ -70,16 +74,37 @@ inline void push_mouse_motion(glm::dvec2 pixel, glm::dvec2 previous, bool left_d
   REQUIRE(SDL_PushEvent(&event) == 1);
 }
 
-inline void push_key(SDL_Keycode key) {
+// A key pressed and released, with modifiers held (KMOD_LCTRL for Ctrl+key).
+inline void push_key(SDL_Keycode key, Uint16 modifiers = KMOD_NONE) {
   for (Uint32 type : {SDL_KEYDOWN, SDL_KEYUP}) {
     SDL_Event event{};
     event.type = type;
     event.key.state = type == SDL_KEYDOWN ? SDL_PRESSED : SDL_RELEASED;
     event.key.keysym.sym = key;
     event.key.keysym.scancode = SDL_GetScancodeFromKey(key);
+    event.key.keysym.mod = modifiers;
     REQUIRE(SDL_PushEvent(&event) == 1);
   }
 }
+
+// Sets an environment variable for the lifetime of the object, then restores it.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::optional<std::string>& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    if (value) setenv(name, value->c_str(), 1);
+    else unsetenv(name);
+  }
+  ~ScopedEnv() {
+    if (old_) setenv(name_, old_->c_str(), 1);
+    else unsetenv(name_);
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
 
 // Window coordinates of a world point (the offscreen window has one pixel per unit).
 inline glm::dvec2 screen_of(const Sandbox& sandbox, Vec3 world) {
@@ -105,6 +130,16 @@ inline void run_frames(Sandbox& sandbox, int frames, double dt) {
 }
 
 // Moves the pointer to the middle of a widget the panels drew, and clicks there.
+// A left click that does not move: the pointer there, press and release at the same pixel, a frame each.
+inline void click_at(Sandbox& sandbox, glm::dvec2 pixel) {
+  push_mouse_motion(pixel, pixel, false);
+  run_frames(sandbox, 1, 0.0);
+  push_mouse_button(SDL_MOUSEBUTTONDOWN, pixel);
+  run_frames(sandbox, 1, 0.0);
+  push_mouse_button(SDL_MOUSEBUTTONUP, pixel);
+  run_frames(sandbox, 1, 0.0);
+}
+
 // Clicks the widget drawn as `name` (widget_rects), first scrolling its panel with the wheel, as a user would, when
 // it lies below the window's bottom edge.
 inline void click_widget(Sandbox& sandbox, const std::string& name) {
@@ -126,13 +161,7 @@ inline void click_widget(Sandbox& sandbox, const std::string& name) {
     it = rects.find(name);
     REQUIRE_MESSAGE(it != rects.end(), "widget no longer drawn after scrolling: " << name);
   }
-  const glm::dvec2 centre(0.5 * (it->second[0] + it->second[2]), 0.5 * (it->second[1] + it->second[3]));
-  push_mouse_motion(centre, centre, false);
-  run_frames(sandbox, 1, 0.0);
-  push_mouse_button(SDL_MOUSEBUTTONDOWN, centre);
-  run_frames(sandbox, 1, 0.0);
-  push_mouse_button(SDL_MOUSEBUTTONUP, centre);
-  run_frames(sandbox, 1, 0.0);
+  click_at(sandbox, glm::dvec2(0.5 * (it->second[0] + it->second[2]), 0.5 * (it->second[1] + it->second[3])));
 }
 
 }  // namespace lagrange::app::test

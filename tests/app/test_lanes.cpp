@@ -10,18 +10,6 @@ namespace {
 
 constexpr double kDt = 1.0 / 60.0;
 
-void push_ctrl_key(SDL_Keycode key) {
-  for (Uint32 type : {SDL_KEYDOWN, SDL_KEYUP}) {
-    SDL_Event event{};
-    event.type = type;
-    event.key.state = type == SDL_KEYDOWN ? SDL_PRESSED : SDL_RELEASED;
-    event.key.keysym.sym = key;
-    event.key.keysym.scancode = SDL_GetScancodeFromKey(key);
-    event.key.keysym.mod = KMOD_LCTRL;
-    REQUIRE(SDL_PushEvent(&event) == 1);
-  }
-}
-
 void add_lane(SandboxState& state, const std::string& spec) {
   Command command;
   command.kind = Command::Kind::AddLane;
@@ -73,7 +61,7 @@ TEST_CASE("lanes: L adds the next solvers in lockstep, each the world it would b
     CHECK(state.lanes[k].world.state().velocity == alone[k].state().velocity);
     CHECK(state.lanes[k].history.size() == static_cast<std::size_t>(steps));
   }
-  push_ctrl_key(SDLK_l);
+  push_key(SDLK_l, KMOD_LCTRL);
   run_frames(sandbox, 1, kDt);
   CHECK(state.lanes.size() == 1);
   push_key(SDLK_v);

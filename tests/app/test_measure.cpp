@@ -37,15 +37,6 @@ void check_finite(const Sandbox& sandbox) {
   for (const Vec3& v : sandbox.world().state().velocity) REQUIRE(finite(v));
 }
 
-// A left click that does not move: press and release at the same pixel.
-void click_at(Sandbox& sandbox, glm::dvec2 pixel) {
-  push_mouse_motion(pixel, pixel, false);
-  run_frames(sandbox, 1, 0.0);
-  push_mouse_button(SDL_MOUSEBUTTONDOWN, pixel);
-  run_frames(sandbox, 1, 0.0);
-  push_mouse_button(SDL_MOUSEBUTTONUP, pixel);
-  run_frames(sandbox, 1, 0.0);
-}
 
 // Pixels of the scene's viewport within `tolerance` of a colour.
 int pixels_like(Sandbox& sandbox, glm::vec3 colour, double tolerance) {

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -58,6 +59,14 @@ inline fs::path private_device(const fs::path& dir, const char* name, unsigned m
   const fs::path node = dir / name;
   if (::mknod(node.c_str(), S_IFCHR | 0666, makedev(1, minor)) == 0) return node;
   return fs::path("/dev") / name;
+}
+
+// The number on the line "LABEL   NUMBER s" of a command's output (run --measure period's lines).
+inline double number_after(const std::string& text, const std::string& label) {
+  std::smatch m;
+  const std::regex line("(^|\n)" + label + " +([-+0-9.eE]+) s");
+  REQUIRE(std::regex_search(text, m, line));
+  return std::stod(m[2]);
 }
 
 inline std::string asset(const char* name) { return std::string(LAGRANGE_ASSETS_DIR) + "/" + name; }

@@ -19,13 +19,6 @@ using lagrange::test::CliResult;
 
 namespace {
 
-double number_after(const std::string& text, const std::string& label) {
-  std::smatch m;
-  const std::regex line("(^|\n)" + label + " +([-+0-9.eE]+) s");
-  REQUIRE(std::regex_search(text, m, line));
-  return std::stod(m[2]);
-}
-
 // The lesson texts' command lines: "lagrange-lab run assets/FILE.json" and the options after it, with the asset's
 // path as this build knows it.
 std::vector<std::string> commands_in(const std::string& text) {
@@ -74,8 +67,8 @@ TEST_CASE("lessons: period against amplitude, --measure period on every bob agai
                             std::to_string(bob));
     REQUIRE(r.code == 0);
     const double exact = 4.0 * std::sqrt(length / g) * lagrange::test::elliptic_k_by_quadrature(std::sin(0.5 * theta));
-    const double measured = number_after(r.out, "period");
-    CHECK(number_after(r.out, "exact") == doctest::Approx(exact).epsilon(1e-9));
+    const double measured = lagrange::test::number_after(r.out, "period");
+    CHECK(lagrange::test::number_after(r.out, "exact") == doctest::Approx(exact).epsilon(1e-9));
     CHECK(measured == doctest::Approx(exact).epsilon(2e-4));
     CHECK(measured > previous);
     previous = measured;

@@ -15,17 +15,6 @@ using lagrange::test::CliResult;
 using lagrange::test::fresh_dir;
 using lagrange::test::write_all;
 
-namespace {
-
-double number_after(const std::string& text, const std::string& label) {
-  std::smatch m;
-  const std::regex line("(^|\n)" + label + " +([-+0-9.eE]+) s");
-  REQUIRE(std::regex_search(text, m, line));
-  return std::stod(m[2]);
-}
-
-}  // namespace
-
 TEST_CASE("run --measure period: pendulums of any amplitude against the exact elliptic-integral period") {
   // Bob of 0.4 kg on an L m rod from a fixed pivot, released from rest at θ₀, g = 9.81, the scene's own dt 1/60 s in 4
   // substeps: the printed period within 2e-4 of 4 √(L/g) K(sin(θ₀/2)), and the printed exact value within 1e-9.
@@ -46,9 +35,9 @@ TEST_CASE("run --measure period: pendulums of any amplitude against the exact el
     const CliResult r = cli("run " + path.string() + " --duration 30 --measure period --quiet");
     CHECK(r.code == 0);
     const double exact = 4.0 * std::sqrt(c.length / g) * lagrange::test::elliptic_k_by_quadrature(std::sin(0.5 * theta));
-    CHECK(number_after(r.out, "exact") == doctest::Approx(exact).epsilon(1e-9));
-    CHECK(number_after(r.out, "period") == doctest::Approx(exact).epsilon(2e-4));
-    CHECK(number_after(r.out, "small-angle") == doctest::Approx(2.0 * std::numbers::pi * std::sqrt(c.length / g)));
+    CHECK(lagrange::test::number_after(r.out, "exact") == doctest::Approx(exact).epsilon(1e-9));
+    CHECK(lagrange::test::number_after(r.out, "period") == doctest::Approx(exact).epsilon(2e-4));
+    CHECK(lagrange::test::number_after(r.out, "small-angle") == doctest::Approx(2.0 * std::numbers::pi * std::sqrt(c.length / g)));
     CHECK(r.out.find("scene ") == std::string::npos);  // --quiet: only the measurement
   }
   std::filesystem::remove_all(dir);
