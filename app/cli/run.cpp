@@ -121,6 +121,7 @@ struct RunLane {
   std::optional<DragScript> script;
   DragController drag;
   PeriodMeter meter;
+  std::optional<PendulumPeriod> pendulum;  // the exact period, when the timed particle is a simple pendulum here
   double e0 = 0.0, worst_violation = 0.0, worst_velocity = 0.0, max_drift = 0.0;
   long done = 0, iterations = 0, recoveries = 0, failures = 0, rollbacks = 0, held = 0;
   int dependent = 0;
@@ -263,6 +264,9 @@ int run_main(int argc, char** argv) {
     } catch (const Error& error) {
       throw UsageError(std::string("--lanes: ") + error.what());
     }
+    if (specs.size() < 2)
+      throw UsageError("--lanes: two to " + std::to_string(kMaxLanes) + " lanes, got one (" + lagrange::quoted(*lanes) +
+                       "); for one solver use --solver and --set");
   }
   std::vector<RunLane> runs;
   if (specs.empty()) {
@@ -296,7 +300,6 @@ int run_main(int argc, char** argv) {
   check_drags(drag_options, world);
   // The particle to time, and the simple pendulum's exact period from the starting state.
   int timed = -1;
-  std::optional<PendulumPeriod> pendulum;
   if (measure) {
     if (measured_particle) {
       if (*measured_particle >= static_cast<long>(world.particle_count()))
@@ -311,8 +314,10 @@ int run_main(int argc, char** argv) {
         if (!world.model().fixed(i)) timed = i;
       if (timed < 0) throw UsageError("--measure: every particle of the scene is fixed");
     }
-    pendulum = simple_pendulum_period(world.model(), world.state(), timed);
-    for (RunLane& lane : runs) lane.meter.sample(lane.world->time(), lane.world->state().position[timed]);
+    for (RunLane& lane : runs) {  // each lane's own exact period: its gravity, its damping
+      lane.pendulum = simple_pendulum_period(lane.world->model(), lane.world->state(), timed);
+      lane.meter.sample(lane.world->time(), lane.world->state().position[timed]);
+    }
   }
   DragSettings drag_settings;
   drag_settings.model = drag_options.model;
@@ -419,7 +424,7 @@ int run_main(int argc, char** argv) {
     std::fprintf(report, "scene        %s (%s)\n", printable(scene.name).c_str(), printable(*scene_path).c_str());
     if (!multi)
       std::fprintf(report, "solver       %s, dt %.6g s, %d substep(s), tolerance %.3g\n", world.solver_info().id,
-                   settings.dt, settings.substeps, settings.tolerance);
+                   world.settings().dt, world.settings().substeps, world.settings().tolerance);
     std::fprintf(report, "particles    %zu, constraints %zu (%zu rows)\n", world.particle_count(),
                  world.constraints().size(), world.model().rows().size());
     if (done == total_steps)
@@ -457,7 +462,7 @@ int run_main(int argc, char** argv) {
   bool measured = true;
   for (std::size_t k = 0; k < runs.size() && timed >= 0; ++k) {
     if (multi) std::fprintf(report, "lane %zu       %s\n", k + 1, printable(runs[k].label).c_str());
-    measured = report_period(report, runs[k].meter, pendulum, timed, runs[k].world->time()) && measured;
+    measured = report_period(report, runs[k].meter, runs[k].pendulum, timed, runs[k].world->time()) && measured;
   }
   if (!csv_stdout) io::check_standard_output();  // throws OutputError (exit 1); `out` is discarded on the way
   if (out) out->commit();

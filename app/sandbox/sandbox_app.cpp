@@ -243,7 +243,7 @@ void Sandbox::apply(const Command& command) {
             }
       } else {
         try {
-          const std::vector<LaneSpec> parsed = parse_lanes(command.path);
+          const std::vector<LaneSpec> parsed = parse_lanes(command.path, static_cast<int>(state_.lanes.size()) + 2);
           if (parsed.size() != 1) throw Error("one lane at a time");
           spec = parsed[0];
         } catch (const std::exception& error) {
@@ -263,13 +263,13 @@ void Sandbox::apply(const Command& command) {
       const int k = command.index;
       if (k < 2 || k - 2 >= static_cast<int>(state_.lanes.size())) break;
       try {
-        const std::vector<LaneSpec> parsed = parse_lanes(command.path);
+        const std::vector<LaneSpec> parsed = parse_lanes(command.path, k);
         if (parsed.size() != 1) throw Error("one lane at a time");
         Lane& lane = state_.lanes[static_cast<std::size_t>(k - 2)];
         lane.spec = parsed[0];
         restart_lane(lane);
       } catch (const std::exception& error) {
-        state_.show_toast("Lane " + std::to_string(k) + ": " + error.what(), true);
+        state_.show_toast(error.what(), true);
       }
       break;
     }
@@ -293,6 +293,7 @@ void Sandbox::apply(const Command& command) {
       state_.camera = camera;
       state_.trails.clear();
       for (int id : trailed) state_.trails.push_back({id, {}});
+      sync_lane_trails();
       break;
     }
     case Command::Kind::RestoreSceneSettings:
@@ -317,6 +318,8 @@ void Sandbox::apply(const Command& command) {
       break;
     case Command::Kind::ClearTrails:
       for (Trail& trail : state_.trails) trail.points.clear();
+      for (Lane& lane : state_.lanes)
+        for (Trail& trail : lane.trails) trail.points.clear();
       break;
     case Command::Kind::SaveScene:
       save_scene(command.path);
@@ -369,6 +372,19 @@ void Sandbox::step_world() {
   for (Lane& lane : state_.lanes) step_lane(lane);
 }
 
+// Every lane trails the particles lane 1 trails (a trail kept where it already exists).
+void Sandbox::sync_lane_trails() {
+  for (Lane& lane : state_.lanes) {
+    std::vector<Trail> trails;
+    for (const Trail& wanted : state_.trails) {
+      const auto it = std::find_if(lane.trails.begin(), lane.trails.end(),
+                                   [&](const Trail& t) { return t.particle == wanted.particle; });
+      trails.push_back(it != lane.trails.end() ? std::move(*it) : Trail{wanted.particle, {}});
+    }
+    lane.trails = std::move(trails);
+  }
+}
+
 // A lane is lane 1 as it is now, with the lane's settings: added, or restarted after its settings changed.
 void Sandbox::add_lane(const LaneSpec& spec) {
   Lane lane;
@@ -391,7 +407,8 @@ bool Sandbox::restart_lane(Lane& lane) {
   lane.history.clear();
   lane.trails.clear();
   for (const Trail& trail : state_.trails) lane.trails.push_back({trail.particle, {}});
-  lane.initial_energy = lane.world.energy().total();
+  // The copy carries lane 1's work so far: the lane's drift counts from now, E − E₀ − (W − W₀) with W₀ that work.
+  lane.initial_energy = lane.world.energy().total() - lane.world.work().mouse - lane.world.work().damping;
   lane.stopped.clear();
   std::string sets;
   for (const auto& [key, value] : lane.spec.sets) sets += (sets.empty() ? "" : " ") + key + "=" + value;
@@ -407,8 +424,18 @@ void Sandbox::step_lane(Lane& lane) {
   World& world = lane.world;
   lane.drag.set_settings(state_.drag_settings());
   const std::vector<Vec3> x = world.state().position, v = world.state().velocity;
+  const double t0 = world.state().time;
+  const long step0 = world.state().step;
   try {
-    catch_up(world, lane.drag, state_.world.time());
+    catch_up(world, lane.drag, state_.world.time(), kLaneCatchUpSteps);
+    if (world.time() + 0.5 * world.settings().dt <= state_.world.time()) {
+      char message[240];
+      std::snprintf(message, sizeof message,
+                    "cannot keep up: its \xce\x94t %.3g s needs more than %d steps per step of lane 1 (stopped at "
+                    "t = %.3f s)", world.settings().dt, kLaneCatchUpSteps, world.time());
+      lane.stopped = message;
+      return;
+    }
   } catch (const std::exception& error) {
     if (dynamic_cast<const std::bad_alloc*>(&error)) out_of_memory_ = true;
     lane.stopped = error.what();
@@ -421,8 +448,10 @@ void Sandbox::step_lane(Lane& lane) {
   if (runaway) {
     world.state().position = x;
     world.state().velocity = v;
+    world.state().time = t0;  // the lane shows its last finite state, and says when that was
+    world.state().step = step0;
     char message[200];
-    std::snprintf(message, sizeof message, "blew up at t = %.3f s (stopped there)", world.time());
+    std::snprintf(message, sizeof message, "blew up after t = %.3f s (stopped there)", t0);
     lane.stopped = message;
     return;
   }
@@ -511,6 +540,7 @@ void Sandbox::frame(double wall_seconds) {
     if (rescaled) frame_scene();  // the panels' widths changed: the scene is framed into the new middle
   }
   update_viewport();
+  check_layout();
 
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
@@ -564,11 +594,22 @@ void Sandbox::frame(double wall_seconds) {
   update_view_state(wall_seconds);
 }
 
+void Sandbox::check_layout() {
+  const auto views = lane_viewports(state_);
+  if (views.size() == view_count_ && views[0] == first_view_) return;
+  view_count_ = views.size();
+  first_view_ = views[0];
+  if (state_.drag.active()) end_drag();
+  gesture_ = Gesture::None;
+  mouse_view_ = 0;
+}
+
 void Sandbox::update_hover() {
   state_.hover = {};
   if (state_.drag.active() || gesture_ != Gesture::None || mouse_.x < 0.0) return;
   if (ImGui::GetIO().WantCaptureMouse || !state_.camera.in_viewport(mouse_)) return;
   state_.hover = pick(view_world(), state_.camera, radii_, mouse_);
+  if (&view_world() != &state_.world) state_.hover.lane = mouse_view_;
   if (state_.hover.kind == Hover::Kind::Particle) ++state_.input_counts.particle_hover_frames;
   if (state_.hover.kind == Hover::Kind::Rod) ++state_.input_counts.rod_hover_frames;
 }

@@ -82,6 +82,7 @@ class Sandbox {
   void add_lane(const LaneSpec& spec);
   bool restart_lane(Lane& lane);
   void step_lane(Lane& lane);
+  void sync_lane_trails();
   void record_step();
   void record_pose();
   bool undo_blow_up();  // after a step: true when it ran away and was undone
@@ -91,6 +92,9 @@ class Sandbox {
   void place_drag(glm::dvec3 point);
   void handle_key(const SDL_KeyboardEvent& key);
   void update_hover();
+  // After the lane views changed (V, a lane added or removed): a drag or gesture that began in a view that moved or
+  // went ends, so the cursor does not suddenly map half a scene away.
+  void check_layout();
   // Sets the camera's viewport to the free middle between the panels (the whole window when they are hidden).
   void update_viewport();
   void update_view_state(double wall_seconds);
@@ -110,6 +114,8 @@ class Sandbox {
   std::deque<SDL_Event> pending_;  // events held back to the next frame (pump_events)
   glm::dvec2 mouse_{-1.0, -1.0};     // drawable pixels, from the last mouse event (in lane 1's view: to_pixels)
   mutable int mouse_view_ = 0;       // the lane view the mouse is in (split views)
+  std::array<int, 4> first_view_{};  // lane 1's view and the number of views at the last check_layout
+  std::size_t view_count_ = 1;
   bool buttons_down_[3] = {false, false, false};  // left, right, middle, from events
   enum class Gesture { None, Orbit, Pan } gesture_ = Gesture::None;
   int rod_press_ = -1;            // the rod under a left press: released without moving, it is selected (Measure)
@@ -118,6 +124,8 @@ class Sandbox {
   bool quit_ = false;
   // A pose of a large scene (the cloth) that has not come to rest within kPoseSeconds continues next frame.
   static constexpr double kPoseSeconds = 0.02;
+  // A lane steps at most this many times per step of lane 1 (a Δt 1000 times smaller); beyond, it stops, saying so.
+  static constexpr int kLaneCatchUpSteps = 1000;
   bool pose_pending_ = false;
   bool out_of_memory_ = false;
   bool imgui_ready_ = false;

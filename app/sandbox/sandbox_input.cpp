@@ -78,6 +78,7 @@ bool Sandbox::pump_events() {
 }
 
 void Sandbox::handle_event(const SDL_Event& event) {
+  check_layout();  // a V pressed in this batch of events changed the views
   ImGui_ImplSDL2_ProcessEvent(&event);
   const ImGuiIO& io = ImGui::GetIO();
   // The panels (or the help window) take the mouse, except in the middle of a drag that started in the scene.
@@ -119,6 +120,7 @@ void Sandbox::handle_event(const SDL_Event& event) {
         const Hover hit = pick(view_world(), state_.camera, radii_, pixel);
         if (hit.kind == Hover::Kind::Particle && (SDL_GetModState() & KMOD_SHIFT)) {
           toggle_trail(state_, hit.index);
+          sync_lane_trails();
         } else if (hit.kind == Hover::Kind::Particle) {
           // Grabbing a particle times it (and puts the protractor on its rod); an anchor keeps the selection.
           if (!state_.world.model().fixed(static_cast<std::size_t>(hit.index)))

@@ -100,6 +100,7 @@ struct Command {
 struct Hover {
   enum class Kind { None, Particle, Rod } kind = Kind::None;
   int index = -1;  // particle index or constraint index
+  int lane = 0;    // the lane whose world it is in (0: lane 1; k: state.lanes[k − 1], split views)
 };
 
 // A drag: the engine's controller (the pin, its compliance, the cursor filter, the fling cap, the work done) and

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <new>
 #include <string>
 #include <string_view>
@@ -76,7 +77,7 @@ int shot_main(int argc, char** argv) {
   double seconds = -1.0;
   long frames = 0;
   bool have_steps = false, panels = false, bare = false, measure = false, rest_lengths = false, length_labels = false;
-  std::string lanes_text;
+  std::optional<std::string> lanes_text;
   LaneView lane_view = LaneView::Overlay;
   int exaggeration = 1;
   SceneLimits limits;
@@ -155,13 +156,17 @@ int shot_main(int argc, char** argv) {
   if (scene.empty()) return usage_error("which scene? e.g. lagrange-lab shot assets/double_pendulum.json");
   if (have_steps && seconds >= 0) return usage_error("--steps and --time exclude each other");
   std::vector<LaneSpec> lanes;
-  if (!lanes_text.empty()) {
+  if (lanes_text) {
     if (!solver.empty()) return usage_error("--solver and --lanes exclude each other: the lanes name their solvers");
     try {
-      lanes = parse_lanes(lanes_text);
+      lanes = parse_lanes(*lanes_text);
     } catch (const Error& error) {
       return usage_error(std::string("--lanes: ") + error.what());
     }
+    if (lanes.size() < 2) return usage_error("--lanes: two to " + std::to_string(kMaxLanes) + " lanes, got one");
+    // The scripted drag is played on lane 1's controller only (the window's mouse moves every lane; a script
+    // does not yet): refused rather than a picture whose lanes were not dragged alike.
+    if (!drags.drags.empty()) return usage_error("--drag and --lanes exclude each other in shot (run takes both)");
     solver = lanes[0].solver;  // lane 1 is the sandbox's world; its settings below
   }
   if (out.empty()) out = std::filesystem::path(scene).stem().string() + ".png";

@@ -235,7 +235,8 @@ void draw_legend(SandboxState& state) {
 }
 
 void draw_hover(SandboxState& state) {
-  const World& world = state.world;
+  const std::size_t lane = static_cast<std::size_t>(state.hover.lane);
+  const World& world = lane >= 1 && lane <= state.lanes.size() ? state.lanes[lane - 1].world : state.world;
   if (state.hover.kind == Hover::Kind::None) return;
   ImGui::BeginTooltip();
   if (state.hover.kind == Hover::Kind::Particle) {

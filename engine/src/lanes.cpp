@@ -37,7 +37,7 @@ std::string LaneSpec::label() const {
   return text;
 }
 
-std::vector<LaneSpec> parse_lanes(std::string_view text) {
+std::vector<LaneSpec> parse_lanes(std::string_view text, int first) {
   std::vector<std::string> lanes;
   for (std::string& piece : split(text, ',')) {
     if (!lanes.empty() && continues_value(piece)) lanes.back() += "," + piece;
@@ -45,7 +45,7 @@ std::vector<LaneSpec> parse_lanes(std::string_view text) {
   }
   std::vector<LaneSpec> specs;
   for (std::size_t k = 0; k < lanes.size(); ++k) {
-    const std::string where = "lane " + std::to_string(k + 1) + " (" + quoted(lanes[k]) + ")";
+    const std::string where = "lane " + std::to_string(static_cast<int>(k) + first) + " (" + quoted(lanes[k]) + ")";
     const std::vector<std::string> parts = split(lanes[k], ':');
     LaneSpec spec;
     spec.solver = parts[0];

@@ -186,6 +186,7 @@ TEST_CASE("split lanes: four equal views, each drawing and picking its own lane'
     run_frames(sandbox, 1, 0.0);
     CHECK(state.hover.kind == Hover::Kind::Particle);
     CHECK(state.hover.index == 2);
+    CHECK(state.hover.lane == k);  // the tooltip reads lane k's world
     const Image image = sandbox.read_pixels();
     const auto p = image.at(static_cast<int>(pixel.x), static_cast<int>(pixel.y));
     CHECK(colour_distance(p, kBackground) > 60.0);  // a bead is drawn there
@@ -236,6 +237,7 @@ TEST_CASE("overlaid lanes: a lane that parted shows as a ghost bead in its colou
   sandbox.frame_scene();
   sandbox.advance_steps(600);
   CHECK(state.lanes[1].stopped.find("blew up") != std::string::npos);
+  for (const Vec3& x : state.lanes[1].world.state().position) CHECK(glm::length(x) < 1e9);  // its last finite state
   CHECK(!state.paused);
   CHECK(sandbox.world().time() == doctest::Approx(10.0));
   const Vec3 ghost = state.lanes[0].world.state().position[2];

@@ -84,6 +84,16 @@ TEST_CASE("run --lanes --measure period: each lane's period against the exact pe
   // The acceleration-level lane's rod grows, and a longer pendulum swings slower: its period is visibly off.
   CHECK(periods[2] > exact * (1.0 + 1e-3));
   CHECK(r.out.find("lane 3       acceleration") != std::string::npos);
+  // Each lane's exact period is its own: on the Moon, the same swing takes sqrt(9.81 / 1.62) times longer.
+  const CliResult moon = cli("run " + asset("simple_pendulum.json") + " --duration 30 --measure period --quiet "
+                             "--lanes projection,projection:gravity=0,-1.62,0");
+  REQUIRE(moon.code == 0);
+  const std::size_t second = moon.out.find("lane 2");
+  REQUIRE(second != std::string::npos);
+  const double moon_exact = lagrange::test::pendulum_period_by_quadrature(1.0, 1.62, std::atan2(0.6, 0.8));
+  CHECK(lagrange::test::number_after(moon.out.substr(0, second), "exact") == doctest::Approx(exact).epsilon(1e-9));
+  CHECK(lagrange::test::number_after(moon.out.substr(second), "exact") == doctest::Approx(moon_exact).epsilon(1e-9));
+  CHECK(lagrange::test::number_after(moon.out.substr(second), "period") == doctest::Approx(moon_exact).epsilon(1e-4));
 }
 
 TEST_CASE("run --lanes: mistakes exit 2 with the lane named, and a lane that fails fails the run") {
@@ -97,6 +107,9 @@ TEST_CASE("run --lanes: mistakes exit 2 with the lane named, and a lane that fai
   r = cli("run " + scene + " --lanes projection,rattle --solver shake");
   CHECK(r.code == 2);
   CHECK(r.out.find("exclude each other") != std::string::npos);
+  r = cli("run " + scene + " --lanes projection:dt=0.004");  // one lane is not a comparison
+  CHECK(r.code == 2);
+  CHECK(r.out.find("two to 4 lanes") != std::string::npos);
   r = cli("run " + scene + " --lanes projection,acceleration:dt=5");
   CHECK(r.code == 2);
   CHECK(r.out.find("dt") != std::string::npos);
@@ -126,7 +139,8 @@ TEST_CASE("shot --lanes: the picture and its options, and mistakes exit 2") {
     CHECK(std::filesystem::file_size(png) > 1000);
   }
   for (const char* bad : {"--lanes projection,bogus", "--lane-view sideways", "--exaggerate 7",
-                          "--lanes projection,rattle --solver shake"}) {
+                          "--lanes projection,rattle --solver shake", "--lanes ''", "--lanes rattle",
+                          "--lanes projection,rattle --drag 2,0,0,0,0,1"}) {
     CAPTURE(bad);
     const CliResult r = cli("shot " + scene + " " + bad + " --out " + (dir / "bad.png").string());
     CHECK(r.code == 2);

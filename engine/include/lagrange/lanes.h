@@ -33,8 +33,9 @@ struct LaneSpec {
 };
 
 // Parses the spec text; throws Error naming the lane and the problem (an unknown solver, a malformed KEY=VALUE,
-// an unknown key or a value out of its range, more than kMaxLanes lanes, no lane at all).
-std::vector<LaneSpec> parse_lanes(std::string_view text);
+// an unknown key or a value out of its range, more than kMaxLanes lanes, no lane at all). `first` numbers the lanes
+// in messages (the window parses one lane at a time: lane 3's field says "lane 3").
+std::vector<LaneSpec> parse_lanes(std::string_view text, int first = 1);
 // The spec text that parses back to these lanes.
 std::string lanes_text(std::span<const LaneSpec> lanes);
 
