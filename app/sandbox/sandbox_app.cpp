@@ -427,7 +427,7 @@ void Sandbox::step_lane(Lane& lane) {
   const double t0 = world.state().time;
   const long step0 = world.state().step;
   try {
-    catch_up(world, lane.drag, state_.world.time(), kLaneCatchUpSteps);
+    catch_up(world, lane.drag, state_.world.time(), kLaneCatchUpSteps, lane.script ? &*lane.script : nullptr);
     if (world.time() + 0.5 * world.settings().dt <= state_.world.time()) {
       char message[240];
       std::snprintf(message, sizeof message,

@@ -7,6 +7,7 @@
 #include <deque>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -144,6 +145,7 @@ struct Lane {
   std::vector<Trail> trails;
   double initial_energy = 0.0;
   std::string stopped;  // why this lane stopped (it blew up or threw); "" while it runs
+  std::optional<DragScript> script;  // scripted drags (`shot --lanes --drag`), played as lane 1's are
   // The Lanes section's field for the lane's own settings, "dt=0.004 substeps=2" (filled when the lane starts).
   std::array<char, 256> settings_field{};
 };

@@ -164,9 +164,6 @@ int shot_main(int argc, char** argv) {
       return usage_error(std::string("--lanes: ") + error.what());
     }
     if (lanes.size() < 2) return usage_error("--lanes: two to " + std::to_string(kMaxLanes) + " lanes, got one");
-    // The scripted drag is played on lane 1's controller only (the window's mouse moves every lane; a script
-    // does not yet): refused rather than a picture whose lanes were not dragged alike.
-    if (!drags.drags.empty()) return usage_error("--drag and --lanes exclude each other in shot (run takes both)");
     solver = lanes[0].solver;  // lane 1 is the sandbox's world; its settings below
   }
   if (out.empty()) out = std::filesystem::path(scene).stem().string() + ".png";
@@ -258,6 +255,7 @@ int shot_main(int argc, char** argv) {
   // Scripted drags go through the sandbox's own drag (its controller, stepped by the sandbox's step loop).
   state.drag_model = drags.model;
   DragScript script(drags.drags, state.drag_settings());
+  for (Lane& lane : state.lanes) lane.script.emplace(drags.drags, state.drag_settings());  // the same drags, each lane
   // Step by step, so that a simulation that fails (as `run` defines it: a step rolled back after NaN/inf, or
   // max |C|/L above 1) ends at once with exit code 3 and writes no picture of a blown-up scene.
   for (long i = 1; i <= steps; ++i) {

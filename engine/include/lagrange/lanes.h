@@ -47,8 +47,9 @@ Settings lane_settings(const Settings& base, const LaneSpec& lane);
 // already uses gets that colour lightened (second use) or darkened (third), so no two lanes look alike.
 Colour lane_colour(std::span<const LaneSpec> lanes, int index);
 
-// Steps `world` (with its drag controller) until its time is within half a step of `time`, at most `max_steps`
-// steps: the lockstep rule for a lane whose Δt differs from the first lane's. Returns the steps taken.
-int catch_up(World& world, DragController& drag, double time, int max_steps = 1000);
+// Steps `world` (with its drag controller, and the scripted drags of `script` when given: `shot --lanes --drag`)
+// until its time is within half a step of `time`, at most `max_steps` steps: the lockstep rule for a lane whose Δt
+// differs from the first lane's. Returns the steps taken.
+int catch_up(World& world, DragController& drag, double time, int max_steps = 1000, DragScript* script = nullptr);
 
 }  // namespace lagrange
