@@ -27,6 +27,10 @@ class History {
   explicit History(std::size_t capacity = 1200) : data_(capacity) {}
   void push(const Sample& sample);
   void clear() { size_ = start_ = 0; }
+  // Drops the samples later than `time` (the run resumed from an earlier moment).
+  void drop_after(double time) {
+    while (size_ > 0 && back().time > time + 1e-12) --size_;
+  }
   std::size_t size() const { return size_; }
   std::size_t capacity() const { return data_.size(); }
   const Sample& operator[](std::size_t i) const { return data_[(start_ + i) % data_.size()]; }

@@ -164,6 +164,8 @@ void Sandbox::start_scene(Scene scene, const std::filesystem::path& path) {
   measure_scene_started(state_.measure, state_.world, path.string() + "\n" + state_.scene.name);
   state_.accumulator = 0.0;
   for (const LaneSpec& spec : specs) add_lane(spec);  // the same lanes on the new scene, from its start
+  state_.timeline.clear();
+  record_snapshot();  // t = 0: the first moment to scrub back to
   SDL_SetWindowTitle(platform_->window(), ("Lagrange Lab \xe2\x80\x94 " + state_.scene.name).c_str());
   state_.bead_radius = bead_radius(state_.world);
   radii_ = display_radii(state_.scene, state_.world, state_.view.size_by_mass, state_.bead_radius);
@@ -256,7 +258,11 @@ void Sandbox::apply(const Command& command) {
     }
     case Command::Kind::RemoveLane: {
       const int k = command.index < 0 ? static_cast<int>(state_.lanes.size()) + 1 : command.index;
-      if (k >= 2 && k - 2 < static_cast<int>(state_.lanes.size())) state_.lanes.erase(state_.lanes.begin() + (k - 2));
+      if (k >= 2 && k - 2 < static_cast<int>(state_.lanes.size())) {
+        state_.lanes.erase(state_.lanes.begin() + (k - 2));
+        state_.timeline.clear();
+        record_snapshot();
+      }
       break;
     }
     case Command::Kind::SetLane: {
@@ -268,6 +274,8 @@ void Sandbox::apply(const Command& command) {
         Lane& lane = state_.lanes[static_cast<std::size_t>(k - 2)];
         lane.spec = parsed[0];
         restart_lane(lane);
+        state_.timeline.clear();
+        record_snapshot();
       } catch (const std::exception& error) {
         state_.show_toast(error.what(), true);
       }
@@ -303,13 +311,30 @@ void Sandbox::apply(const Command& command) {
       load_scene(command.path);
       break;
     case Command::Kind::StepOnce:
+      // In the past: one snapshot forward while there is one (a replay), then live steps.
+      if (const auto at = state_.timeline.cursor(); at && *at + 1 < state_.timeline.size()) {
+        show_snapshot(*at + 1);
+        break;
+      }
+      resume_from_snapshot();
       state_.paused = true;
       step_world();
       break;
     case Command::Kind::TogglePause:
       state_.paused = !state_.paused;
       state_.accumulator = 0.0;
+      if (!state_.paused) resume_from_snapshot();
       break;
+    case Command::Kind::Scrub:
+      if (command.index >= 0) show_snapshot(static_cast<std::size_t>(command.index));
+      break;
+    case Command::Kind::StepBack: {
+      const Timeline& timeline = state_.timeline;
+      if (timeline.size() < 2) break;
+      const std::size_t now = timeline.cursor().value_or(timeline.size() - 1);
+      show_snapshot(now > 0 ? now - 1 : 0);
+      break;
+    }
     case Command::Kind::Screenshot:
       screenshot_request_ = !command.flag;
       break;
@@ -370,6 +395,47 @@ void Sandbox::step_world() {
   record_step();
   measure_after_step(state_.measure, world);
   for (Lane& lane : state_.lanes) step_lane(lane);
+  record_snapshot();
+}
+
+void Sandbox::record_snapshot() {
+  Snapshot snapshot{state_.world.state(), {}};
+  for (const Lane& lane : state_.lanes) snapshot.lanes.push_back(lane.world.state());
+  state_.timeline.record(std::move(snapshot));
+}
+
+// Shows snapshot i: every lane's state as it was then (the same model: the hand's pin, the only row that comes and
+// goes, is let go first, and a row force it left is dropped). Paused; the later history stays until play resumes.
+void Sandbox::show_snapshot(std::size_t i) {
+  Timeline& timeline = state_.timeline;
+  if (timeline.empty()) return;
+  if (state_.drag.active()) end_drag();
+  state_.paused = true;
+  state_.accumulator = 0.0;
+  timeline.set_cursor(i);
+  const Snapshot& snapshot = timeline.at(*timeline.cursor());
+  const auto restore = [](World& world, const State& state) {
+    State copy = state;
+    copy.row_force.resize(world.model().rows().size(), 0.0);
+    world.state() = std::move(copy);
+  };
+  restore(state_.world, snapshot.world);
+  for (std::size_t k = 0; k < state_.lanes.size() && k < snapshot.lanes.size(); ++k)
+    restore(state_.lanes[k].world, snapshot.lanes[k]);
+  for (Trail& trail : state_.trails) trail.points.clear();
+  for (Lane& lane : state_.lanes)
+    for (Trail& trail : lane.trails) trail.points.clear();
+  restart_timer(state_.measure, state_.world);
+}
+
+// Play, a step or a drag from a snapshot: the history after it is dropped (and the plots after its time), and the
+// run goes on from it.
+void Sandbox::resume_from_snapshot() {
+  if (!state_.timeline.cursor()) return;
+  state_.timeline.resume();
+  const double t = state_.world.time();
+  state_.history.drop_after(t);
+  for (Lane& lane : state_.lanes) lane.history.drop_after(t);
 }
 
 // Every lane trails the particles lane 1 trails (a trail kept where it already exists).
@@ -391,6 +457,8 @@ void Sandbox::add_lane(const LaneSpec& spec) {
   lane.spec = spec;
   if (!restart_lane(lane)) return;
   state_.lanes.push_back(std::move(lane));
+  state_.timeline.clear();  // a snapshot holds every lane: the history starts again with the new one
+  record_snapshot();
 }
 
 bool Sandbox::restart_lane(Lane& lane) {

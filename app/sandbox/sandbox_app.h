@@ -83,6 +83,10 @@ class Sandbox {
   bool restart_lane(Lane& lane);
   void step_lane(Lane& lane);
   void sync_lane_trails();
+  // Time travel: a snapshot of every lane after each step; showing snapshot i (paused); leaving the past.
+  void record_snapshot();
+  void show_snapshot(std::size_t i);
+  void resume_from_snapshot();
   void record_step();
   void record_pose();
   bool undo_blow_up();  // after a step: true when it ran away and was undone

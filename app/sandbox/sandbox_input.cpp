@@ -178,6 +178,7 @@ void Sandbox::handle_key(const SDL_KeyboardEvent& key) {
       else state_.push(Command::Kind::StepOnce);
       break;
     case SDLK_RIGHT: state_.push(Command::Kind::StepOnce); break;
+    case SDLK_LEFT: state_.push(Command::Kind::StepBack); break;
     case SDLK_r: state_.push(Command::Kind::Reset); break;
     case SDLK_f: state_.push(Command::Kind::FrameScene); break;
     case SDLK_h:
@@ -230,6 +231,7 @@ void Sandbox::begin_drag(int particle, glm::dvec2 pixel) {
   World& world = state_.world;
   Drag& drag = state_.drag;
   end_drag();
+  resume_from_snapshot();  // a drag in the past starts a new future from there
   const Vec3 position = world.state().position[particle];
   drag.plane_point = position;
   drag.plane_normal = world.dimension() == 2 ? glm::dvec3(0.0, 0.0, 1.0) : -state_.camera.forward();

@@ -18,6 +18,7 @@
 #include "sandbox/camera.h"
 #include "sandbox/measure_tools.h"
 #include "sandbox/plots.h"
+#include "sandbox/timeline.h"
 #include "sandbox/theme.h"
 
 namespace lagrange::app {
@@ -65,6 +66,8 @@ struct Command {
                      // than lane 1's first: position level against force level); a copy of lane 1 now
     RemoveLane,      // index (2.. for the extra lanes; -1 = the last one)
     SetLane,         // index, path: a new spec for that lane (2..); it restarts from lane 1's state now
+    Scrub,           // index: show that snapshot of the timeline (pauses)
+    StepBack,        // one snapshot back (pauses)
   };
   Kind kind = Kind::Reset;
   Settings settings;
@@ -156,6 +159,7 @@ struct SandboxState {
   World world{2};
   Settings edit;                     // what the panels edit; handed to the world between steps
   std::vector<Lane> lanes;           // lanes 2..4 (lane 1 is `world`): each with its own solver or settings
+  Timeline timeline;                 // the last seconds, one snapshot per step: scrub back, step back, resume
   LaneView lane_view = LaneView::Overlay;
   // Every lane's spec, lane 1 first (its spec is its solver): what lane colours and labels come from.
   std::vector<LaneSpec> lane_specs() const {

@@ -15,7 +15,8 @@ namespace {
 
 constexpr Shortcut kShortcuts[] = {
     {"Space", "pause / resume", {SDLK_SPACE}},
-    {"S or Right", "single step (pauses)", {SDLK_s, SDLK_RIGHT}},
+    {"S or Right", "single step (pauses); in the past, one step forward through the history", {SDLK_s, SDLK_RIGHT}},
+    {"Left", "one step back in time (pauses; the last 60 s are kept)", {SDLK_LEFT}},
     {"R", "reset the scene (keeps your settings)", {SDLK_r}},
     {"1 .. 9", "switch solver (order of the solver list), live", {SDLK_1, SDLK_9}, true},
     {"[ and ]", "halve / double the time scale (slow motion)", {SDLK_LEFTBRACKET, SDLK_RIGHTBRACKET}},
@@ -78,6 +79,7 @@ void draw_ui(SandboxState& state) {
   }
   draw_hud(state);
   draw_lane_overlay(state);
+  draw_timeline(state);
   if (state.view.legend) draw_legend(state);
   draw_hover(state);
   if (state.view.help) draw_help(state);
@@ -164,7 +166,7 @@ void draw_hud(SandboxState& state) {
 void draw_legend(SandboxState& state) {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   const float margin = panel_layout(state).left + 12.0f;
-  const float bottom = viewport->Pos.y + viewport->Size.y - panel_layout(state).bottom;
+  const float bottom = viewport->Pos.y + viewport->Size.y - panel_layout(state).bottom - timeline_height(state);
   ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x + margin, bottom - 10.0f),
                           ImGuiCond_Always, ImVec2(0.0f, 1.0f));
   ImGui::SetNextWindowBgAlpha(0.55f);

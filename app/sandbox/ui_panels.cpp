@@ -235,6 +235,15 @@ void simulation_section(SandboxState& state) {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("A slow machine runs slower than real time instead of freezing.");
   remember_label(state, "max steps / frame");
+  // Time travel: how far back the timeline under the scene reaches (and at most 256 MB of snapshots).
+  double history_lo = 1.0, history_hi = 600.0;
+  ImGui::SliderScalar(fit_label("history kept").c_str(), ImGuiDataType_Double, &state.timeline.max_seconds,
+                      &history_lo, &history_hi, "%.0f s", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("How many seconds of simulated time the timeline under the scene keeps to scrub back to (Left "
+                      "steps back); at most %.0f MB of snapshots, the oldest dropped first.",
+                      static_cast<double>(state.timeline.max_bytes) / (1 << 20));
+  remember_label(state, "history kept");
 
   Settings s = state.edit;
   bool changed = false;

@@ -1,0 +1,128 @@
+// Time travel: the timeline's limits, and scrubbing back and resuming in the window, against worlds stepped alone
+// (a resumed run must be the uninterrupted run, bit for bit).
+#include "app_fixture.h"
+#include "sandbox/timeline.h"
+
+namespace lagrange::app::test {
+namespace {
+
+Snapshot snapshot_at(double time, std::size_t particles) {
+  Snapshot s;
+  s.world.time = time;
+  s.world.position.assign(particles, Vec3(time));
+  s.world.velocity.assign(particles, Vec3(0.0));
+  return s;
+}
+
+// A world built from the scene file and stepped `steps` times on its own.
+World stepped_alone(const char* scene, long steps, const std::string& solver = "") {
+  Scene s = load_scene_file(asset(scene));
+  if (!solver.empty()) s.settings.solver = solver;
+  World world = make_world(s);
+  for (long i = 0; i < steps; ++i) world.step();
+  return world;
+}
+
+}  // namespace
+
+TEST_CASE("the timeline keeps the last seconds within its memory, and resuming drops the later history") {
+  Timeline timeline;
+  timeline.max_seconds = 1.0;
+  for (int k = 0; k <= 300; ++k) timeline.record(snapshot_at(k * 0.01, 10));  // 3 s of 10 ms steps
+  REQUIRE(timeline.size() == 101);  // the last second: t = 2.00 .. 3.00
+  CHECK(timeline.at(0).world.time == doctest::Approx(2.0));
+  CHECK(timeline.back().world.time == doctest::Approx(3.0));
+  CHECK(timeline.bytes() == 101 * Timeline::cost(timeline.at(0)));
+  timeline.set_cursor(40);
+  REQUIRE(timeline.cursor() == 40u);
+  timeline.resume();
+  CHECK(!timeline.cursor());
+  CHECK(timeline.size() == 41);
+  CHECK(timeline.back().world.time == doctest::Approx(2.4));
+  CHECK(timeline.bytes() == 41 * Timeline::cost(timeline.at(0)));
+  // The memory bound: snapshots of a large scene are dropped oldest first, keeping at least two.
+  Timeline small;
+  small.max_bytes = 10 * Timeline::cost(snapshot_at(0.0, 1000));
+  for (int k = 0; k < 50; ++k) small.record(snapshot_at(k * 0.01, 1000));
+  CHECK(small.size() == 10);
+  CHECK(small.back().world.time == doctest::Approx(0.49));
+  Timeline tiny;
+  tiny.max_bytes = 1;
+  for (int k = 0; k < 5; ++k) tiny.record(snapshot_at(k, 3));
+  CHECK(tiny.size() == 2);
+  timeline.set_cursor(1000);  // past the end: the newest
+  CHECK(timeline.cursor() == timeline.size() - 1);
+}
+
+TEST_CASE("Left steps back through the last steps, and a run resumed there is the uninterrupted run, bit for bit") {
+  Sandbox sandbox(test_options(1280, 720));
+  REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
+  SandboxState& state = sandbox.state();
+  {
+    Command command;
+    command.kind = Command::Kind::AddLane;
+    command.path = "acceleration";
+    state.commands.push_back(command);
+  }
+  sandbox.advance_steps(120);
+  REQUIRE(state.lanes.size() == 1);
+  REQUIRE(state.timeline.size() == 121);  // t = 0 and every step
+  for (int k = 0; k < 30; ++k) push_key(SDLK_LEFT);
+  run_frames(sandbox, 1, 0.0);
+  CHECK(state.paused);
+  REQUIRE(state.timeline.cursor() == 90u);
+  const World alone90 = stepped_alone("double_pendulum.json", 90);
+  const World lane90 = stepped_alone("double_pendulum.json", 90, "acceleration");
+  CHECK(sandbox.world().step_count() == 90);
+  CHECK(sandbox.world().state().position == alone90.state().position);
+  CHECK(sandbox.world().state().velocity == alone90.state().velocity);
+  CHECK(state.lanes[0].world.state().position == lane90.state().position);
+  // Right replays forward through the history without computing; back again with Left.
+  push_key(SDLK_RIGHT);
+  run_frames(sandbox, 1, 0.0);
+  CHECK(state.timeline.cursor() == 91u);
+  CHECK(sandbox.world().step_count() == 91);
+  push_key(SDLK_LEFT);
+  run_frames(sandbox, 1, 0.0);
+  CHECK(state.timeline.cursor() == 90u);
+  // Resume: the later 30 steps are dropped (and their plot samples), then 60 new ones are the uninterrupted run's.
+  push_key(SDLK_SPACE);
+  run_frames(sandbox, 1, 0.0);
+  CHECK(!state.timeline.cursor());
+  CHECK(state.timeline.size() == 91);
+  CHECK(state.history.back().time == doctest::Approx(90.0 / 60.0));
+  state.paused = true;
+  sandbox.advance_steps(60);
+  const World alone150 = stepped_alone("double_pendulum.json", 150);
+  const World lane150 = stepped_alone("double_pendulum.json", 150, "acceleration");
+  CHECK(sandbox.world().step_count() == 150);
+  CHECK(sandbox.world().state().position == alone150.state().position);
+  CHECK(sandbox.world().state().velocity == alone150.state().velocity);
+  CHECK(state.lanes[0].world.state().position == lane150.state().position);
+  CHECK(state.lanes[0].world.state().velocity == lane150.state().velocity);
+}
+
+TEST_CASE("the timeline under the scene: its slider scrubs back, its arrow steps back, Play resumes") {
+  Sandbox sandbox(test_options(1280, 720));
+  REQUIRE(sandbox.load_scene(asset("simple_pendulum.json")) == "");
+  SandboxState& state = sandbox.state();
+  sandbox.advance_steps(200);
+  run_frames(sandbox, 2, 0.0);
+  REQUIRE(state.widget_rects.count("timeline slider") == 1);
+  // The left end of the slider: the oldest moment kept (the start, 200 steps ago).
+  const auto slider = state.widget_rects.at("timeline slider");
+  click_at(sandbox, glm::dvec2(slider[0] + 3.0, 0.5 * (slider[1] + slider[3])));
+  CHECK(state.paused);
+  REQUIRE(state.timeline.cursor().has_value());
+  CHECK(*state.timeline.cursor() < 10u);
+  const long shown = sandbox.world().step_count();
+  CHECK(sandbox.world().state().position == stepped_alone("simple_pendulum.json", shown).state().position);
+  click_widget(sandbox, "timeline back");
+  CHECK(sandbox.world().step_count() == std::max(shown - 1, 0L));
+  click_widget(sandbox, "timeline play");
+  CHECK(!state.paused);
+  CHECK(!state.timeline.cursor());
+  CHECK(state.timeline.back().world.step <= shown);
+}
+
+}  // namespace lagrange::app::test
