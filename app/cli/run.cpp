@@ -12,6 +12,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "common/output_file.h"
+#include "common/trajectory_csv.h"
 #include "cli/drag_option.h"
 #include "lagrange/drag.h"
 #include "lagrange/lanes.h"
@@ -84,32 +85,9 @@ std::string settings_help() {
   return text;
 }
 
-// Every number as the shortest text that reads back to the same double (format_number).
-// `line` arrives holding the row's start (the lane columns, or nothing).
-void write_row(io::OutputFile& out, const World& world, std::string& line) {
-  const Energy e = world.energy();
-  line += std::to_string(world.step_count());
-  for (double value : {world.time(), e.kinetic, e.potential, e.total(), world.max_violation()}) {
-    line += ',';
-    line += format_number(value);
-  }
-  const State& p = world.state();
-  for (std::size_t i = 0; i < p.position.size(); ++i)
-    for (const Vec3& u : {p.position[i], p.velocity[i]})
-      for (int k = 0; k < 3; ++k) {
-        line += ',';
-        line += format_number(u[k]);
-      }
-  line += '\n';
-  out.write(line);
-}
-
-// With lanes, each row starts with the lane's number (1-based, the order of --lanes) and its solver id.
-void write_header(io::OutputFile& out, std::size_t particles, bool lanes) {
-  if (lanes) out.write("lane,solver,");
-  out.write("step,t,kinetic,potential,energy,violation");
-  for (std::size_t i = 0; i < particles; ++i) out.print(",x%zu,y%zu,z%zu,vx%zu,vy%zu,vz%zu", i, i, i, i, i, i);
-  out.write("\n");
+// One CSV row of a world (common/trajectory_csv.h): `prefix` is the lane columns, or nothing.
+void write_row(io::OutputFile& out, const World& world, std::string& line, const std::string& prefix) {
+  io::write_trajectory_row(out, line, prefix, world.state(), world.energy(), world.max_violation());
 }
 
 // One lane of a run: its world, its drag, and its accounts for the summary.
@@ -330,12 +308,12 @@ int run_main(int argc, char** argv) {
   if (csv) out.emplace(*csv);
   std::string line;  // one CSV row, reused
   const auto row = [&](int k) {
-    if (multi) line = std::to_string(k + 1) + "," + runs[static_cast<std::size_t>(k)].settings.solver + ",";
-    else line.clear();
-    write_row(*out, *runs[static_cast<std::size_t>(k)].world, line);
+    const std::string prefix =
+        multi ? std::to_string(k + 1) + "," + runs[static_cast<std::size_t>(k)].settings.solver + "," : "";
+    write_row(*out, *runs[static_cast<std::size_t>(k)].world, line, prefix);
   };
   if (out) {
-    write_header(*out, world.particle_count(), multi);
+    io::write_trajectory_header(*out, world.particle_count(), multi);
     for (std::size_t k = 0; k < runs.size(); ++k) row(static_cast<int>(k));
   }
 

@@ -13,6 +13,7 @@
 #include <new>
 
 #include "common/output_file.h"
+#include "common/trajectory_csv.h"
 #include "sandbox/picking.h"
 #include "sandbox/scene_draw.h"
 #include "sandbox/screenshot_folder.h"
@@ -325,6 +326,9 @@ void Sandbox::apply(const Command& command) {
       state_.accumulator = 0.0;
       if (!state_.paused) resume_from_snapshot();
       break;
+    case Command::Kind::ExportCsv:
+      export_csv(command.path);
+      break;
     case Command::Kind::Scrub:
       if (command.index >= 0) show_snapshot(static_cast<std::size_t>(command.index));
       break;
@@ -399,9 +403,48 @@ void Sandbox::step_world() {
 }
 
 void Sandbox::record_snapshot() {
-  Snapshot snapshot{state_.world.state(), {}};
-  for (const Lane& lane : state_.lanes) snapshot.lanes.push_back(lane.world.state());
+  Snapshot snapshot;
+  snapshot.world = state_.world.state();
+  snapshot.world_measured = {state_.world.energy(), state_.world.max_violation()};
+  for (const Lane& lane : state_.lanes) {
+    snapshot.lanes.push_back(lane.world.state());
+    snapshot.lanes_measured.push_back({lane.world.energy(), lane.world.max_violation()});
+  }
   state_.timeline.record(std::move(snapshot));
+}
+
+// The timeline as a CSV, the columns of `run --csv` (with --lanes: lane and solver in front): one row per lane and
+// snapshot, oldest first, complete or not at all, never over the scene file.
+void Sandbox::export_csv(std::string path) {
+  const Timeline& timeline = state_.timeline;
+  if (path.empty()) path = timestamped_path(state_.save_dir, state_.scene.name, ".csv").string();
+  try {
+    if (timeline.empty()) throw io::OutputError("nothing to export yet");
+    if (!state_.scene_path.empty()) io::refuse_same_file(state_.scene_path.string(), path);
+    if (std::string folder = make_parent_folder(path); !folder.empty()) throw io::OutputError(folder);
+    const bool lanes = !state_.lanes.empty();
+    const std::vector<LaneSpec> specs = state_.lane_specs();
+    io::OutputFile out(path);
+    io::write_trajectory_header(out, state_.world.particle_count(), lanes);
+    std::string line;
+    for (std::size_t i = 0; i < timeline.size(); ++i) {
+      const Snapshot& s = timeline.at(i);
+      io::write_trajectory_row(out, line, lanes ? "1," + specs[0].solver + "," : "", s.world, s.world_measured.energy,
+                               s.world_measured.violation);
+      for (std::size_t k = 0; k < s.lanes.size() && k + 1 < specs.size(); ++k)
+        io::write_trajectory_row(out, line, std::to_string(k + 2) + "," + specs[k + 1].solver + ",", s.lanes[k],
+                                 s.lanes_measured[k].energy, s.lanes_measured[k].violation);
+    }
+    out.finish();
+    out.commit();
+    char text[64];
+    std::snprintf(text, sizeof text, "%.3f to %.3f s", timeline.at(0).world.time, timeline.back().world.time);
+    state_.notice = "Exported " + std::string(text) + " (" + std::to_string(timeline.size()) + " steps) to " + path;
+    state_.show_toast(state_.notice, false);
+  } catch (const std::exception& error) {
+    state_.notice = std::string("Could not export: ") + error.what();
+    state_.show_toast(state_.notice, true);
+  }
 }
 
 // Shows snapshot i: every lane's state as it was then (the same model: the hand's pin, the only row that comes and

@@ -67,6 +67,7 @@ struct Command {
     RemoveLane,      // index (2.. for the extra lanes; -1 = the last one)
     SetLane,         // index, path: a new spec for that lane (2..); it restarts from lane 1's state now
     Scrub,           // index: show that snapshot of the timeline (pauses)
+    ExportCsv,       // path ("" = a new file in save_dir): the timeline as run's CSV
     StepBack,        // one snapshot back (pauses)
   };
   Kind kind = Kind::Reset;

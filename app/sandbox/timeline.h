@@ -9,13 +9,23 @@
 #include <optional>
 #include <vector>
 
+#include "lagrange/diagnostics.h"
 #include "lagrange/model.h"
 
 namespace lagrange::app {
 
+// What the CSV export writes of a lane at a snapshot: its energy and max |C| then (measured when recorded, with the
+// settings of that moment).
+struct Measured {
+  Energy energy;
+  double violation = 0.0;
+};
+
 struct Snapshot {
   State world;               // lane 1
   std::vector<State> lanes;  // lanes 2.. (SandboxState::lanes), in order
+  Measured world_measured;
+  std::vector<Measured> lanes_measured;
 };
 
 class Timeline {

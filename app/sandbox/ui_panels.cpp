@@ -156,6 +156,17 @@ void scene_section(SandboxState& state) {
     ImGui::SetTooltip("Save the scene as it is now (positions, velocities, time, settings) to %s",
                       state.saved_path.empty() ? (state.save_dir.string() + "/...json").c_str()
                                                : state.saved_path.string().c_str());
+  ImGui::SameLine();
+  if (ImGui::Button("Export CSV")) {
+    Command command;
+    command.kind = Command::Kind::ExportCsv;
+    state.commands.push_back(command);
+  }
+  remember_rect(state, "export csv button");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("The timeline (the last %.0f s, every step, every lane) as a CSV with the columns of "
+                      "lagrange-lab run --csv, to a new file in %s",
+                      state.timeline.max_seconds, state.save_dir.string().c_str());
   auto& save_path = state.save_field;
   ImGui::SetNextItemWidth(-(save_width + ImGui::GetStyle().ItemSpacing.x));
   const bool save_enter = ImGui::InputTextWithHint("##save path", "save as: path/to/file.json", save_path.data(),

@@ -1,6 +1,10 @@
 // Time travel: the timeline's limits, and scrubbing back and resuming in the window, against worlds stepped alone
 // (a resumed run must be the uninterrupted run, bit for bit).
+#include <fstream>
+#include <sstream>
+
 #include "app_fixture.h"
+#include "common/trajectory_csv.h"
 #include "sandbox/timeline.h"
 
 namespace lagrange::app::test {
@@ -21,6 +25,13 @@ World stepped_alone(const char* scene, long steps, const std::string& solver = "
   World world = make_world(s);
   for (long i = 0; i < steps; ++i) world.step();
   return world;
+}
+
+std::string read_text(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 }  // namespace
@@ -123,6 +134,56 @@ TEST_CASE("the timeline under the scene: its slider scrubs back, its arrow steps
   CHECK(!state.paused);
   CHECK(!state.timeline.cursor());
   CHECK(state.timeline.back().world.step <= shown);
+}
+
+TEST_CASE("Export CSV writes the timeline with run's columns: the rows of the worlds stepped alone, every lane") {
+  const auto dir = temp_dir("export");
+  Sandbox sandbox(test_options(1280, 720));
+  REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
+  SandboxState& state = sandbox.state();
+  Command lane;
+  lane.kind = Command::Kind::AddLane;
+  lane.path = "acceleration";
+  state.commands.push_back(lane);
+  sandbox.advance_steps(30);
+  REQUIRE(state.lanes.size() == 1);
+  Command command;
+  command.kind = Command::Kind::ExportCsv;
+  command.path = (dir / "t.csv").string();
+  state.commands.push_back(command);
+  sandbox.advance_steps(0);
+  CHECK_MESSAGE(!state.toast_is_error, state.toast);
+  // The same rows written from two worlds stepped alone, step by step, through the writer `run --csv` uses.
+  {
+    io::OutputFile expected((dir / "expected.csv").string());
+    io::write_trajectory_header(expected, 3, true);
+    Scene scene = load_scene_file(asset("double_pendulum.json"));
+    World first = make_world(scene);
+    scene.settings.solver = "acceleration";
+    World second = make_world(scene);
+    std::string line;
+    for (int s = 0; s <= 30; ++s) {
+      if (s > 0) {
+        first.step();
+        second.step();
+      }
+      io::write_trajectory_row(expected, line, "1,projection,", first.state(), first.energy(), first.max_violation());
+      io::write_trajectory_row(expected, line, "2,acceleration,", second.state(), second.energy(),
+                               second.max_violation());
+    }
+    expected.finish();
+    expected.commit();
+  }
+  const std::string exported = read_text(dir / "t.csv");
+  CHECK(exported.starts_with("lane,solver,step,t,kinetic,potential,energy,violation,x0,"));
+  CHECK(exported == read_text(dir / "expected.csv"));
+  // Never over the scene file: refused, the file untouched.
+  const std::string scene_text = read_text(asset("double_pendulum.json"));
+  command.path = asset("double_pendulum.json").string();
+  state.commands.push_back(command);
+  sandbox.advance_steps(0);
+  CHECK(state.toast_is_error);
+  CHECK(read_text(asset("double_pendulum.json")) == scene_text);
 }
 
 }  // namespace lagrange::app::test
