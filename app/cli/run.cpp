@@ -95,6 +95,7 @@ struct RunLane {
   explicit RunLane(const Settings& s) : settings(s) {}
   Settings settings;
   std::string label;
+  std::string prefix;  // the CSV's lane columns ("" for a run without lanes)
   std::optional<World> world;
   std::optional<DragScript> script;
   DragController drag;
@@ -307,10 +308,11 @@ int run_main(int argc, char** argv) {
   const bool csv_stdout = csv && io::is_standard_output(*csv);  // `-`, or /dev/stdout: the summary goes to stderr
   if (csv) out.emplace(*csv);
   std::string line;  // one CSV row, reused
+  for (std::size_t k = 0; k < runs.size() && multi; ++k)
+    runs[k].prefix = io::lane_prefix(static_cast<int>(k) + 1, runs[k].settings.solver);
   const auto row = [&](int k) {
-    const std::string prefix =
-        multi ? std::to_string(k + 1) + "," + runs[static_cast<std::size_t>(k)].settings.solver + "," : "";
-    write_row(*out, *runs[static_cast<std::size_t>(k)].world, line, prefix);
+    const RunLane& lane = runs[static_cast<std::size_t>(k)];
+    write_row(*out, *lane.world, line, lane.prefix);
   };
   if (out) {
     io::write_trajectory_header(*out, world.particle_count(), multi);
@@ -349,16 +351,16 @@ int run_main(int argc, char** argv) {
     if (timed >= 0) lane.meter.sample(w.time(), w.state().position[timed]);
     if (out && w.step_count() % every == 0) row(k);  // steps since the start: a continued run keeps the numbering
     // Stop at the first sign of failure: nothing after it means anything, and a blow-up only gets slower.
-    const std::string who = multi ? "lane " + std::to_string(k + 1) + " (" + lane.label + "): " : "";
     char text[200];
     if (st.non_finite) {
       std::snprintf(text, sizeof text, "step %ld produced NaN or infinity and was rolled back", s);
-      failure = who + text;
+      failure = text;
     } else if (!(st.max_relative_violation <= max_violation)) {
       std::snprintf(text, sizeof text, "at step %ld max |C|/L reached %.3g, above the limit %g", s,
                     st.max_relative_violation, max_violation);
-      failure = who + text;
+      failure = text;
     }
+    if (!failure.empty() && multi) failure = "lane " + std::to_string(k + 1) + " (" + lane.label + "): " + failure;
     return failure.empty();
   };
   for (long s = 1; s <= total_steps && failure.empty(); ++s) {
@@ -368,7 +370,7 @@ int run_main(int argc, char** argv) {
     // The other lanes step until they reach the first lane's time (one step each when their dt is the same).
     for (std::size_t k = 1; k < runs.size() && failure.empty(); ++k) {
       World& w = *runs[k].world;
-      while (failure.empty() && w.time() + 0.5 * w.settings().dt <= world.time())
+      while (failure.empty() && behind(w, world.time()))
         step_lane(static_cast<int>(k), runs[k].done + 1);
     }
   }

@@ -26,6 +26,25 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// A step that ran away: the energy not finite, or a position or velocity beyond 1e9 (metres, m/s: no lesson scene goes
+// there). Read right after the step, from its statistics.
+bool ran_away(const World& world) {
+  constexpr double kRunaway = 1e9;
+  if (!std::isfinite(world.stats().energy.total())) return true;
+  for (std::size_t i = 0; i < world.particle_count(); ++i)
+    if (!(glm::length(world.state().position[i]) < kRunaway) || !(glm::length(world.state().velocity[i]) < kRunaway))
+      return true;
+  return false;
+}
+
+// Each trail gets the particle's position after a step, and keeps its last `max_points`.
+void extend_trails(std::vector<Trail>& trails, const World& world, int max_points) {
+  for (Trail& trail : trails) {
+    trail.points.push_back(world.state().position[trail.particle]);
+    while (static_cast<int>(trail.points.size()) > max_points) trail.points.pop_front();
+  }
+}
+
 // What the plots keep of a step.
 Sample sample_of(const World& world) {
   const StepStats& stats = world.stats();
@@ -399,16 +418,23 @@ void Sandbox::step_world() {
   record_step();
   measure_after_step(state_.measure, world);
   for (Lane& lane : state_.lanes) step_lane(lane);
-  record_snapshot();
+  record_snapshot(true);
 }
 
-void Sandbox::record_snapshot() {
+void Sandbox::record_snapshot(bool stepped) {
+  // Right after a step the worlds' statistics hold these measurements already (the plots read them); otherwise
+  // (a scene started, a lane changed, a state shown from the past) they are measured here. A lane that stopped was
+  // rolled back, so its statistics are not its state's.
+  const auto measured = [stepped](const World& world, bool running) -> Measured {
+    if (stepped && running) return {world.stats().energy, world.stats().max_violation};
+    return {world.energy(), world.max_violation()};
+  };
   Snapshot snapshot;
   snapshot.world = state_.world.state();
-  snapshot.world_measured = {state_.world.energy(), state_.world.max_violation()};
+  snapshot.world_measured = measured(state_.world, true);
   for (const Lane& lane : state_.lanes) {
     snapshot.lanes.push_back(lane.world.state());
-    snapshot.lanes_measured.push_back({lane.world.energy(), lane.world.max_violation()});
+    snapshot.lanes_measured.push_back(measured(lane.world, lane.stopped.empty()));
   }
   state_.timeline.record(std::move(snapshot));
 }
@@ -426,14 +452,16 @@ void Sandbox::export_csv(std::string path) {
     const std::vector<LaneSpec> specs = state_.lane_specs();
     io::OutputFile out(path);
     io::write_trajectory_header(out, state_.world.particle_count(), lanes);
+    std::vector<std::string> prefixes;
+    for (std::size_t k = 0; k < specs.size(); ++k)
+      prefixes.push_back(lanes ? io::lane_prefix(static_cast<int>(k) + 1, specs[k].solver) : "");
     std::string line;
     for (std::size_t i = 0; i < timeline.size(); ++i) {
       const Snapshot& s = timeline.at(i);
-      io::write_trajectory_row(out, line, lanes ? "1," + specs[0].solver + "," : "", s.world, s.world_measured.energy,
-                               s.world_measured.violation);
+      io::write_trajectory_row(out, line, prefixes[0], s.world, s.world_measured.energy, s.world_measured.violation);
       for (std::size_t k = 0; k < s.lanes.size() && k + 1 < specs.size(); ++k)
-        io::write_trajectory_row(out, line, std::to_string(k + 2) + "," + specs[k + 1].solver + ",", s.lanes[k],
-                                 s.lanes_measured[k].energy, s.lanes_measured[k].violation);
+        io::write_trajectory_row(out, line, prefixes[k + 1], s.lanes[k], s.lanes_measured[k].energy,
+                                 s.lanes_measured[k].violation);
     }
     out.finish();
     out.commit();
@@ -539,7 +567,7 @@ void Sandbox::step_lane(Lane& lane) {
   const long step0 = world.state().step;
   try {
     catch_up(world, lane.drag, state_.world.time(), kLaneCatchUpSteps, lane.script ? &*lane.script : nullptr);
-    if (world.time() + 0.5 * world.settings().dt <= state_.world.time()) {
+    if (behind(world, state_.world.time())) {
       char message[240];
       std::snprintf(message, sizeof message,
                     "cannot keep up: its \xce\x94t %.3g s needs more than %d steps per step of lane 1 (stopped at "
@@ -552,11 +580,7 @@ void Sandbox::step_lane(Lane& lane) {
     lane.stopped = error.what();
     return;
   }
-  constexpr double kRunaway = 1e9;  // as undo_blow_up
-  bool runaway = !std::isfinite(world.energy().total());
-  for (std::size_t i = 0; i < world.particle_count() && !runaway; ++i)
-    runaway = !(glm::length(world.state().position[i]) < kRunaway) || !(glm::length(world.state().velocity[i]) < kRunaway);
-  if (runaway) {
+  if (ran_away(world)) {
     world.state().position = x;
     world.state().velocity = v;
     world.state().time = t0;  // the lane shows its last finite state, and says when that was
@@ -567,10 +591,7 @@ void Sandbox::step_lane(Lane& lane) {
     return;
   }
   lane.history.push(sample_of(world));
-  for (Trail& trail : lane.trails) {
-    trail.points.push_back(world.state().position[trail.particle]);
-    while (static_cast<int>(trail.points.size()) > state_.view.trail_steps) trail.points.pop_front();
-  }
+  extend_trails(lane.trails, world, state_.view.trail_steps);
 }
 
 // A scene that runs away (penalty springs too stiff for Δt grow ×10¹⁰ a step until the energy overflows; the engine
@@ -578,12 +599,7 @@ void Sandbox::step_lane(Lane& lane) {
 // that ran away is undone instead, the simulation paused and the reason shown: R resets.
 bool Sandbox::undo_blow_up() {
   World& world = state_.world;
-  constexpr double kRunaway = 1e9;  // metres or m/s: no lesson scene goes there
-  bool runaway = !std::isfinite(world.energy().total());
-  for (std::size_t i = 0; i < world.particle_count() && !runaway; ++i)
-    runaway = !(glm::length(world.state().position[i]) < kRunaway) ||
-              !(glm::length(world.state().velocity[i]) < kRunaway);
-  if (!runaway) return false;
+  if (!ran_away(world)) return false;
   world.state().position = before_step_x_;
   world.state().velocity = before_step_v_;
   state_.paused = true;
@@ -601,10 +617,7 @@ bool Sandbox::undo_blow_up() {
 void Sandbox::record_step() {
   const World& world = state_.world;
   state_.history.push(sample_of(world));
-  for (Trail& trail : state_.trails) {
-    trail.points.push_back(world.state().position[trail.particle]);
-    while (static_cast<int>(trail.points.size()) > state_.view.trail_steps) trail.points.pop_front();
-  }
+  extend_trails(state_.trails, world, state_.view.trail_steps);
 }
 
 void Sandbox::record_pose() {

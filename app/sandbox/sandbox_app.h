@@ -84,7 +84,7 @@ class Sandbox {
   void step_lane(Lane& lane);
   void sync_lane_trails();
   // Time travel: a snapshot of every lane after each step; showing snapshot i (paused); leaving the past.
-  void record_snapshot();
+  void record_snapshot(bool stepped = false);
   void export_csv(std::string path);
   void show_snapshot(std::size_t i);
   void resume_from_snapshot();

@@ -47,8 +47,7 @@ glm::dvec2 Sandbox::to_pixels(int x, int y) const {
 
 const World& Sandbox::view_world() const {
   const std::size_t k = static_cast<std::size_t>(mouse_view_);
-  return k >= 1 && k <= state_.lanes.size() && state_.lane_view == LaneView::Split ? state_.lanes[k - 1].world
-                                                                                      : state_.world;
+  return state_.lane_view == LaneView::Split ? state_.lane_world(k) : state_.world;
 }
 
 bool Sandbox::pump_events() {

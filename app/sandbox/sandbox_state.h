@@ -162,6 +162,8 @@ struct SandboxState {
   std::vector<Lane> lanes;           // lanes 2..4 (lane 1 is `world`): each with its own solver or settings
   Timeline timeline;                 // the last seconds, one snapshot per step: scrub back, step back, resume
   LaneView lane_view = LaneView::Overlay;
+  // Lane k's world, counted from 0: `world` (lane 1), then lanes[k − 1]; lane 1's when there is no such lane.
+  const World& lane_world(std::size_t k) const { return k >= 1 && k <= lanes.size() ? lanes[k - 1].world : world; }
   // Every lane's spec, lane 1 first (its spec is its solver): what lane colours and labels come from.
   std::vector<LaneSpec> lane_specs() const {
     std::vector<LaneSpec> specs{LaneSpec{world.settings().solver, {}}};
@@ -245,13 +247,16 @@ struct SandboxState {
 struct EnergyBalance {
   double change = 0.0, mouse = 0.0, damping = 0.0, drift = 0.0;
 };
-inline EnergyBalance energy_balance(const SandboxState& state) {
+// `initial_energy`: E₀ (a lane's: its energy less the work already done when it started, so its drift counts from
+// then).
+inline EnergyBalance energy_balance(const World& world, double initial_energy) {
   EnergyBalance b;
-  b.change = state.world.energy().total() - state.initial_energy;
-  b.mouse = state.world.work().mouse;
-  b.damping = state.world.work().damping;
+  b.change = world.energy().total() - initial_energy;
+  b.mouse = world.work().mouse;
+  b.damping = world.work().damping;
   b.drift = b.change - b.mouse - b.damping;
   return b;
 }
+inline EnergyBalance energy_balance(const SandboxState& state) { return energy_balance(state.world, state.initial_energy); }
 
 }  // namespace lagrange::app

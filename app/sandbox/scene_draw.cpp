@@ -221,7 +221,7 @@ void add_rest_ghost(const Camera& camera, Vec3 a, Vec3 b, double rest, float rod
 
 void build_draw_list(const SandboxState& state, std::span<const double> radii, DrawList& list, int lane) {
   list.clear();
-  const World& world = lane == 0 ? state.world : state.lanes[static_cast<std::size_t>(lane - 1)].world;
+  const World& world = state.lane_world(static_cast<std::size_t>(lane));
   const std::vector<Trail>& trails = lane == 0 ? state.trails : state.lanes[static_cast<std::size_t>(lane - 1)].trails;
   const State& p = world.state();
   const Model& model = world.model();

@@ -263,8 +263,6 @@ int shot_main(int argc, char** argv) {
     sandbox->advance_steps(1);
     if (const int code = check_step()) return code;
     const StepStats& stats = sandbox->world().stats();
-    for (const Lane& lane : state.lanes)  // a lane that blows up stops; the picture shows it stopped
-      if (!lane.stopped.empty() && i == steps) std::fprintf(report, "lane %s: %s\n", lane.spec.label().c_str(), lane.stopped.c_str());
     if (stats.non_finite || !(stats.max_relative_violation <= cli::kFailedViolation)) {
       std::fprintf(stderr, "lagrange-lab shot: the simulation failed: at step %ld %s; no PNG written\n", i,
                    stats.non_finite ? "the state became NaN or infinite and was rolled back"
@@ -272,6 +270,8 @@ int shot_main(int argc, char** argv) {
       return cli::kExitSimulationFailed;
     }
   }
+  for (const Lane& lane : state.lanes)  // a lane that blew up stopped where it was; the picture shows it stopped
+    if (!lane.stopped.empty()) std::fprintf(report, "lane %s: %s\n", lane.spec.label().c_str(), lane.stopped.c_str());
   // Auto-sized ImGui windows take a frame to measure themselves.
   for (int i = 0; i < 3; ++i) sandbox->frame(0.0);
   if (frames > 0) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <SDL_keycode.h>
+#include <imgui.h>
 
 #include <array>
 #include <span>
@@ -71,6 +72,15 @@ std::vector<std::array<int, 4>> lane_viewports(const SandboxState& state);
 int next_exaggeration(int current);
 // Keeps the rectangle of the last widget as `name` (SandboxState::widget_rects: the GUI tests click it).
 void remember_rect(SandboxState& state, const std::string& name);
+// SameLine when an item `width` wide still fits before the window's right edge, else a new line.
+void same_line_if_fits(float width);
+// A greyed hint that wraps at the panel's edge instead of running under it.
+template <typename... Args>
+void hint(const char* format, Args... args) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped(format, args...);
+  ImGui::PopStyleColor();
+}
 
 // Lists assets/*.json into state.scene_files.
 void refresh_scene_files(SandboxState& state);

@@ -28,6 +28,7 @@ void draw_diagnostics(SandboxState& state) {
                                              pos.x + ImGui::GetWindowContentRegionMax().x,
                                              pos.y + ImGui::GetWindowHeight()};
   const World& world = state.world;
+  const std::vector<LaneSpec> specs = state.lane_specs();  // lane 1's, then the other lanes'
   const StepStats& stats = world.stats();
   const EnergyBalance balance = energy_balance(state);
   float plot_h = 95.0f * static_cast<float>(state.ui_scale);
@@ -79,13 +80,11 @@ void draw_diagnostics(SandboxState& state) {
     if (stats.non_finite)
       row("NaN rolled back", "a NaN or infinity appeared; the substep was undone (the state stays finite)", "yes");
     // Each lane's drift and largest rod error now, in its colour.
-    const std::vector<LaneSpec> lane_specs = state.lane_specs();
-    for (std::size_t k = 1; k < lane_specs.size(); ++k) {
+    for (std::size_t k = 1; k < specs.size(); ++k) {
       const Lane& lane = state.lanes[k - 1];
-      const Work& work = lane.world.work();
-      const double drift = lane.world.energy().total() - lane.initial_energy - work.mouse - work.damping;
+      const double drift = energy_balance(lane.world, lane.initial_energy).drift;
       const std::string name = "lane " + std::to_string(k + 1);
-      const Colour c = lane_colour(lane_specs, static_cast<int>(k));
+      const Colour c = lane_colour(specs, static_cast<int>(k));
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
       ImGui::TextColored(ImVec4(c.r, c.g, c.b, 1.0f), "%s", name.c_str());
@@ -132,7 +131,6 @@ void draw_diagnostics(SandboxState& state) {
       state.widget_rects[name + " legend " + std::to_string(k)] = rects.legend[k];
   };
   // With lanes: one curve per lane in its colour (lane 1 is the plot's own history).
-  const std::vector<LaneSpec> specs = state.lane_specs();
   std::vector<std::string> names;
   for (std::size_t k = 0; k < specs.size(); ++k) names.push_back(std::to_string(k + 1) + " " + specs[k].label());
   const auto per_lane = [&](double Sample::*field) {

@@ -13,11 +13,6 @@
 namespace lagrange::app {
 namespace {
 
-void remember(SandboxState& state, const std::string& name) {
-  const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
-  state.widget_rects[name] = {lo.x, lo.y, hi.x, hi.y};
-}
-
 // "1x", "1.25x", "1.5x".
 std::string scale_label(double scale) {
   char text[16];
@@ -30,12 +25,6 @@ std::string scale_label(double scale) {
 void draw_display_controls(SandboxState& state) {
   Appearance& wanted = state.appearance;
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-  // SameLine when an item `width` wide still fits on the line, else a new line: nothing runs past the panel's edge.
-  const auto same_line_if_fits = [right](float width) {
-    ImGui::SameLine();
-    if (ImGui::GetCursorScreenPos().x + width > right) ImGui::NewLine();
-  };
   ImGui::TextUnformatted("Theme");
   for (Theme theme : {Theme::Dark, Theme::Light}) {
     same_line_if_fits(ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(theme_name(theme)).x);
@@ -43,7 +32,7 @@ void draw_display_controls(SandboxState& state) {
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(theme == Theme::Light ? "Dark lines on white: for a bright room and a projector"
                                               : "Light lines on a dark background (the default)");
-    remember(state, std::string("theme ") + theme_name(theme));
+    remember_rect(state, std::string("theme ") + theme_name(theme));
   }
   ImGui::TextUnformatted("UI scale");
   for (double scale : kUiScaleChoices) {
@@ -55,7 +44,7 @@ void draw_display_controls(SandboxState& state) {
     if (current) ImGui::PopStyleColor();
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("Fonts, widgets, lines and plots %s as large (for a projector)", label.c_str());
-    remember(state, "ui scale " + label);
+    remember_rect(state, "ui scale " + label);
   }
   // Finer steps: the slider shows its own value while it is dragged and the scale changes once, on release (each
   // change rasterizes the fonts again and moves every panel).
@@ -66,7 +55,7 @@ void draw_display_controls(SandboxState& state) {
   ImGui::SliderFloat("##ui scale", edit, static_cast<float>(kMinUiScale), static_cast<float>(kMaxUiScale), "%.2fx");
   if (ImGui::IsItemDeactivatedAfterEdit()) wanted.scale = std::round(*edit * 20.0f) / 20.0;  // steps of 0.05
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("UI scale from 1x to 3x, applied when you let go");
-  remember(state, "ui scale slider");
+  remember_rect(state, "ui scale slider");
 }
 
 }  // namespace lagrange::app

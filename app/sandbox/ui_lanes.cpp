@@ -207,7 +207,7 @@ void draw_lane_overlay(SandboxState& state) {
   // Every lane's rods, in its view (overlaid: all in the one view; another lane's labels in its colour), the first
   // kMaxLengthLabels of each.
   for (std::size_t k = 0; k < specs.size(); ++k) {
-    const World& world = k == 0 ? state.world : state.lanes[k - 1].world;
+    const World& world = state.lane_world(k);
     const auto& view = views[std::min(k, views.size() - 1)];
     const bool overlaid = views.size() == 1 && k > 0;
     Camera camera = state.camera;

@@ -49,17 +49,7 @@ Colours colours(Theme theme) {
   return c;
 }
 
-void remember(SandboxState& state, const std::string& name) {
-  const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
-  state.widget_rects["measure: " + name] = {lo.x, lo.y, hi.x, hi.y};
-}
-
-template <typename... Args>
-void hint(const char* format, Args... args) {
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped(format, args...);
-  ImGui::PopStyleColor();
-}
+void remember(SandboxState& state, const std::string& name) { remember_rect(state, "measure: " + name); }
 
 // A number a class reads from the back row: the font drawn larger.
 template <typename... Args>

@@ -238,7 +238,7 @@ void draw_legend(SandboxState& state) {
 
 void draw_hover(SandboxState& state) {
   const std::size_t lane = static_cast<std::size_t>(state.hover.lane);
-  const World& world = lane >= 1 && lane <= state.lanes.size() ? state.lanes[lane - 1].world : state.world;
+  const World& world = state.lane_world(lane);
   if (state.hover.kind == Hover::Kind::None) return;
   ImGui::BeginTooltip();
   if (state.hover.kind == Hover::Kind::Particle) {

@@ -11,21 +11,16 @@
 #include "sandbox/ui_measure.h"
 
 namespace lagrange::app {
-namespace {
-
-// A greyed hint that wraps at the panel's edge instead of running under it.
-template <typename... Args>
-void hint(const char* format, Args... args) {
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped(format, args...);
-  ImGui::PopStyleColor();
-}
-
-}  // namespace
 
 void remember_rect(SandboxState& state, const std::string& name) {
   const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
   state.widget_rects[name] = {lo.x, lo.y, hi.x, hi.y};
+}
+
+void same_line_if_fits(float width) {
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  ImGui::SameLine();
+  if (ImGui::GetCursorScreenPos().x + width > right) ImGui::NewLine();
 }
 
 namespace {
@@ -51,12 +46,6 @@ void remember_label(SandboxState& state, const std::string& label) {
   remember_rect(state, "label: " + label.substr(0, label.find("##")));
 }
 
-// SameLine when an item `width` wide still fits on the current line.
-void same_line_if_fits(float width) {
-  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-  ImGui::SameLine();
-  if (ImGui::GetCursorScreenPos().x + width > right) ImGui::NewLine();
-}
 
 // A checkbox whose label wraps at the panel's edge when it is too long for one line.
 bool checkbox(SandboxState& state, const char* label, bool* value) {

@@ -102,7 +102,7 @@ Colour lane_colour(std::span<const LaneSpec> lanes, int index) {
 
 int catch_up(World& world, DragController& drag, double time, int max_steps, DragScript* script) {
   int steps = 0;
-  while (steps < max_steps && world.time() + 0.5 * world.settings().dt <= time) {
+  while (steps < max_steps && behind(world, time)) {
     if (script) script->before_step(world, drag);
     drag.before_step(world);
     world.step();

@@ -103,8 +103,9 @@ class ProjectionSolver final : public Solver {
     for (std::size_t k = 0; k < force.size(); ++k) force[k] = best_lambda_[k] / (h * h);
   }
 
-  // Projects x_star_ onto the constraints from the current positions q: the chord iteration, then re-linearizations
-  // (fast projection, Goldenthal et al. 2007) while they gain, with full Newton at most once (`with_newton`). Leaves
+  // Projects x_star_ onto the constraints from the current positions q: the chord iteration, then full Newton once
+  // (`with_newton`) when the chord stalls, then re-linearizations (fast projection, Goldenthal et al. 2007) while they
+  // gain. Leaves
   // the best iterate in best_x_, best_lambda_ and whether ∇C(q) lost rank in rank_lost_. `freeze_held`: the
   // particles in held_ are fixed for this projection (the chord alone, no re-linearization).
   NewtonResult project(StepContext& context, StepStats& stats, bool with_newton, bool freeze_held = false) {
@@ -140,7 +141,6 @@ class ProjectionSolver final : public Solver {
     // projection lands elsewhere on the constraint surface and dissipates energy (measured: Pendulum with a chain lost
     // 5.6 J in 5.6 s without this step, and drifts +0.11 J with it; 039e54e +0.29 J).
     if (!result.converged && !result.stopped && with_newton) {
-      with_newton = false;
       result = newton(context, stats);
     }
     const int relinearizations = rank_lost_ ? 0 : kRelinearizations;  // flat sheets: held below, not chased here
@@ -154,17 +154,9 @@ class ProjectionSolver final : public Solver {
       for (CompliantRow& row : soft_) row.base = lambda_before_[row.row];
       first_guess(context);
       result = chord(context, stats);
-      // A chord that made no headway from here: full Newton with step halvings, from the chord's best iterate, once.
-      // A second stall means the prediction is out of reach from here.
-      const bool stalled = !result.converged && !result.stopped && !(result.residual < kRelinearizedGain * before);
-      if (stalled && with_newton) {
-        with_newton = false;
-        result = newton(context, stats);
-      } else if (stalled) {
-        for (std::size_t k = 0; k < best_lambda_.size(); ++k) best_lambda_[k] += lambda_before_[k];
-        break;
-      }
       for (std::size_t k = 0; k < best_lambda_.size(); ++k) best_lambda_[k] += lambda_before_[k];
+      // A chord that made no headway from here: the prediction is out of reach (Newton was tried before the loop).
+      if (!result.converged && !result.stopped && !(result.residual < kRelinearizedGain * before)) break;
     }
     return result;
   }

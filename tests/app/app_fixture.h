@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "sandbox/renderer.h"
+#include "sandbox/sandbox.h"
 #include "sandbox/sandbox_app.h"
 #include "sandbox/scene_draw.h"
 
@@ -130,6 +131,15 @@ inline void run_frames(Sandbox& sandbox, int frames, double dt) {
 }
 
 // Moves the pointer to the middle of a widget the panels drew, and clicks there.
+// `lagrange-lab shot ARGS` and `lagrange-lab [gui] ARGS`, called in this process (their entry points, sandbox.h).
+inline int call_main(int (*entry)(int, char**), std::vector<std::string> args) {
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  return entry(static_cast<int>(argv.size()), argv.data());
+}
+inline int run_shot(std::vector<std::string> args) { return call_main(shot_main, std::move(args)); }
+inline int run_window(std::vector<std::string> args) { return call_main(sandbox_main, std::move(args)); }
+
 // A left click that does not move: the pointer there, press and release at the same pixel, a frame each.
 inline void click_at(Sandbox& sandbox, glm::dvec2 pixel) {
   push_mouse_motion(pixel, pixel, false);

@@ -17,11 +17,6 @@ void push_drop(const std::filesystem::path& file) {
   REQUIRE(SDL_PushEvent(&event) == 1);
 }
 
-int run_shot(std::vector<std::string> args) {
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  return shot_main(static_cast<int>(argv.size()), argv.data());
-}
 
 }  // namespace
 
@@ -124,11 +119,7 @@ TEST_CASE("shot renders a scene after N steps into a PNG and bad flags exit with
 namespace lagrange::app::test {
 
 TEST_CASE("the window entry point opens a scene and runs frames and rejects bad options with 2") {
-  auto run = [](std::vector<std::string> args) {
-    std::vector<char*> argv;
-    for (std::string& a : args) argv.push_back(a.data());
-    return sandbox_main(static_cast<int>(argv.size()), argv.data());
-  };
+  const auto run = run_window;
   CHECK(run({asset("triple_pendulum.json").string(), "--solver", solver_table()[0].id, "--quit-after", "3"}) == 0);
   CHECK(run({"/no/such/scene.json", "--quit-after", "2"}) == 0);  // reported, default scene shown instead
   CHECK(run({"--quit-after", "2", "--paused", "--no-vsync", "--size", "800x600"}) == 0);

@@ -50,11 +50,6 @@ int pixels_like(Sandbox& sandbox, glm::vec3 colour, double tolerance) {
   return count;
 }
 
-int run_shot(std::vector<std::string> args) {
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  return shot_main(static_cast<int>(argv.size()), argv.data());
-}
 
 }  // namespace
 
@@ -373,9 +368,7 @@ TEST_CASE("every widget of the Measure strip can be hovered and clicked on 2D an
 }
 
 TEST_CASE("shot --measure draws the Measure strip under the scene, the same pixels every time") {
-  const auto dir = std::filesystem::temp_directory_path() / "lagrange-app-tests-shot-measure";
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
+  const auto dir = temp_dir("shot-measure");
   const std::string scene = asset("simple_pendulum.json").string();
   const auto a = dir / "a.png", b = dir / "b.png", panels = dir / "panels.png";
   for (const auto& [file, flag] : {std::pair{a, "--measure"}, std::pair{b, "--measure"}, std::pair{panels, "--panels"}})

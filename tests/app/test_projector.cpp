@@ -317,11 +317,7 @@ TEST_CASE("a malformed config file gives the defaults and one line naming the fi
 TEST_CASE("the window entry point reads the config, warns once about a broken one, and --theme is not saved") {
   const auto dir = temp_dir("window-config");
   ScopedEnv config("XDG_CONFIG_HOME", dir.string());
-  auto run = [](std::vector<std::string> args) {
-    std::vector<char*> argv;
-    for (std::string& a : args) argv.push_back(a.data());
-    return sandbox_main(static_cast<int>(argv.size()), argv.data());
-  };
+  const auto run = run_window;
   std::filesystem::create_directories(dir / "lagrange-lab");
   const auto file = dir / "lagrange-lab" / "settings.json";
   write_text(file, "{broken");
@@ -349,12 +345,10 @@ TEST_CASE("shot --ui-scale 2 draws text twice as tall and --theme light a light 
   };
   auto shot = [&](std::vector<std::string> extra) {
     const std::string out = (dir / "p.png").string();
-    std::vector<std::string> args = {"shot", asset("double_pendulum.json").string(), "--time", "1", "--size",
-                                     "1280x720", "--panels", "--out", out};
+    std::vector<std::string> args = {asset("double_pendulum.json").string(), "--time", "1", "--size", "1280x720",
+                                     "--panels", "--out", out};
     args.insert(args.end(), extra.begin(), extra.end());
-    std::vector<char*> argv;
-    for (std::string& a : args) argv.push_back(a.data());
-    REQUIRE(shot_main(static_cast<int>(argv.size()) - 1, argv.data() + 1) == 0);
+    REQUIRE(run_shot(args) == 0);
     Picture p;
     int channels = 0;
     unsigned char* data = stbi_load(out.c_str(), &p.width, &p.height, &channels, 4);

@@ -47,6 +47,10 @@ Settings lane_settings(const Settings& base, const LaneSpec& lane);
 // already uses gets that colour lightened (second use) or darkened (third), so no two lanes look alike.
 Colour lane_colour(std::span<const LaneSpec> lanes, int index);
 
+// The lockstep rule: `world` is behind `time` while a step of its own would bring it nearer (its time more than half
+// a step short).
+inline bool behind(const World& world, double time) { return world.time() + 0.5 * world.settings().dt <= time; }
+
 // Steps `world` (with its drag controller, and the scripted drags of `script` when given: `shot --lanes --drag`)
 // until its time is within half a step of `time`, at most `max_steps` steps: the lockstep rule for a lane whose Δt
 // differs from the first lane's. Returns the steps taken.
