@@ -152,7 +152,7 @@ std::string Sandbox::set_scene(const Scene& scene) {
   }
 }
 
-void Sandbox::start_scene(Scene scene, const std::filesystem::path& path) {
+void Sandbox::start_scene(Scene scene, const std::filesystem::path& path, bool reframe) {
   World world = make_world(scene);  // throws before anything changes
   end_drag();
   state_.world = std::move(world);
@@ -189,7 +189,7 @@ void Sandbox::start_scene(Scene scene, const std::filesystem::path& path) {
   SDL_SetWindowTitle(platform_->window(), ("Lagrange Lab \xe2\x80\x94 " + state_.scene.name).c_str());
   state_.bead_radius = bead_radius(state_.world);
   radii_ = display_radii(state_.scene, state_.world, state_.view.size_by_mass, state_.bead_radius);
-  frame_scene();
+  if (reframe) frame_scene();
 }
 
 void Sandbox::update_viewport() {
@@ -226,6 +226,42 @@ void Sandbox::apply_commands() {
 }
 
 void Sandbox::apply(const Command& command) {
+  EditorState& editor = state_.editor;
+  if (editor.active) {  // Edit mode: time does not run; Save writes the draft, Open edits the file opened
+    switch (command.kind) {
+      case Command::Kind::TogglePause:
+      case Command::Kind::ToggleEdit: leave_edit(); return;
+      case Command::Kind::StepOnce:
+      case Command::Kind::StepBack:
+      case Command::Kind::Scrub:
+      case Command::Kind::Reset:
+      case Command::Kind::AddLane:
+      case Command::Kind::RemoveLane:
+      case Command::Kind::SetLane:
+      case Command::Kind::ExportCsv:
+      case Command::Kind::RestoreSceneSettings: return;
+      case Command::Kind::SaveScene: save_draft(command.path); return;
+      case Command::Kind::LoadScene:
+        try {
+          Scene opened = load_scene_file(command.path);
+          opened.state.reset();
+          editor.change("open " + std::filesystem::path(command.path).filename().string(),
+                        [&](Scene& draft) { draft = std::move(opened); });
+          editor.document = std::filesystem::path(command.path);
+          if (editor.document.parent_path() == state_.assets_dir || state_.assets_dir.empty()) editor.document.clear();
+          editor.selected.clear();
+          editor.constraint = -1;
+          show_draft();
+          frame_scene();
+        } catch (const std::exception& error) {
+          state_.show_toast(std::string("Could not open the scene: ") + error.what(), true);
+        }
+        return;
+      case Command::Kind::ApplySettings:
+        break;  // below; the draft takes the settings too
+      default: break;
+    }
+  }
   switch (command.kind) {
     case Command::Kind::ApplySettings:
       try {
@@ -235,6 +271,7 @@ void Sandbox::apply(const Command& command) {
         state_.settings_error = error.what();
       }
       state_.edit = state_.world.settings();
+      if (editor.active) editor.draft.settings = state_.world.settings();
       for (Lane& lane : state_.lanes) {  // a lane is lane 1's settings with its own on top
         try {
           lane.world.set_settings(lane_settings(state_.world.settings(), lane.spec));
@@ -371,6 +408,22 @@ void Sandbox::apply(const Command& command) {
       break;
     case Command::Kind::SaveScene:
       save_scene(command.path);
+      break;
+    case Command::Kind::ToggleEdit:
+      enter_edit();
+      break;
+    case Command::Kind::EditNew:
+      if (!editor.active) enter_edit();
+      new_draft(command.index == 3 ? 3 : 2);
+      break;
+    case Command::Kind::Undo:
+      if (editor.active) editor.undo_last();
+      break;
+    case Command::Kind::Redo:
+      if (editor.active) editor.redo_last();
+      break;
+    case Command::Kind::DeleteSelection:
+      if (editor.active) delete_selection();
       break;
   }
 }
@@ -682,6 +735,10 @@ void Sandbox::frame(double wall_seconds) {
   ImGui::Render();
 
   apply_commands();
+  if (state_.editor.active) {
+    state_.editor.snap_step = grid_step(state_);
+    if (state_.editor.dirty) show_draft();
+  }
   if (pose_pending_ && state_.paused && state_.drag.active()) {
     pose_pending_ = !state_.drag.controller.pose(state_.world, kPoseSeconds);
     for (Lane& lane : state_.lanes)
@@ -769,7 +826,8 @@ void Sandbox::render(bool with_panels) {
   const auto views = lane_viewports(state_);
   for (std::size_t k = 0; k < views.size(); ++k) {  // one view, or one per lane side by side (the same camera)
     build_draw_list(state_, radii_, draw_list_, static_cast<int>(k));
-    if (k == 0) add_measure_gizmos(state_, radii_, draw_list_);  // on lane 1, the world the tools measure
+    if (k == 0 && state_.editor.active) add_editor_gizmos(draw_list_);
+    else if (k == 0) add_measure_gizmos(state_, radii_, draw_list_);  // on lane 1, the world the tools measure
     Camera camera = state_.camera;
     camera.set_viewport(views[k][0], views[k][1], views[k][2], views[k][3]);
     renderer_->draw(draw_list_, camera, state_.view.msaa, state_.window_width, state_.window_height, k == 0);

@@ -74,7 +74,20 @@ class Sandbox {
   void frame_scene();
 
  private:
-  void start_scene(Scene scene, const std::filesystem::path& path);
+  // Builds the world from `scene` and starts it; `reframe` fits the camera to it (the editor keeps its view).
+  void start_scene(Scene scene, const std::filesystem::path& path, bool reframe = true);
+  // Edit mode (sandbox_edit.cpp).
+  void enter_edit();
+  bool leave_edit();  // false when the draft has a problem: it stays in Edit mode and says why
+  void show_draft();
+  void new_draft(int dimension);
+  void save_draft(std::string path);
+  void edit_press(glm::dvec2 pixel, bool shift);
+  void edit_motion(glm::dvec2 pixel);
+  void edit_release(glm::dvec2 pixel);
+  void delete_selection();
+  bool edit_key(const SDL_KeyboardEvent& key);
+  void add_editor_gizmos(DrawList& list) const;
   void apply_commands();
   void save_scene(std::string path);
   void apply(const Command& command);

@@ -104,6 +104,11 @@ void Sandbox::handle_event(const SDL_Event& event) {
       const glm::dvec2 pixel = to_pixels(event.motion.x, event.motion.y);
       const glm::dvec2 delta = pixel - mouse_;
       mouse_ = pixel;
+      if (state_.editor.active) state_.editor.cursor_pixel = pixel;
+      if (state_.editor.gesture != EditorState::Gesture::None) {
+        edit_motion(state_.camera.clamp_to_viewport(pixel, 4.0));
+        break;
+      }
       // The grabbed particle stays in the scene's viewport: a cursor over a panel drags it along the edge.
       if (state_.drag.active()) move_drag(state_.camera.clamp_to_viewport(pixel, 12.0));
       else if (gesture_ == Gesture::Orbit) state_.camera.orbit(delta.x, delta.y);
@@ -115,6 +120,14 @@ void Sandbox::handle_event(const SDL_Event& event) {
       mouse_ = pixel;
       if (event.button.button >= 1 && event.button.button <= 3) buttons_down_[event.button.button - 1] = true;
       if (ui_mouse) break;
+      if (event.button.button == SDL_BUTTON_LEFT && state_.editor.active) {
+        if (event.button.clicks >= 2 && pick(state_.world, state_.camera, radii_, pixel).kind == Hover::Kind::None &&
+            state_.editor.tool == EditTool::Select)
+          frame_scene();
+        else
+          edit_press(pixel, (SDL_GetModState() & KMOD_SHIFT) != 0);
+        break;
+      }
       if (event.button.button == SDL_BUTTON_LEFT) {
         const Hover hit = pick(view_world(), state_.camera, radii_, pixel);
         if (hit.kind == Hover::Kind::Particle && (SDL_GetModState() & KMOD_SHIFT)) {
@@ -142,6 +155,8 @@ void Sandbox::handle_event(const SDL_Event& event) {
     case SDL_MOUSEBUTTONUP:
       mouse_ = to_pixels(event.button.x, event.button.y);
       if (event.button.button >= 1 && event.button.button <= 3) buttons_down_[event.button.button - 1] = false;
+      if (event.button.button == SDL_BUTTON_LEFT && state_.editor.gesture != EditorState::Gesture::None)
+        edit_release(state_.camera.clamp_to_viewport(mouse_, 4.0));
       if (event.button.button == SDL_BUTTON_LEFT && state_.drag.active()) end_drag();
       if (event.button.button == SDL_BUTTON_LEFT && rod_press_ >= 0 && glm::length(mouse_ - press_pixel_) <= 3.0)
         select_rod(state_.measure, state_.world, rod_press_);
@@ -161,6 +176,11 @@ void Sandbox::handle_key(const SDL_KeyboardEvent& key) {
   const SDL_Keycode sym = key.keysym.sym;
   const bool ctrl = (key.keysym.mod & KMOD_CTRL) != 0;
   const auto solvers = solver_table();
+  if (state_.editor.active && edit_key(key)) return;
+  if (sym == SDLK_e && !state_.editor.active) {
+    state_.push(Command::Kind::ToggleEdit);
+    return;
+  }
   if (sym >= SDLK_1 && sym <= SDLK_9) {
     const std::size_t k = static_cast<std::size_t>(sym - SDLK_1);
     if (k < solvers.size()) {

@@ -16,6 +16,7 @@
 #include "lagrange/scene.h"
 #include "lagrange/world.h"
 #include "sandbox/camera.h"
+#include "sandbox/editor.h"
 #include "sandbox/measure_tools.h"
 #include "sandbox/plots.h"
 #include "sandbox/timeline.h"
@@ -69,6 +70,11 @@ struct Command {
     Scrub,           // index: show that snapshot of the timeline (pauses)
     ExportCsv,       // path ("" = a new file in save_dir): the timeline as run's CSV
     StepBack,        // one snapshot back (pauses)
+    ToggleEdit,      // Edit mode on (from the scene as it is now) / off (play the draft, when it is valid)
+    EditNew,         // index: 2 or 3, a new empty scene of that dimension in the editor (undoable)
+    Undo,
+    Redo,
+    DeleteSelection,
   };
   Kind kind = Kind::Reset;
   Settings settings;
@@ -218,6 +224,7 @@ struct SandboxState {
   Hover hover;
   Drag drag;
   std::vector<Trail> trails;
+  EditorState editor;    // Edit mode (key E): the scene editor
   MeasureState measure;  // the Measure strip: period timer, stopwatch, protractor, energy bars (key M)
   FrameTiming timing;
   InputCounts input_counts;

@@ -37,6 +37,18 @@ void add_arrow(std::vector<SegmentInstance>& out, Vec3 from, Vec3 vector, glm::d
 }
 
 
+}  // namespace
+
+double grid_step(const SandboxState& state) {
+  const Camera& camera = state.camera;
+  if (!camera.perspective) return nice_step(camera.half_height / 5.0);
+  glm::dvec3 lo, hi;
+  reach_bounds(state.world, lo, hi);
+  return nice_step((std::max(hi.x - lo.x, hi.z - lo.z) * 1.5 + 1.0) / 8.0);
+}
+
+namespace {
+
 void add_grid(const SandboxState& state, DrawList& list) {
   const Camera& camera = state.camera;
   const Palette& colours = palette(state.appearance.theme);
@@ -44,7 +56,7 @@ void add_grid(const SandboxState& state, DrawList& list) {
   if (!camera.perspective) {
     const double aspect = static_cast<double>(camera.width()) / camera.height();
     const double hw = camera.half_height * aspect, hh = camera.half_height;
-    const double step = nice_step(hh / 5.0);
+    const double step = grid_step(state);
     const double x0 = std::floor((camera.centre.x - hw) / step), x1 = std::ceil((camera.centre.x + hw) / step);
     const double y0 = std::floor((camera.centre.y - hh) / step), y1 = std::ceil((camera.centre.y + hh) / step);
     const double z = -1.0;
@@ -64,7 +76,7 @@ void add_grid(const SandboxState& state, DrawList& list) {
   reach_bounds(state.world, lo, hi);
   const glm::dvec3 middle = 0.5 * (lo + hi);
   const double half = std::max(hi.x - lo.x, hi.z - lo.z) * 1.5 + 1.0;
-  const double step = nice_step(half / 8.0);
+  const double step = grid_step(state);
   const double x0 = std::floor((middle.x - half) / step), x1 = std::ceil((middle.x + half) / step);
   const double z0 = std::floor((middle.z - half) / step), z1 = std::ceil((middle.z + half) / step);
   const double y = state.ground_y;

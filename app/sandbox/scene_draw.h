@@ -39,6 +39,10 @@ void reach_bounds(const World& world, glm::dvec3& lo, glm::dvec3& hi);
 void add_ring(std::vector<SegmentInstance>& out, Vec3 centre, double radius, glm::dvec3 view_dir, glm::vec4 colour,
               float width, int sides = 20);
 
+// The grid's minor step in metres for the current view (a 1-2-5 step, about a tenth of the view in 2D): the grid
+// drawn and the editor's snapping.
+double grid_step(const SandboxState& state);
+
 // A constraint drawn as a rod: two particles and the Segment drawing hint.
 bool is_rod(const Constraint& constraint);
 

@@ -58,10 +58,12 @@ struct Palette {
   glm::vec3 compression_mid, compression_full;
   glm::vec3 error_good, error_mid, error_bad;  // |C|/L from 1e-12 to 1e-2
   glm::vec4 pin, gravity, constraint_force, drag;
+  glm::vec4 selection;   // the editor's selection rings
   glm::vec3 trail_mix;   // trails are the particle's colour mixed 30 % toward this
   // The panels.
   ImVec4 title, description, error_text, ok_text, accent, paused, slow, key, pin_label, fixed_label, compression,
       tension;
+  ImVec4 editing;  // Edit mode's banner and frame
   PlotPalette plot;
 };
 

@@ -35,6 +35,7 @@ constexpr Shortcut kShortcuts[] = {
     {"Ctrl+L", "remove the last lane", {SDLK_l}, false, true},
     {"V", "lanes overlaid / side by side", {SDLK_v}},
     {"X", "draw rod length errors x1 / x10 / x100 / x1000", {SDLK_x}},
+    {"E", "Edit mode on / off: build the scene with the mouse (keys below); off plays the edited scene", {SDLK_e}},
     {"Ctrl+S", "save the scene as it is now (to the last file saved, or a new one)", {SDLK_s}, false, true},
     {"Ctrl+Q", "quit", {SDLK_q}, false, true},
     {"Left-drag particle", "grab it; release to fling"},
@@ -72,6 +73,16 @@ std::vector<KeyPress> documented_keys() {
 
 void draw_ui(SandboxState& state) {
   state.widget_rects.erase("tooltip");
+  if (state.editor.active) {  // Edit mode: the Editor panel in place of the plots; no time, no lanes, no legend
+    if (state.view.panels) {
+      draw_control_panel(state);
+      draw_editor_panel(state);
+    }
+    draw_edit_overlay(state);
+    draw_hover(state);
+    if (state.view.help) draw_help(state);
+    return;
+  }
   if (state.view.panels) {
     draw_control_panel(state);
     draw_diagnostics(state);

@@ -152,6 +152,12 @@ void scene_section(SandboxState& state) {
     state.commands.push_back(command);
   }
   remember_rect(state, "export csv button");
+  same_line_if_fits(ImGui::CalcTextSize("Edit (E)").x + 2.0f * ImGui::GetStyle().FramePadding.x);
+  if (ImGui::Button("Edit (E)")) state.push(Command::Kind::ToggleEdit);
+  remember_rect(state, "edit button");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Edit mode: add, join, move, pin and delete particles with the mouse, type initial conditions, "
+                      "undo and redo, save.");
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("The timeline (the last %.0f s, every step, every lane) as a CSV with the columns of "
                       "lagrange-lab run --csv, to a new file in %s",
@@ -439,7 +445,7 @@ PanelLayout panel_layout(const SandboxState& state) {
     layout.left *= 0.6f * window / total;
     layout.right *= 0.6f * window / total;
   }
-  layout.bottom = measure_strip_height(state);
+  layout.bottom = state.editor.active ? 0.0f : measure_strip_height(state);
   return layout;
 }
 
@@ -473,7 +479,7 @@ void draw_control_panel(SandboxState& state) {
       for (const char* header : {"View", "Screenshot"}) ImGui::GetStateStorage()->SetInt(ImGui::GetID(header), 1);
     scene_section(state);
     solver_section(state);
-    lanes_section(state);
+    if (!state.editor.active) lanes_section(state);  // editing: the lanes come back on Play
     simulation_section(state);
     interaction_section(state);
     view_section(state);

@@ -107,7 +107,7 @@ TEST_CASE("a rod's angular velocity is dθ/dt: the angle's finite difference alo
   CHECK(edit::rod_frame(scene, 0)->angular_velocity == doctest::Approx(1.3));
 }
 
-TEST_CASE("in a closed loop only the rod's end moves; a lone rod pivots about its first particle") {
+TEST_CASE("in a closed loop only the rod end moves, and a lone rod pivots about its first particle") {
   Scene triangle;
   const int a = edit::add_particle(triangle, {0.0, 0.0, 0.0}, 1.0, true);
   const int b = edit::add_particle(triangle, {1.0, 0.0, 0.0});
