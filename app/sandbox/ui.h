@@ -65,6 +65,11 @@ void lanes_section(SandboxState& state);     // ui_lanes.cpp
 // Edit mode (ui_editor.cpp): the Editor panel on the right (tools, undo, file, generators, inspector) and the banner,
 // frame, box and rubber band over the scene.
 void draw_editor_panel(SandboxState& state);
+struct EditKey {
+  const char* keys;
+  const char* what;
+};
+std::span<const EditKey> edit_keys();  // Edit mode's keys: the panel's list and the help
 void draw_edit_overlay(SandboxState& state);
 void draw_timeline(SandboxState& state);     // ui_timeline.cpp: the time-travel bar under the scene
 float timeline_height(const SandboxState& state);  // its height in window units (0 when not shown)

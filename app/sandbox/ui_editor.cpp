@@ -22,10 +22,6 @@ namespace {
 
 constexpr double kDegrees = 180.0 / std::numbers::pi;
 
-struct EditKey {
-  const char* keys;
-  const char* what;
-};
 // Edit mode's keys, for the panel's list and the help.
 constexpr EditKey kEditKeys[] = {
     {"E or Space", "play the edited scene (when it is valid)"},
@@ -405,6 +401,8 @@ void inspector_section(SandboxState& state) {
 }
 
 }  // namespace
+
+std::span<const EditKey> edit_keys() { return kEditKeys; }
 
 void draw_editor_panel(SandboxState& state) {
   EditorState& e = state.editor;

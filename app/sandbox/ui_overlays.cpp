@@ -300,7 +300,28 @@ void draw_help(SandboxState& state) {
   ImGui::SetNextWindowBgAlpha(0.96f);
   if (ImGui::Begin("Help — keys and mouse", &state.view.help,
                    ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
-    if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+    if (state.editor.active && ImGui::BeginTable("edit keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextColored(palette(state.appearance.theme).editing, "Edit mode");
+      for (const EditKey& key : edit_keys()) {
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        ImGui::TextColored(palette(state.appearance.theme).key, "%s", key.keys);
+        ImGui::TableSetColumnIndex(1);
+        ImGui::TextUnformatted(key.what);
+      }
+      for (const EditTools& tool : kEditTools) {
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        ImGui::TextColored(palette(state.appearance.theme).key, "%s %s", tool.key, tool.name);
+        ImGui::TableSetColumnIndex(1);
+        ImGui::TextUnformatted(tool.help);
+      }
+      ImGui::EndTable();
+      ImGui::Separator();
+    }
+    if (!state.editor.active && ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
       for (const Shortcut& s : shortcuts()) {
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);

@@ -6,6 +6,7 @@
 #include <numbers>
 
 #include "app_fixture.h"
+#include "cli/commands.h"
 #include "lagrange/scene_edit.h"
 
 namespace lagrange::app::test {
@@ -152,6 +153,25 @@ TEST_CASE("a double pendulum built with the mouse: every step undone and redone,
     CHECK(sandbox.world().state().position[p] == direct.state().position[p]);
     CHECK(sandbox.world().state().velocity[p] == direct.state().velocity[p]);
   }
+  // `lagrange-lab run` on the saved file: the last CSV row is the world built in code, bit for bit (the CSV writes
+  // the shortest text that reads back to the same double).
+  const std::string csv = (dir / "run.csv").string();
+  REQUIRE(call_main(cli::run_main, {file, "--steps", "200", "--csv", csv}) == 0);
+  const std::string rows = read_text(csv);
+  const std::string last = rows.substr(rows.rfind('\n', rows.size() - 2) + 1);
+  std::vector<double> values;
+  for (std::size_t at = 0; at < last.size();) {
+    const std::size_t comma = std::min(last.find(',', at), last.size());
+    values.push_back(std::strtod(last.substr(at, comma - at).c_str(), nullptr));
+    at = comma + 1;
+  }
+  REQUIRE(values.size() == 6 + 3 * 6);
+  CHECK(values[0] == 200.0);
+  for (int p = 0; p < 3; ++p)
+    for (int k = 0; k < 3; ++k) {
+      CHECK(values[6 + 6 * p + k] == direct.state().position[p][k]);
+      CHECK(values[9 + 6 * p + k] == direct.state().velocity[p][k]);
+    }
   // Reopened from the file in the sandbox: the same start.
   REQUIRE(sandbox.load_scene(file) == "");
   CHECK(sandbox.world().state().position[2] == outer);
