@@ -6,6 +6,7 @@
 namespace lagrange::app {
 
 void EditorState::begin_change(const std::string& label) {
+  ++edits_made;
   undo.push_back({draft, selected, constraint, label});
   if (undo.size() > kMaxUndo) undo.erase(undo.begin());
   redo.clear();

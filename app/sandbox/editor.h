@@ -79,6 +79,7 @@ struct EditorState {
   int press_particle = -1;            // the particle pressed (Move, Rod), or -1 for empty space (Rod)
   bool gesture_changed = false;       // the Move already pushed its undo step
   bool shift = false;                 // Shift at the press: add to the selection
+  long edits_made = 0;                // since the window opened (--report)
   unsigned field = 0;                 // the inspector field being typed in (its ImGui id): one undo step per focus
 
   // Records an undo step (clearing redo) before an edit of the draft; the draft is then changed by the caller.

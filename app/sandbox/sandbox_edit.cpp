@@ -91,7 +91,9 @@ void Sandbox::show_draft() {
   const int particles = static_cast<int>(e.draft.particles.size());
   std::erase_if(e.selected, [&](int p) { return p < 0 || p >= particles; });
   if (e.constraint >= static_cast<int>(e.draft.constraints.size())) e.constraint = -1;
-  e.problem = edit::scene_problem(e.draft, document_name(e));
+  // While a move is dragged the scene is only shown; it is checked when the button is let go (a cloth of 400
+  // particles takes milliseconds to write, read back and build).
+  if (e.gesture != EditorState::Gesture::Move) e.problem = edit::scene_problem(e.draft, document_name(e));
   e.problem_particle = index_named(e.problem, "particles");
   e.problem_constraint = index_named(e.problem, "constraints");
   e.dropped.clear();
@@ -251,6 +253,7 @@ void Sandbox::edit_release(glm::dvec2 pixel) {
   e.gesture = EditorState::Gesture::None;
   e.cursor_pixel = pixel;
   const bool click = glm::length(pixel - e.press_pixel) <= kClickPixels;
+  if (gesture == EditorState::Gesture::Move && e.gesture_changed) e.dirty = true;  // now checked
   if (gesture == EditorState::Gesture::Box) {
     if (!e.shift) e.selected.clear();
     e.constraint = -1;

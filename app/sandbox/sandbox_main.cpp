@@ -167,11 +167,11 @@ int sandbox_main(int argc, char** argv) {
       const World& world = sandbox.world();
       const InputCounts& input = sandbox.state().input_counts;
       std::printf("lagrange-lab: final scene=\"%s\" solver=%s t=%.4f s steps=%ld energy=%.6g J max|C|=%.3e m "
-                  "slowest frame=%.1f ms hover frames: particle=%ld rod=%ld grabs=%ld state=%s\n",
+                  "slowest frame=%.1f ms hover frames: particle=%ld rod=%ld grabs=%ld edits=%ld state=%s\n",
                   sandbox.state().scene.name.c_str(), world.solver_info().id, world.time(), world.step_count(),
                   world.energy().total(), world.max_violation(), sandbox.state().timing.slowest_ms,
                   input.particle_hover_frames, input.rod_hover_frames, input.grabs,
-                  bad.empty() ? "finite" : "NON-FINITE");
+                  sandbox.state().editor.edits_made, bad.empty() ? "finite" : "NON-FINITE");
       std::fflush(stdout);
     }
     if (!bad.empty()) {

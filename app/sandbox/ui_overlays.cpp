@@ -263,7 +263,10 @@ void draw_hover(SandboxState& state) {
     if (world.dimension() == 2) ImGui::Text("x      (%.4f, %.4f) m", x.x, x.y);
     else ImGui::Text("x      (%.3f, %.3f, %.3f) m", x.x, x.y, x.z);
     ImGui::Text("speed  %.4f m/s", glm::length(v));
-    if (!model.fixed(i)) {
+    if (state.editor.active) {
+      ImGui::TextDisabled(state.editor.tool == EditTool::Rod ? "drag to another particle: a rod"
+                                                             : "click: select (Shift adds), drag: move");
+    } else if (!model.fixed(i)) {
       ImGui::Text("|J\xe1\xb5\x80\xce\xbb|  %.4g N", glm::length(constraint_force(model, world.state(), i)));
       ImGui::TextDisabled("drag to move, Shift+click: trail");
     } else {

@@ -326,7 +326,8 @@ def main():
     fbdir = tempfile.mkdtemp(prefix="lagrange-random-input-screen-")
     xvfb, display = start_xvfb(fbdir)
     failed = False
-    reached = {"particle": 0, "rod": 0, "grabs": 0}  # hover frames on particles and rods, particles grabbed
+    # hover frames on particles and rods, particles grabbed, edits made in Edit mode (the E key starts it)
+    reached = {"particle": 0, "rod": 0, "grabs": 0, "edits": 0}
     try:
         print(f"random_input: Xvfb on {display}, seed {args.seed}, {args.seconds:.0f} s per scene, keys: {' '.join(keys)}")
         for scene in args.scenes:
@@ -336,8 +337,8 @@ def main():
                 print(f"FAIL {os.path.basename(scene)}: {p}")
             failed |= bool(problems)
         # The input must have reached the scenes, or the test proves nothing.
-        print("random_input: over all scenes, hover frames on particles {particle}, on rods {rod}; {grabs} grabs"
-              .format(**reached))
+        print("random_input: over all scenes, hover frames on particles {particle}, on rods {rod}; {grabs} grabs; "
+              "{edits} edits".format(**reached))
         for what, count in reached.items():
             if count == 0:
                 print(f"FAIL: the input never reached the scenes: {what} 0")
