@@ -455,7 +455,11 @@ void draw_editor_panel(SandboxState& state) {
   ImGui::Separator();
   if (ImGui::CollapsingHeader("File", ImGuiTreeNodeFlags_DefaultOpen)) file_section(state);
   if (ImGui::CollapsingHeader("Add", ImGuiTreeNodeFlags_DefaultOpen)) generators_section(state);
-  if (ImGui::CollapsingHeader("Inspector", ImGuiTreeNodeFlags_DefaultOpen)) inspector_section(state);
+  if (ImGui::CollapsingHeader("Inspector", ImGuiTreeNodeFlags_DefaultOpen)) {
+    ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);  // the other half for the labels
+    inspector_section(state);
+    ImGui::PopItemWidth();
+  }
   if (ImGui::CollapsingHeader("Keys")) {
     for (const EditKey& key : kEditKeys) {
       ImGui::TextColored(colours.key, "%s", key.keys);
