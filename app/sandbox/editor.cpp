@@ -18,27 +18,24 @@ void EditorState::change(const std::string& label, const std::function<void(Scen
   mark_changed();
 }
 
-bool EditorState::undo_last() {
-  if (undo.empty()) return false;
-  redo.push_back({draft, selected, constraint, undo.back().label});
-  draft = std::move(undo.back().scene);
-  selected = std::move(undo.back().selected);
-  constraint = undo.back().constraint;
-  undo.pop_back();
-  mark_changed();
+namespace {
+
+// Undo and redo are one move: the draft and selection now go onto `to`, the last step of `from` becomes the draft.
+bool step_across(EditorState& e, std::vector<EditSnapshot>& from, std::vector<EditSnapshot>& to) {
+  if (from.empty()) return false;
+  to.push_back({std::move(e.draft), std::move(e.selected), e.constraint, from.back().label});
+  e.draft = std::move(from.back().scene);
+  e.selected = std::move(from.back().selected);
+  e.constraint = from.back().constraint;
+  from.pop_back();
+  e.mark_changed();
   return true;
 }
 
-bool EditorState::redo_last() {
-  if (redo.empty()) return false;
-  undo.push_back({draft, selected, constraint, redo.back().label});
-  draft = std::move(redo.back().scene);
-  selected = std::move(redo.back().selected);
-  constraint = redo.back().constraint;
-  redo.pop_back();
-  mark_changed();
-  return true;
-}
+}  // namespace
+
+bool EditorState::undo_last() { return step_across(*this, undo, redo); }
+bool EditorState::redo_last() { return step_across(*this, redo, undo); }
 
 bool EditorState::is_selected(int p) const { return std::find(selected.begin(), selected.end(), p) != selected.end(); }
 

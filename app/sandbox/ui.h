@@ -100,6 +100,9 @@ struct PanelLayout {
   float bottom = 0.0f;  // the Measure strip under the scene, between the two panels
 };
 PanelLayout panel_layout(const SandboxState& state);
+// Begins the fixed panel on the right (Diagnostics, or the Editor in Edit mode), the full height of the window, and
+// keeps its rectangle as `rect_name`. Returns ImGui::Begin's answer; call ImGui::End either way.
+bool begin_right_panel(SandboxState& state, const char* title, const char* rect_name);
 // The free middle between the panels (and above the Measure strip), where the scene is drawn: x, y, width, height in drawable pixels.
 std::array<int, 4> scene_viewport(const SandboxState& state);
 

@@ -13,20 +13,10 @@
 namespace lagrange::app {
 
 void draw_diagnostics(SandboxState& state) {
-  const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  const float width = panel_layout(state).right;
-  ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x + viewport->Size.x - width, viewport->Pos.y));
-  ImGui::SetNextWindowSize(ImVec2(width, viewport->Size.y));
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
-                                 ImGuiWindowFlags_NoSavedSettings;
-  if (!ImGui::Begin("Diagnostics", nullptr, flags)) {
+  if (!begin_right_panel(state, "Diagnostics", "diagnostics panel")) {
     ImGui::End();
     return;
   }
-  const ImVec2 pos = ImGui::GetWindowPos();
-  state.widget_rects["diagnostics panel"] = {pos.x + ImGui::GetWindowContentRegionMin().x, pos.y,
-                                             pos.x + ImGui::GetWindowContentRegionMax().x,
-                                             pos.y + ImGui::GetWindowHeight()};
   const World& world = state.world;
   const std::vector<LaneSpec> specs = state.lane_specs();  // lane 1's, then the other lanes'
   const StepStats& stats = world.stats();

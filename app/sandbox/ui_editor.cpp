@@ -47,9 +47,11 @@ bool numbers_field(SandboxState& state, const char* label, const char* undo_labe
                    const char* format = "%.6g") {
   EditorState& e = state.editor;
   std::vector<double> typed(values, values + count);
+  const float width = ImGui::CalcItemWidth();
   const bool changed = ImGui::InputScalarN(label, ImGuiDataType_Double, typed.data(), count, nullptr, nullptr, format);
   const ImGuiID id = ImGui::GetItemID();
-  remember_rect(state, std::string("edit ") + undo_label);
+  const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+  state.widget_rects[std::string("edit ") + undo_label] = {lo.x, lo.y, lo.x + width, hi.y};  // the boxes, not the label
   if (ImGui::IsItemDeactivated() && e.field == id) e.field = 0;
   if (!changed) return false;
   if (!std::all_of(typed.begin(), typed.end(), [](double v) { return std::isfinite(v); })) return false;
@@ -153,6 +155,32 @@ glm::dvec3 view_centre(const SandboxState& state) {
   return snap_to_grid(state.editor, centre);
 }
 
+// Adds what `generate` appends to the draft as one undo step, the new particles selected (a chain can then be moved
+// as a whole); a builder's complaint ("links: ...") stays in the dialog.
+void add_generated(EditorState& e, const char* label, const std::function<void(Scene&)>& generate) {
+  Scene grown = e.draft;
+  const std::size_t before = grown.particles.size();
+  try {
+    generate(grown);
+  } catch (const std::exception& error) {
+    e.generator_error = error.what();
+    return;
+  }
+  e.change(label, [&](Scene& draft) { draft = std::move(grown); });
+  e.selected.clear();
+  for (std::size_t p = before; p < e.draft.particles.size(); ++p) e.selected.push_back(static_cast<int>(p));
+  e.constraint = -1;
+  ImGui::CloseCurrentPopup();
+}
+
+// The dialog's Add button's rectangle (for the tests), and Cancel (or Esc).
+void generator_buttons(SandboxState& state, const char* add_name) {
+  remember_rect(state, add_name);
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel (Esc)") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
+    ImGui::CloseCurrentPopup();
+}
+
 void generators_section(SandboxState& state) {
   EditorState& e = state.editor;
   if (ImGui::Button("Chain...")) {
@@ -191,23 +219,9 @@ void generators_section(SandboxState& state) {
       def.direction = Vec3(std::cos(a), std::sin(a), 0.0);
       def.anchor = centre;
       def.anchor_particle = hang_from;
-      Scene grown = e.draft;
-      try {
-        const std::size_t before = grown.particles.size();
-        append_chain(grown, def);
-        e.change("add chain", [&](Scene& draft) { draft = std::move(grown); });
-        e.selected.clear();
-        for (std::size_t p = before; p < e.draft.particles.size(); ++p) e.selected.push_back(static_cast<int>(p));
-        e.constraint = -1;
-        ImGui::CloseCurrentPopup();
-      } catch (const std::exception& error) {
-        e.generator_error = error.what();
-      }
+      add_generated(e, "add chain", [&](Scene& scene) { append_chain(scene, def); });
     }
-    remember_rect(state, "add chain button");
-    ImGui::SameLine();
-    if (ImGui::Button("Cancel (Esc)") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
-      ImGui::CloseCurrentPopup();
+    generator_buttons(state, "add chain button");
     ImGui::EndPopup();
   }
   if (ImGui::BeginPopupModal("Add a cloth", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
@@ -229,35 +243,26 @@ void generators_section(SandboxState& state) {
       def.v = flat ? Vec3(0.0, -1.0, 0.0) : Vec3(0.0, 0.0, 1.0);
       const double w = (def.nx - 1) * def.spacing, h = (def.ny - 1) * def.spacing;
       def.origin = view_centre(state) - 0.5 * w * def.u - 0.5 * h * def.v;
-      Scene grown = e.draft;
-      try {
-        append_cloth(grown, def);
-        e.change("add cloth", [&](Scene& draft) { draft = std::move(grown); });
-        e.selected.clear();
-        e.constraint = -1;
-        ImGui::CloseCurrentPopup();
-      } catch (const std::exception& error) {
-        e.generator_error = error.what();
-      }
+      add_generated(e, "add cloth", [&](Scene& scene) { append_cloth(scene, def); });
     }
-    remember_rect(state, "add cloth button");
-    ImGui::SameLine();
-    if (ImGui::Button("Cancel (Esc)") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
-      ImGui::CloseCurrentPopup();
+    generator_buttons(state, "add cloth button");
     ImGui::EndPopup();
   }
 }
 
-std::string constraint_label(const Scene& scene, int c, int from) {
+// "rod to particle 3" (seen from particle `from`), "rod 2-3" (from < 0), "pin"; with an ImGui id suffix when `id`.
+std::string constraint_label(const Scene& scene, int c, int from, bool id = true) {
   const ConstraintDef& def = scene.constraints[static_cast<std::size_t>(c)];
   const ConstraintKind* kind = find_kind(def.type);
-  std::string text = std::string(kind ? kind->noun : def.type.c_str());
-  if (def.particles.size() == 2) {
+  char text[160];
+  int n = std::snprintf(text, sizeof text, "%s", kind ? kind->noun : def.type.c_str());
+  if (def.particles.size() == 2 && n > 0 && n < int(sizeof text)) {
     const int other = def.particles[0] == from ? def.particles[1] : def.particles[0];
-    text += from >= 0 ? " to particle " + std::to_string(other)
-                      : " " + std::to_string(def.particles[0]) + "-" + std::to_string(def.particles[1]);
+    n += from >= 0 ? std::snprintf(text + n, sizeof text - n, " to particle %d", other)
+                   : std::snprintf(text + n, sizeof text - n, " %d-%d", def.particles[0], def.particles[1]);
   }
-  return text + "##c" + std::to_string(c);
+  if (id && n > 0 && n < int(sizeof text)) std::snprintf(text + n, sizeof text - n, "##c%d", c);
+  return text;
 }
 
 void particle_inspector(SandboxState& state, int p) {
@@ -297,31 +302,33 @@ void particle_inspector(SandboxState& state, int p) {
     }
     if (ImGui::IsItemDeactivated() && e.field == ImGui::GetItemID()) e.field = 0;
   }
-  if (ImGui::Button("+ line")) {
-    e.change("add line", [&](Scene& s) {
-      ConstraintDef line;
-      line.type = "line";
-      line.particles = {p};
-      line.set("direction", Vec3(1.0, 0.0, 0.0));
-      s.constraints.push_back(line);
-      e.constraint = static_cast<int>(s.constraints.size()) - 1;
-    });
+  // A bead on a horizontal wire, or a particle in a horizontal plane: one constraint of that kind on p, selected so
+  // its direction or normal can be typed next.
+  struct Attach {
+    const char* button;
+    const char* kind;
+    const char* key;
+    Vec3 value;
+    const char* tooltip;
+  };
+  const Attach attachments[] = {
+      {"+ line", "line", "direction", Vec3(1.0, 0.0, 0.0), "Put the particle on a straight wire (horizontal; change it below)."},
+      {"+ plane", "plane", "normal", Vec3(0.0, 1.0, 0.0), "Keep the particle in a plane (horizontal; change it below)."},
+  };
+  for (const Attach& a : attachments) {
+    if (&a != attachments) ImGui::SameLine();
+    if (ImGui::Button(a.button))
+      e.change(std::string("add ") + a.kind, [&](Scene& s) {
+        ConstraintDef def;
+        def.type = a.kind;
+        def.particles = {p};
+        def.set(a.key, a.value);
+        s.constraints.push_back(def);
+        e.constraint = static_cast<int>(s.constraints.size()) - 1;
+      });
+    remember_rect(state, std::string("add ") + a.kind + " button");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", a.tooltip);
   }
-  remember_rect(state, "add line button");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Put the particle on a straight wire (horizontal; change it below).");
-  ImGui::SameLine();
-  if (ImGui::Button("+ plane")) {
-    e.change("add plane", [&](Scene& s) {
-      ConstraintDef plane;
-      plane.type = "plane";
-      plane.particles = {p};
-      plane.set("normal", Vec3(0.0, 1.0, 0.0));
-      s.constraints.push_back(plane);
-      e.constraint = static_cast<int>(s.constraints.size()) - 1;
-    });
-  }
-  remember_rect(state, "add plane button");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keep the particle in a plane (horizontal; change it below).");
   for (int c : edit::constraints_on(e.draft, p))
     if (ImGui::Selectable(constraint_label(e.draft, c, p).c_str(), e.constraint == c)) e.constraint = c;
 }
@@ -330,7 +337,7 @@ void constraint_inspector(SandboxState& state, int c) {
   EditorState& e = state.editor;
   ConstraintDef& def = e.draft.constraints[static_cast<std::size_t>(c)];
   const ConstraintKind* kind = find_kind(def.type);
-  ImGui::Text("Constraint %d: %s", c, constraint_label(e.draft, c, -1).substr(0, constraint_label(e.draft, c, -1).find("##")).c_str());
+  ImGui::Text("Constraint %d: %s", c, constraint_label(e.draft, c, -1, false).c_str());
   if (kind) hint("%s", kind->description);
   if (const auto frame = edit::rod_frame(e.draft, c)) {
     double length = frame->length;
@@ -406,19 +413,10 @@ std::span<const EditKey> edit_keys() { return kEditKeys; }
 
 void draw_editor_panel(SandboxState& state) {
   EditorState& e = state.editor;
-  const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  const float width = panel_layout(state).right;
-  ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x + viewport->Size.x - width, viewport->Pos.y));
-  ImGui::SetNextWindowSize(ImVec2(width, viewport->Size.y));
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
-                                 ImGuiWindowFlags_NoSavedSettings;
-  if (!ImGui::Begin("Editor", nullptr, flags)) {
+  if (!begin_right_panel(state, "Editor", "editor panel")) {
     ImGui::End();
     return;
   }
-  const ImVec2 pos = ImGui::GetWindowPos();
-  state.widget_rects["editor panel"] = {pos.x + ImGui::GetWindowContentRegionMin().x, pos.y,
-                                        pos.x + ImGui::GetWindowContentRegionMax().x, pos.y + ImGui::GetWindowHeight()};
   const Palette& colours = palette(state.appearance.theme);
   ImGui::TextColored(colours.editing, "EDIT MODE");
   ImGui::SameLine();

@@ -449,6 +449,20 @@ PanelLayout panel_layout(const SandboxState& state) {
   return layout;
 }
 
+bool begin_right_panel(SandboxState& state, const char* title, const char* rect_name) {
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  const float width = panel_layout(state).right;
+  ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x + viewport->Size.x - width, viewport->Pos.y));
+  ImGui::SetNextWindowSize(ImVec2(width, viewport->Size.y));
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                                 ImGuiWindowFlags_NoSavedSettings;
+  if (!ImGui::Begin(title, nullptr, flags)) return false;
+  const ImVec2 pos = ImGui::GetWindowPos();
+  state.widget_rects[rect_name] = {pos.x + ImGui::GetWindowContentRegionMin().x, pos.y,
+                                   pos.x + ImGui::GetWindowContentRegionMax().x, pos.y + ImGui::GetWindowHeight()};
+  return true;
+}
+
 std::array<int, 4> scene_viewport(const SandboxState& state) {
   const PanelLayout layout = panel_layout(state);
   const int left = static_cast<int>(std::lround(layout.left * state.pixel_ratio));
