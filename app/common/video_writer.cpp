@@ -247,6 +247,14 @@ struct VideoWriter::Impl {
   AVFilterContext* source = nullptr;
   AVFilterContext* sink = nullptr;
   FramePtr palette;  // GIF: palettegen's 16x16 palette, from pass 1
+  bool header_written = false, trailer_written = false;
+
+  // A video abandoned half-way (an error, a failed simulation): the muxer still gets its trailer, into the memory
+  // that is then dropped, because that is where some muxers free what they hold (FFmpeg 5.1's GIF muxer keeps the
+  // previous packet and has no other clean-up).
+  ~Impl() {
+    if (header_written && !trailer_written) av_write_trailer(format.get());
+  }
 
   [[noreturn]] void fail(const std::string& what, int code) {
     if (code == AVERROR(ENOMEM) || file.failed) throw std::bad_alloc();
@@ -322,6 +330,7 @@ struct VideoWriter::Impl {
     const int written = avformat_write_header(format.get(), &options);  // may change stream->time_base
     av_dict_free(&options);
     check(written, "cannot write the file's header");
+    header_written = true;
   }
 
   void open_scaler() {
@@ -494,6 +503,7 @@ std::string VideoWriter::finish() {
     m.drain_graph(m.encoded);
   }
   m.encode(nullptr);  // the encoder's delayed frames
+  m.trailer_written = true;  // tried once, whatever it gives
   m.check(av_write_trailer(m.format.get()), "cannot finish the file");
   avio_flush(m.io.get());
   if (m.file.failed) throw std::bad_alloc();
