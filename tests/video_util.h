@@ -5,8 +5,6 @@
 
 #include <doctest/doctest.h>
 
-#include <sys/wait.h>
-
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -17,19 +15,9 @@
 #include <string>
 #include <vector>
 
-namespace lagrange::test::video {
+#include "process_util.h"
 
-// The standard output of a shell command, and its exit code.
-inline std::string capture(const std::string& command, int* code = nullptr) {
-  std::FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string out;
-  char buffer[65536];
-  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
-  const int status = pclose(pipe);
-  if (code) *code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
-}
+namespace lagrange::test::video {
 
 inline std::string quoted(const std::filesystem::path& path) {
   std::string out(1, '\'');
@@ -49,7 +37,7 @@ struct Probe {
 // ffprobe's reading of the first video stream.
 inline Probe probe(const std::filesystem::path& file) {
   int code = 0;
-  const std::string text = capture(std::string(FFPROBE_EXE) +
+  const std::string text = capture_output(std::string(FFPROBE_EXE) +
                                        " -v error -count_frames -select_streams v:0 -show_entries "
                                        "stream=codec_name,width,height,pix_fmt,nb_read_frames,avg_frame_rate:"
                                        "format=duration -of default=noprint_wrappers=1 " +
@@ -76,17 +64,35 @@ inline Probe probe(const std::filesystem::path& file) {
   return p;
 }
 
+// What ffprobe reads of a video, checked against what it must be.
+inline void check_video(const Probe& p, const std::string& codec, int width, int height, long frames) {
+  INFO("ffprobe: " << p.codec << " " << p.width << "x" << p.height << ", " << p.frames << " frames");
+  CHECK(p.codec == codec);
+  CHECK(p.width == width);
+  CHECK(p.height == height);
+  CHECK(p.frames == frames);
+  if (codec == "h264") CHECK(p.pix_fmt == "yuv420p");
+}
+
 // Decoded RGB pixels, rows top to bottom, 3 bytes each.
 struct Rgb {
   int width = 0, height = 0;
   std::vector<std::uint8_t> pixels;
 };
 
+// RGBA pixels (a frame given to an encoder, a window's pixels) without their alpha.
+inline Rgb rgb_of(const std::vector<std::uint8_t>& rgba, int width, int height) {
+  Rgb image{width, height, {}};
+  image.pixels.reserve(rgba.size() / 4 * 3);
+  for (std::size_t i = 0; i + 3 < rgba.size(); i += 4) image.pixels.insert(image.pixels.end(), &rgba[i], &rgba[i + 3]);
+  return image;
+}
+
 // Frame `index` of a video (or the picture of a PNG, index 0), decoded by ffmpeg to RGB24 at its own size.
 inline Rgb decode(const std::filesystem::path& file, long index, int width, int height) {
   int code = 0;
   const std::string select = "select=eq(n\\," + std::to_string(index) + ")";
-  std::string bytes = capture(std::string(FFMPEG_EXE) + " -v error -i " + quoted(file) + " -vf '" + select +
+  std::string bytes = capture_output(std::string(FFMPEG_EXE) + " -v error -i " + quoted(file) + " -vf '" + select +
                                   "' -frames:v 1 -f rawvideo -pix_fmt rgb24 - 2>/dev/null",
                               &code);
   REQUIRE(code == 0);

@@ -88,30 +88,23 @@ int record_main(int argc, char** argv) {
   double duration = -1.0;
   long fps = 30;
   std::optional<video::Format> format;
-  try {
-    cli::Args args(argc, argv);
-    while (!args.empty()) {
-      if (args.flag("-h") || args.flag("--help")) {
-        std::printf(render.usage(), solver_ids().c_str());
-        return 0;
-      }
-      if (auto v = args.option("--duration")) {
-        duration = cli::parse_number("--duration", *v);
-        if (!(duration > 0.0 && duration <= kMaxDuration))
-          return render.usage_error("--duration needs seconds of video, more than 0 and at most 600, got " +
-                                    lagrange::quoted(*v));
-      } else if (auto v = args.option("--fps")) {
-        fps = cli::parse_count("--fps", *v, 1, 120);
-      } else if (auto v = args.option("--format")) {
-        format = video::parse_format(*v);
-        if (!format) return render.usage_error("--format needs mp4 or gif, got " + lagrange::quoted(*v));
-      } else if (!render.read_option(args)) {
-        args.finish();  // throws: an unknown option
-      }
+  const auto own = [&](cli::Args& args) {
+    if (auto v = args.option("--duration")) {
+      duration = cli::parse_number("--duration", *v);
+      if (!(duration > 0.0 && duration <= kMaxDuration))
+        throw cli::UsageError("--duration needs seconds of video, more than 0 and at most 600, got " +
+                              lagrange::quoted(*v));
+    } else if (auto v = args.option("--fps")) {
+      fps = cli::parse_count("--fps", *v, 1, 120);
+    } else if (auto v = args.option("--format")) {
+      format = video::parse_format(*v);
+      if (!format) throw cli::UsageError("--format needs mp4 or gif, got " + lagrange::quoted(*v));
+    } else {
+      return false;
     }
-  } catch (const cli::UsageError& error) {
-    return render.usage_error(error.what());
-  }
+    return true;
+  };
+  if (const auto code = render.parse(argc, argv, own)) return *code;
   RenderOptions& options = render.options;
   if (options.scene.empty())
     return render.usage_error("which scene? e.g. lagrange-lab record assets/double_pendulum.json --duration 10");

@@ -47,6 +47,22 @@ int HeadlessRender::fail(int code, const std::string& message) const {
   return code;
 }
 
+std::optional<int> HeadlessRender::parse(int argc, char** argv, const std::function<bool(cli::Args&)>& own) {
+  try {
+    cli::Args args(argc, argv);
+    while (!args.empty()) {
+      if (args.flag("-h") || args.flag("--help")) {
+        std::printf(usage(), solver_ids().c_str());
+        return 0;
+      }
+      if (!own(args) && !read_option(args)) args.finish();  // throws: an unknown option
+    }
+  } catch (const cli::UsageError& error) {
+    return usage_error(error.what());
+  }
+  return std::nullopt;
+}
+
 bool HeadlessRender::read_option(cli::Args& args) {
   RenderOptions& o = options;
   if (auto v = args.option("--solver")) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -42,6 +43,10 @@ class HeadlessRender {
 
   RenderOptions options;
 
+  // Reads the command line: -h / --help (the usage, exit code 0), the command's own options through `own` (true when
+  // it consumed the next item; a bad value throws cli::UsageError), the shared ones, the scene. Nothing to go on with
+  // (the exit code) or, to go on, nothing.
+  std::optional<int> parse(int argc, char** argv, const std::function<bool(cli::Args&)>& own);
   // Consumes the next item when it is a shared option (with its value); false when it is not one. Throws
   // cli::UsageError for a bad value.
   bool read_option(cli::Args& args);

@@ -39,29 +39,22 @@ int shot_main(int argc, char** argv) {
   double seconds = -1.0;
   long frames = 0;
   bool have_steps = false;
-  try {
-    cli::Args args(argc, argv);
-    while (!args.empty()) {
-      if (args.flag("-h") || args.flag("--help")) {
-        std::printf(render.usage(), solver_ids().c_str());
-        return 0;
-      }
-      if (auto v = args.option("--steps")) {
-        steps = cli::parse_count("--steps", *v, 0, cli::kMaxSteps);
-        have_steps = true;
-      } else if (auto v = args.option("--time")) {
-        seconds = cli::parse_number("--time", *v);
-        if (seconds < 0 || seconds > 1e6)
-          return render.usage_error("--time needs seconds in 0..1e6, got " + lagrange::quoted(*v));
-      } else if (auto v = args.option("--frames")) {
-        frames = cli::parse_count("--frames", *v, 1, kMaxFrames);
-      } else if (!render.read_option(args)) {
-        args.finish();  // throws: an unknown option
-      }
+  const auto own = [&](cli::Args& args) {
+    if (auto v = args.option("--steps")) {
+      steps = cli::parse_count("--steps", *v, 0, cli::kMaxSteps);
+      have_steps = true;
+    } else if (auto v = args.option("--time")) {
+      seconds = cli::parse_number("--time", *v);
+      if (seconds < 0 || seconds > 1e6)
+        throw cli::UsageError("--time needs seconds in 0..1e6, got " + lagrange::quoted(*v));
+    } else if (auto v = args.option("--frames")) {
+      frames = cli::parse_count("--frames", *v, 1, kMaxFrames);
+    } else {
+      return false;
     }
-  } catch (const cli::UsageError& error) {
-    return render.usage_error(error.what());
-  }
+    return true;
+  };
+  if (const auto code = render.parse(argc, argv, own)) return *code;
   if (have_steps && seconds >= 0 && !render.options.scene.empty())
     return render.usage_error("--steps and --time exclude each other");
   if (const int code = render.load(".png")) return code;

@@ -64,10 +64,7 @@ TEST_CASE("F9 records the window at simulated time into the screenshot folder: n
   const auto indicator = state.widget_rects.at("recording indicator");
   {
     const Image window = sandbox.read_pixels();
-    tv::Rgb rgb{window.width, window.height, {}};
-    for (std::size_t i = 0; i < window.rgba.size(); i += 4)
-      rgb.pixels.insert(rgb.pixels.end(), &window.rgba[i], &window.rgba[i + 3]);
-    CHECK(red_pixels(rgb, indicator) > 10);
+    CHECK(red_pixels(tv::rgb_of(window.rgba, window.width, window.height), indicator) > 10);
   }
   run_frames(sandbox, 40, 1.0 / 60.0);  // 2/3 s of wall time, run at real speed
   const double running = sandbox.world().time() - t0;
@@ -96,10 +93,7 @@ TEST_CASE("F9 records the window at simulated time into the screenshot folder: n
   CHECK(state.toast.find("Saved the recording (" + std::to_string(expected) + " frames") != std::string::npos);
   CHECK(state.toast.find(files[0].string()) != std::string::npos);
   const tv::Probe p = tv::probe(files[0]);
-  CHECK(p.codec == "h264");
-  CHECK(p.width == 642);
-  CHECK(p.height == 360);
-  CHECK(p.frames == expected);
+  tv::check_video(p, "h264", 642, 360, expected);
   CHECK(p.fields.at("avg_frame_rate") == "30/1");
   // The video shows the window without the indicator.
   CHECK(red_pixels(tv::decode(files[0], 0, 642, 360), indicator) < 3);
@@ -122,8 +116,5 @@ TEST_CASE("the Record button starts a recording, and a window closed while recor
   }
   const auto files = videos_in(dir);
   REQUIRE(files.size() == 1);
-  const tv::Probe p = tv::probe(files[0]);
-  CHECK(p.width == 640);
-  CHECK(p.height == 360);
-  CHECK(p.frames == frames);
+  tv::check_video(tv::probe(files[0]), "h264", 640, 360, frames);
 }

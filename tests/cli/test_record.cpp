@@ -37,11 +37,7 @@ TEST_CASE("record MP4: H.264 yuv420p at the size asked, exactly duration x fps f
   INFO(r.out);
   REQUIRE(r.code == 0);
   const video::Probe p = video::probe(dir / "a.mp4");
-  CHECK(p.codec == "h264");
-  CHECK(p.pix_fmt == "yuv420p");
-  CHECK(p.width == 320);
-  CHECK(p.height == 240);
-  CHECK(p.frames == 30);
+  video::check_video(p, "h264", 320, 240, 30);
   CHECK(p.fields.at("avg_frame_rate") == "20/1");
   CHECK(p.duration == doctest::Approx(1.5).epsilon(0.01));
   // The first and last frames are shot's pictures at t = 0 and t = 1.45 s, within H.264's loss (4:2:0 colour on thin
@@ -70,10 +66,7 @@ TEST_CASE("record GIF: a palette made from the frames, exactly duration x fps fr
   INFO(r.out);
   REQUIRE(r.code == 0);
   const video::Probe p = video::probe(dir / "a.GIF");
-  CHECK(p.codec == "gif");
-  CHECK(p.width == 320);
-  CHECK(p.height == 240);
-  CHECK(p.frames == 12);
+  video::check_video(p, "gif", 320, 240, 12);
   // 12 frames at 12 fps: delays of round(100 k / 12) cs, 8 or 9 cs; 1 s in all within a centisecond.
   CHECK(p.duration == doctest::Approx(1.0).epsilon(0.02));
   // Frame 11 (t = 11/12 s): many colours (antialiased lines and text through a real palette), close to shot's.

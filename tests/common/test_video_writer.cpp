@@ -67,21 +67,14 @@ TEST_CASE("an MP4 is H.264 yuv420p of the size asked, with exactly the frames ha
   const fs::path file = scratch("pattern.mp4");
   save(file, bytes);
   const Probe p = probe(file);
-  CHECK(p.codec == "h264");
-  CHECK(p.pix_fmt == "yuv420p");
-  CHECK(p.width == 64);
-  CHECK(p.height == 48);
-  CHECK(p.frames == 15);
+  check_video(p, "h264", 64, 48, 15);
   CHECK(p.fields.at("avg_frame_rate") == "10/1");
   CHECK(p.duration == doctest::Approx(1.5).epsilon(0.01));
   // +faststart: the index (moov) before the media data (mdat).
   CHECK(bytes.find("moov") < bytes.find("mdat"));
   // The last frame decoded is the last one given, within H.264's loss.
   const Rgb last = decode(file, 14, 64, 48);
-  const std::vector<std::uint8_t> given = pattern(64, 48, 14);
-  Rgb expected{64, 48, {}};
-  for (std::size_t i = 0; i < given.size(); i += 4) expected.pixels.insert(expected.pixels.end(), &given[i], &given[i + 3]);
-  CHECK(mean_difference(last, expected) < 6.0);
+  CHECK(mean_difference(last, rgb_of(pattern(64, 48, 14), 64, 48)) < 6.0);
   // The same frames, the same bytes.
   CHECK(encode(spec, 15) == bytes);
   fs::remove(file);
@@ -98,18 +91,12 @@ TEST_CASE("a GIF has a palette made from its frames, exactly the frames handed o
   const fs::path file = scratch("pattern.gif");
   save(file, bytes);
   const Probe p = probe(file);
-  CHECK(p.codec == "gif");
-  CHECK(p.width == 63);
-  CHECK(p.height == 47);
-  CHECK(p.frames == 12);
+  check_video(p, "gif", 63, 47, 12);
   // 12 frames at 30 fps: shown at round(100 k / 30) cs, the last for the delay before it: 0.40 s.
   CHECK(p.duration == doctest::Approx(0.40).epsilon(0.03));
   const Rgb first = decode(file, 0, 63, 47);
   CHECK(distinct_colours(first) > 100);  // a real palette: the ramp keeps its colours
-  const std::vector<std::uint8_t> given = pattern(63, 47, 0);
-  Rgb expected{63, 47, {}};
-  for (std::size_t i = 0; i < given.size(); i += 4) expected.pixels.insert(expected.pixels.end(), &given[i], &given[i + 3]);
-  CHECK(mean_difference(first, expected) < 4.0);
+  CHECK(mean_difference(first, rgb_of(pattern(63, 47, 0), 63, 47)) < 4.0);
   CHECK(encode(spec, 12) == bytes);
   fs::remove(file);
 }
