@@ -3,6 +3,8 @@
 // safety every writer keeps (docs/cli.md).
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+
 #include <cstdio>
 #include <string>
 
@@ -106,6 +108,16 @@ TEST_CASE("record keeps every writer's output safety and refuses bad values with
   CHECK(link.out.find("symbolic link") != std::string::npos);
   CHECK(fs::is_symlink(dir / "link.mp4"));
   CHECK(read_all(dir / "target.mp4") == "previous\n");
+  // A FIFO is written straight (the reader gets the whole video) and stays a FIFO.
+  REQUIRE(::mkfifo((dir / "pipe").c_str(), 0600) == 0);
+  int fifo_code = -1;
+  capture_output("cat " + quote(dir / "pipe") + " > " + quote(dir / "from-pipe.mp4") + " & sleep 0.3; timeout 60 " +
+                     std::string(LAGRANGE_EXE) + " " + record + " --format mp4 --out " + quote(dir / "pipe") +
+                     " >/dev/null 2>&1; code=$?; wait; exit $code",
+                 &fifo_code);
+  CHECK(fifo_code == 0);
+  CHECK(fs::is_fifo(dir / "pipe"));
+  video::check_video(video::probe(dir / "from-pipe.mp4"), "h264", 64, 48, 5);
   // A simulation that fails: exit 3, the previous file kept, no temporary file left.
   write_all(dir / "overflow.json", kOverflowScene);
   write_all(dir / "o.gif", "previous gif\n");
