@@ -53,10 +53,12 @@ struct VideoSpec {
 // "" when `spec` can be encoded, else why not (an odd size for MP4, an fps out of 1..120, a size out of 16..8192).
 std::string check_spec(const VideoSpec& spec);
 
+class Encoder;  // video_encoder.h: the FFmpeg side, a module loaded when the first video starts
+
 class VideoWriter {
  public:
-  // Opens the encoder and the muxer. `name` is the output's name in messages. Throws VideoError (check_spec's
-  // reasons, FFmpeg's), std::bad_alloc.
+  // Opens the encoder and the muxer (FFmpeg, loaded now: video_encoder.h). `name` is the output's name in messages.
+  // Throws VideoError (check_spec's reasons, FFmpeg's, a module that cannot be loaded), std::bad_alloc.
   VideoWriter(const VideoSpec& spec, std::string name);
   ~VideoWriter();
   VideoWriter(const VideoWriter&) = delete;
@@ -79,8 +81,9 @@ class VideoWriter {
   const VideoSpec& spec() const;
 
  private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+  VideoSpec spec_;
+  std::string name_;
+  std::unique_ptr<Encoder> encoder_;
 };
 
 }  // namespace lagrange::video
