@@ -58,6 +58,7 @@ class Progress {
       last_ = now;
       constexpr int kWidth = 30;
       const int filled = static_cast<int>(kWidth * done / total);
+      drawn_ = true;
       std::fprintf(stderr, "\rrecording [%s%s] %3d%%  frame %ld/%ld%s  %.1f s\x1b[K",
                    std::string(static_cast<std::size_t>(filled), '#').c_str(),
                    std::string(static_cast<std::size_t>(kWidth - filled), '.').c_str(), percent, k + 1, frames_, what,
@@ -68,15 +69,20 @@ class Progress {
     }
     std::fflush(stderr);
   }
-  // Clears the redrawn line, so the summary starts on a clean one.
+  ~Progress() { end(); }
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+  // Clears the redrawn line, so a message or the summary starts on a clean one (the next update draws it again).
   void end() {
-    if (shown_ && terminal_) std::fputs("\r\x1b[K", stderr);
+    if (drawn_) std::fputs("\r\x1b[K", stderr);
+    drawn_ = false;
   }
 
  private:
   long frames_;
   int passes_;
   bool shown_, terminal_;
+  bool drawn_ = false;  // the line is on the terminal now
   int next_percent_ = 25;
   std::chrono::steady_clock::time_point start_, last_{};
 };
@@ -161,6 +167,7 @@ int record_main(int argc, char** argv) {
   try {
     video::VideoWriter writer(spec, shown);
     Progress progress(frames, passes, duration > 1.0);
+    render.before_message = [&progress] { progress.end(); };
     for (int pass = 0; pass < passes; ++pass) {
       if (pass > 0) writer.next_pass();
       // The same scene from t = 0 again for a second pass: the same steps, the same frames.
@@ -174,10 +181,7 @@ int record_main(int argc, char** argv) {
         // step brings it nearer to that time).
         const double t = static_cast<double>(k) / static_cast<double>(fps);
         while (behind(sandbox.world(), t))
-          if (const int code = render.step(++step, "video")) {
-            progress.end();
-            return code;
-          }
+          if (const int code = render.step(++step, "video")) return code;
         // This moment's rod colour scale, as `shot` draws it (not the window's easing over wall time): the first
         // frame measures it, the second draws the legend with it.
         state.force_scale = 1e-9;
@@ -194,8 +198,9 @@ int record_main(int argc, char** argv) {
       }
     }
     bytes = writer.finish();
-    progress.end();
+    render.before_message = nullptr;
   } catch (const video::VideoError& error) {
+    render.before_message = nullptr;
     return render.fail(cli::kExitOutputFailed, error.what());
   }
   render.report_lanes(report);

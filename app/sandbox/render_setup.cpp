@@ -39,10 +39,12 @@ HeadlessRender::HeadlessRender(const char* command, std::string usage)
 HeadlessRender::~HeadlessRender() = default;
 
 int HeadlessRender::usage_error(const std::string& message) const {
+  if (before_message) before_message();
   return lagrange::app::usage_error(("lagrange-lab " + command_).c_str(), usage_.c_str(), message);
 }
 
 int HeadlessRender::fail(int code, const std::string& message) const {
+  if (before_message) before_message();
   std::fprintf(stderr, "lagrange-lab %s: %s\n", command_.c_str(), printable(message, 4096).c_str());
   return code;
 }
@@ -220,6 +222,7 @@ int HeadlessRender::step(long i, const char* output) {
   if (const int code = check_step()) return code;
   const StepStats& stats = sandbox_->world().stats();
   if (stats.non_finite || !(stats.max_relative_violation <= cli::kFailedViolation)) {
+    if (before_message) before_message();
     std::fprintf(stderr, "lagrange-lab %s: the simulation failed: at step %ld %s; no %s written\n", command_.c_str(), i,
                  stats.non_finite ? "the state became NaN or infinite and was rolled back" : "max |C|/L went above 1",
                  output);

@@ -42,6 +42,9 @@ class HeadlessRender {
   ~HeadlessRender();
 
   RenderOptions options;
+  // Called before any message is printed (record: the progress line is cleared first, so the message is not
+  // written over it).
+  std::function<void()> before_message;
 
   // Reads the command line: -h / --help (the usage, exit code 0), the command's own options through `own` (true when
   // it consumed the next item; a bad value throws cli::UsageError), the shared ones, the scene. Nothing to go on with
