@@ -116,6 +116,10 @@ Sandbox::Sandbox(const SandboxOptions& options) {
 }
 
 Sandbox::~Sandbox() {
+  if (recorder_) {  // the window closed while recording: the video is kept
+    stop_recording("The window closed while recording. ");
+    std::fprintf(stderr, "lagrange-lab: %s\n", state_.notice.c_str());
+  }
   if (imgui_ready_) {
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplSDL2_Shutdown();
@@ -397,6 +401,9 @@ void Sandbox::apply(const Command& command) {
     }
     case Command::Kind::Screenshot:
       screenshot_request_ = !command.flag;
+      break;
+    case Command::Kind::ToggleRecording:
+      toggle_recording();
       break;
     case Command::Kind::FrameScene:
       frame_scene();
@@ -836,11 +843,15 @@ void Sandbox::render(bool with_panels) {
     screenshot_request_.reset();
     take_screenshot(state_, read_pixels());
   }
-  if (with_panels) ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  // The UI, and its foreground layer (the recording indicator) only after the screenshot and the video's frame.
+  UiLayers ui(ImGui::GetDrawData());
+  if (with_panels) ImGui_ImplOpenGL3_RenderDrawData(ui.under());
   if (screenshot_request_) {
     screenshot_request_.reset();
     take_screenshot(state_, read_pixels());
   }
+  capture_recording();
+  if (with_panels && ui.over()->CmdListsCount > 0) ImGui_ImplOpenGL3_RenderDrawData(ui.over());
   glFinish();
   FrameTiming& timing = state_.timing;
   timing.frame_ms = std::chrono::duration<double, std::milli>(Clock::now() - frame_start_).count();

@@ -100,6 +100,10 @@ class Sandbox {
   void record_snapshot(bool stepped = false);
   void export_csv(std::string path);
   void show_snapshot(std::size_t i);
+  // Recording the window (window_recorder.cpp): F9 / Record starts or stops; a frame after each drawing.
+  void toggle_recording();
+  void stop_recording(const std::string& why);
+  void capture_recording();
   void resume_from_snapshot();
   void record_step();
   void record_pose();
@@ -151,6 +155,8 @@ class Sandbox {
   double hidpi_scale_ = 1.0;       // the platform's HiDPI factor; state_.ui_scale is it × the user's scale
   Appearance applied_{Theme::Dark, 0.0};  // what the style and font atlas were last built for (0: not yet)
   std::filesystem::path config_file_;
+  std::unique_ptr<WindowRecorder> recorder_;  // while recording
+  int recorded_frame_ = -1;                   // the ImGui frame last captured
 };
 
 }  // namespace lagrange::app

@@ -205,6 +205,7 @@ void Sandbox::handle_key(const SDL_KeyboardEvent& key) {
     case SDLK_TAB: state_.view.panels = !state_.view.panels; break;
     case SDLK_F12:
     case SDLK_p: state_.commands.push_back(Command::screenshot(state_.screenshot_without_panels)); break;
+    case SDLK_F9: state_.push(Command::Kind::ToggleRecording); break;
     case SDLK_d:
       state_.drag_model = state_.drag_model == DragModel::Hard ? DragModel::Spring : DragModel::Hard;
       break;
