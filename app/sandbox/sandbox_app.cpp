@@ -728,12 +728,13 @@ void Sandbox::frame(double wall_seconds) {
 
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
-  // The SDL backend reads the pointer only while SDL says the window has mouse or keyboard focus, which never
-  // happens on the offscreen driver (tests, `shot`) and not always under Wayland: then feed it from the events.
+  // The pointer as the events say, in window units. The SDL backend reads it only while SDL says the window has
+  // mouse or keyboard focus, which never happens on the offscreen driver (tests, `shot`) and not always under
+  // Wayland; and on X11 it reads SDL's global mouse state, which SDL 2.26 refreshes only on XInput2 raw events, so
+  // after a pointer jump by xdotool (no raw motion) it kept the old place and a click on a panel went to the scene.
   ImGuiIO& io = ImGui::GetIO();
-  if (io.MousePos.x == -FLT_MAX && mouse_.x >= 0.0) {
-    const double ratio = platform_->pixel_ratio();
-    io.MousePos = ImVec2(static_cast<float>(mouse_.x / ratio), static_cast<float>(mouse_.y / ratio));
+  if (pointer_[0] >= 0 && mouse_.x >= 0.0) {
+    io.MousePos = ImVec2(static_cast<float>(pointer_[0]), static_cast<float>(pointer_[1]));
     for (int b = 0; b < 3; ++b) io.MouseDown[b] = io.MouseDown[b] || buttons_down_[b];
   }
   ImGui::NewFrame();

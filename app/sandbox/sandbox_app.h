@@ -135,6 +135,7 @@ class Sandbox {
   std::vector<Vec3> before_step_x_, before_step_v_;  // the state before the last step, for undo_blow_up
   std::deque<SDL_Event> pending_;  // events held back to the next frame (pump_events)
   glm::dvec2 mouse_{-1.0, -1.0};     // drawable pixels, from the last mouse event (in lane 1's view: to_pixels)
+  std::array<int, 2> pointer_{-1, -1};  // window units of the last motion or press, as SDL gave them
   mutable int mouse_view_ = 0;       // the lane view the mouse is in (split views)
   std::array<int, 4> first_view_{};  // lane 1's view and the number of views at the last check_layout
   std::size_t view_count_ = 1;
