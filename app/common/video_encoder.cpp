@@ -225,6 +225,7 @@ struct FfmpegEncoder final : Encoder {
   AVFilterContext* sink = nullptr;
   FramePtr palette;  // GIF: palettegen's 16x16 palette, from pass 1
   bool header_written = false, trailer_written = false;
+  std::int64_t last_pts = AV_NOPTS_VALUE;  // GIF: the last frame's time, centiseconds
 
   // A video abandoned half-way (an error, a failed simulation): the muxer still gets its trailer, into the memory
   // that is then dropped, because that is where some muxers free what they hold (FFmpeg 5.1's GIF muxer keeps the
@@ -367,6 +368,13 @@ struct FfmpegEncoder final : Encoder {
       if (got == AVERROR(EAGAIN) || got == AVERROR_EOF) return;
       check(got, "cannot encode a frame");
       av_packet_rescale_ts(packet.get(), codec->time_base, stream->time_base);
+      if (spec.format == Format::Gif) {
+        // Whole centiseconds: above 100 fps two frames would round to one time; each keeps at least 1 cs instead
+        // (every frame stays, and such a GIF plays slower than real time).
+        if (last_pts != AV_NOPTS_VALUE && packet->pts <= last_pts) packet->pts = last_pts + 1;
+        packet->dts = packet->pts;
+        last_pts = packet->pts;
+      }
       packet->stream_index = stream->index;
       check(av_interleaved_write_frame(format.get(), packet.get()), "cannot write a frame");
     }

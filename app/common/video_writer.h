@@ -6,7 +6,9 @@
 // Timing: frame k has the timestamp k / fps exactly (the codec's time base is 1/fps). A GIF's delays are whole
 // centiseconds: frame k is shown from round(100 k / fps) cs on, so for an fps that does not divide 100 the delays
 // alternate (30 fps: 3, 4, 3, 3, 4, 3 cs ...) and the total stays right to within 1 cs; the last frame keeps the delay
-// before it. Browsers slow down delays under 2 cs, so a GIF above 50 fps plays slower than it should there.
+// before it. Browsers slow down delays under 2 cs, so a GIF above 50 fps plays slower than it should there; above
+// 100 fps two frames would fall on one centisecond, so each frame is given at least 1 cs (all frames are kept, and
+// the GIF itself plays slower than real time).
 //
 // MP4: yuv420p (BT.709, limited range, tagged so), so width and height must be even; libx264 with a fixed preset,
 // CRF and thread count, so the same frames give the same bytes on every machine with the same FFmpeg and x264
@@ -44,7 +46,8 @@ struct VideoSpec {
   int width = 0, height = 0;  // pixels; even for MP4
   int fps = 30;               // 1..120
   // MP4 only: x264's preset and constant rate factor (0 lossless .. 51; 18-23 looks like the original), and its
-  // thread count: fixed rather than one per core, because x264's output depends on it.
+  // thread count: fixed rather than one per core, because x264's output can depend on it (the same 60 frames gave
+  // the same bytes with 1, 2 and 4 threads, and other bytes with 8).
   const char* preset = "veryfast";
   int crf = 20;
   int threads = 2;

@@ -140,6 +140,10 @@ int record_main(int argc, char** argv) {
   if (const std::string problem = video::check_spec(spec); !problem.empty())
     return render.usage_error("--size: " + problem);
   if (const int code = render.load(*format == video::Format::Mp4 ? ".mp4" : ".gif")) return code;
+  if (*format == video::Format::Gif && fps > 50)
+    std::fprintf(stderr, "lagrange-lab record: note: a GIF's delays are whole centiseconds and browsers show those "
+                         "under 2 cs as 10 cs: at %ld fps it plays slower than real time (50 fps or less plays true)\n",
+                 fps);
 
   // The last frame's time in steps of the scene's dt, bounded as `run` and `shot` are (a GIF steps it all twice).
   const int passes = *format == video::Format::Gif ? 2 : 1;

@@ -157,6 +157,12 @@ TEST_CASE("record keeps every writer's output safety and refuses bad values with
     CHECK(r.out.find(message) != std::string::npos);
     CHECK(r.out.find("usage: lagrange-lab record") != std::string::npos);
   }
+  // A GIF above 50 fps: every frame, and a note that browsers play it slower.
+  const CliResult fast = cli("record " + quote(scene) + " --duration 0.25 --fps 120 --size 32x32 --out " +
+                             quote(dir / "fast.gif"));
+  CHECK(fast.code == 0);
+  CHECK(fast.out.find("at 120 fps it plays slower than real time") != std::string::npos);
+  video::check_video(video::probe(dir / "fast.gif"), "gif", 32, 32, 30);
   // An odd size is fine for a GIF.
   CHECK(cli("record " + quote(scene) + " --duration 0.2 --fps 10 --size 33x17 --out " + quote(dir / "odd.gif")).code ==
         0);

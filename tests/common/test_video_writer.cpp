@@ -98,6 +98,10 @@ TEST_CASE("a GIF has a palette made from its frames, exactly the frames handed o
   CHECK(distinct_colours(first) > 100);  // a real palette: the ramp keeps its colours
   CHECK(mean_difference(first, rgb_of(pattern(63, 47, 0), 63, 47)) < 4.0);
   CHECK(encode(spec, 12) == bytes);
+  // Above 100 fps two frames would fall on one centisecond: every frame is kept, each shown for at least 1 cs.
+  spec.fps = 120;
+  save(file, encode(spec, 12));
+  check_video(probe(file), "gif", 63, 47, 12);
   fs::remove(file);
 }
 
