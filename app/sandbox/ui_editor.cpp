@@ -520,7 +520,15 @@ void draw_edit_overlay(SandboxState& state) {
       if (t.tool == e.tool) tool = t.name;
     ImGui::TextColored(colours.editing, "EDIT MODE");
     ImGui::SameLine();
-    ImGui::Text("tool: %s  -  E or Space plays  -  Ctrl+Z undoes", tool);
+    // On one line when the scene is wide enough (a projector's 2x scale in a small window is not), else on two.
+    char line[160];
+    std::snprintf(line, sizeof line, "tool: %s  -  E or Space plays  -  Ctrl+Z undoes", tool);
+    if (ImGui::CalcTextSize(line).x + ImGui::CalcTextSize("EDIT MODE  ").x > hi.x - lo.x - 24.0f * scale) {
+      ImGui::Text("tool: %s", tool);
+      ImGui::TextUnformatted("E or Space plays  -  Ctrl+Z undoes");
+    } else {
+      ImGui::TextUnformatted(line);
+    }
     if (!e.problem.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, colours.error_text);
       ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::max(200.0f, 0.5f * (hi.x - lo.x)));
