@@ -429,19 +429,22 @@ void draw_editor_panel(SandboxState& state) {
   remember_rect(state, "edit snap");
   ImGui::SameLine();
   hint("%g m", e.snap_step);
-  ImGui::BeginDisabled(e.undo.empty());
-  if (ImGui::Button("Undo")) state.push(Command::Kind::Undo);
-  ImGui::EndDisabled();
-  remember_rect(state, "undo button");
-  if (!e.undo.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip("Undo %s (Ctrl+Z)", e.undo.back().label.c_str());
-  ImGui::SameLine();
-  ImGui::BeginDisabled(e.redo.empty());
-  if (ImGui::Button("Redo")) state.push(Command::Kind::Redo);
-  ImGui::EndDisabled();
-  remember_rect(state, "redo button");
-  if (!e.redo.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip("Redo %s (Ctrl+Shift+Z)", e.redo.back().label.c_str());
+  struct History {
+    const char* name;
+    const std::vector<EditSnapshot>& steps;
+    Command::Kind command;
+    const char* keys;
+  };
+  for (const History& h : {History{"Undo", e.undo, Command::Kind::Undo, "Ctrl+Z"},
+                           History{"Redo", e.redo, Command::Kind::Redo, "Ctrl+Shift+Z"}}) {
+    if (h.command == Command::Kind::Redo) ImGui::SameLine();
+    ImGui::BeginDisabled(h.steps.empty());
+    if (ImGui::Button(h.name)) state.push(h.command);
+    ImGui::EndDisabled();
+    remember_rect(state, h.command == Command::Kind::Undo ? "undo button" : "redo button");
+    if (!h.steps.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip("%s %s (%s)", h.name, h.steps.back().label.c_str(), h.keys);
+  }
   ImGui::SameLine();
   hint("%zu steps", e.undo.size());
   ImGui::Separator();

@@ -27,6 +27,14 @@ World stepped_alone(const char* scene, long steps, const std::string& solver = "
   return world;
 }
 
+// Queues a second lane stepped at the acceleration level (applied with the next steps).
+void add_acceleration_lane(SandboxState& state) {
+  Command command;
+  command.kind = Command::Kind::AddLane;
+  command.path = "acceleration";
+  state.commands.push_back(command);
+}
+
 std::string read_text(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   std::stringstream text;
@@ -69,12 +77,7 @@ TEST_CASE("Left steps back through the last steps, and a run resumed there is th
   Sandbox sandbox(test_options(1280, 720));
   REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
   SandboxState& state = sandbox.state();
-  {
-    Command command;
-    command.kind = Command::Kind::AddLane;
-    command.path = "acceleration";
-    state.commands.push_back(command);
-  }
+  add_acceleration_lane(state);
   sandbox.advance_steps(120);
   REQUIRE(state.lanes.size() == 1);
   REQUIRE(state.timeline.size() == 121);  // t = 0 and every step
@@ -141,10 +144,7 @@ TEST_CASE("Export CSV writes the timeline with run's columns: the rows of the wo
   Sandbox sandbox(test_options(1280, 720));
   REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
   SandboxState& state = sandbox.state();
-  Command lane;
-  lane.kind = Command::Kind::AddLane;
-  lane.path = "acceleration";
-  state.commands.push_back(lane);
+  add_acceleration_lane(state);
   sandbox.advance_steps(30);
   REQUIRE(state.lanes.size() == 1);
   Command command;
