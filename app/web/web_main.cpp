@@ -1,11 +1,12 @@
 // The page's entry point: the sandbox (the same Sandbox class as the desktop window) driven by the browser's frame
 // callback instead of sandbox_main.cpp's loop. Arguments come from the page's URL (index.html):
 //   ?scene=double_pendulum&solver=acceleration  ->  argv = {"/assets/double_pendulum.json", "--solver", "acceleration"}
-// Every few frames the page title shows the simulated time, the solver and the input counts, so a test (and a
-// teacher's browser tab) can read them: "Lagrange Lab · t=1.234 s · solver=projection · steps=74 · grabs=0 · ...".
+// Every frame the page title shows the simulated time, the solver and the input counts, so a test (and a
+// teacher's browser tab) can read them: "Lagrange Lab · t=1.234 s · scene=double_pendulum · solver=projection · steps=74 · grabs=0 · ... · frame=75".
 // Not on the web: the user's settings file (nothing is remembered between visits) and `shot`.
 #include <emscripten.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -24,15 +25,18 @@ struct Page {
   long frame = 0;
 };
 
-void publish_status(const Sandbox& sandbox) {
+void publish_status(const Sandbox& sandbox, long frame) {
   const World& world = sandbox.world();
   const InputCounts& input = sandbox.state().input_counts;
-  char script[320];
+  std::string scene = sandbox.state().scene_path.stem().string();  // the file's name: letters, digits, _ and -
+  for (char& c : scene)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '_';
+  char script[400];
   std::snprintf(script, sizeof script,
-                "document.title='Lagrange Lab \\u00b7 t=%.3f s \\u00b7 solver=%s \\u00b7 steps=%ld \\u00b7 "
-                "grabs=%ld \\u00b7 hover=%ld \\u00b7 paused=%d'",
-                world.time(), world.solver_info().id, world.step_count(), input.grabs, input.particle_hover_frames,
-                sandbox.state().paused ? 1 : 0);
+                "document.title='Lagrange Lab \\u00b7 t=%.3f s \\u00b7 scene=%.60s \\u00b7 solver=%s \\u00b7 "
+                "steps=%ld \\u00b7 grabs=%ld \\u00b7 hover=%ld \\u00b7 paused=%d \\u00b7 frame=%ld'",
+                world.time(), scene.empty() ? "none" : scene.c_str(), world.solver_info().id, world.step_count(),
+                input.grabs, input.particle_hover_frames, sandbox.state().paused ? 1 : 0, frame);
   emscripten_run_script(script);
 }
 
@@ -47,7 +51,7 @@ void frame(void* argument) {
     sandbox.frame(wall);
     sandbox.render();
     sandbox.present();
-    if (page.frame++ % 5 == 0) publish_status(sandbox);
+    publish_status(sandbox, ++page.frame);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "lagrange-lab: %s\n", error.what());
     emscripten_cancel_main_loop();

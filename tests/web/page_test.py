@@ -10,7 +10,8 @@ be if the page did nothing:
   2. the canvas is not blank: the screenshot has many colours and a good share of pixels off the background;
   3. the physics steps: the simulated time t in the title advances with the wall clock;
   4. keys are taken: Space pauses (t then stays put), key 4 switches to the 4th solver of the list (acceleration);
-  5. the mouse is taken: moving the pointer over the scene finds a particle (hover count), pressing there grabs it.
+  5. the mouse is taken: moving the pointer over the scene finds a particle (hover count), pressing there grabs it;
+  6. a link names the scene and the solver: ?scene=hanging_chain&solver=shake opens that scene with that solver.
 Exit 0 when every check passes, 1 otherwise (each failure printed), 77 when chromium is missing (a skip).
 """
 import base64
@@ -191,6 +192,18 @@ def status(devtools):
     return title, fields
 
 
+def wait_frames(devtools, count, timeout=10.0):
+    """Waits until the page has drawn `count` more frames; returns the status fields then."""
+    _, fields = status(devtools)
+    start, deadline = int(fields.get("frame", 0)), time.time() + timeout
+    while time.time() < deadline:
+        time.sleep(0.02)
+        _, fields = status(devtools)
+        if int(fields.get("frame", 0)) >= start + count:
+            break
+    return fields
+
+
 def main():
     args = sys.argv[1:]
     out_png = None
@@ -302,14 +315,11 @@ def main():
         # 5. Mouse: sweep the pointer over the paused scene until it rests on a particle, then grab it.
         hover0, grabs0 = int(fields["hover"]), int(fields["grabs"])
         found = None
-        points = [(x, y) for y in range(120, 620, 20) for x in range(340, 940, 20)]
+        points = [(x, y) for y in range(120, 600, 24) for x in range(340, 940, 24)]
         random.Random(12).shuffle(points)
-        for x, y in points[:400]:
+        for x, y in points:
             devtools.mouse("mouseMoved", x, y)
-            time.sleep(0.03)
-            if len(devtools.console_lines) > 10000:
-                break
-            _, fields = status(devtools)
+            fields = wait_frames(devtools, 2)
             if int(fields["hover"]) > hover0:
                 found = (x, y)
                 break
@@ -319,12 +329,12 @@ def main():
         else:
             x, y = found
             devtools.mouse("mousePressed", x, y, "left", 1)
+            wait_frames(devtools, 2)
             for k in range(1, 6):
                 devtools.mouse("mouseMoved", x + 6 * k, y + 4 * k, "left", 1)
-                time.sleep(0.05)
+                wait_frames(devtools, 1)
             devtools.mouse("mouseReleased", x + 30, y + 20, "left", 0)
-            time.sleep(0.5)
-            _, fields = status(devtools)
+            fields = wait_frames(devtools, 3)
             print(f"page_test: press and drag: grabs {grabs0} -> {fields.get('grabs')}")
             if int(fields["grabs"]) < grabs0 + 1:
                 failures.append(f"pressing on a particle did not grab it: grabs {grabs0} -> {fields['grabs']}")
@@ -332,6 +342,18 @@ def main():
         time.sleep(0.5)
         _, fields = status(devtools)
         print(f"page_test: final status: {fields}")
+
+        # 6. A shared link: the URL names the scene and the solver.
+        devtools.call("Page.navigate", url=url.replace("scene=double_pendulum", "scene=hanging_chain&solver=shake"))
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            title, fields = status(devtools)
+            if fields.get("scene") == "hanging_chain" and float(fields.get("t", 0)) > 0:
+                break
+            time.sleep(0.25)
+        print(f"page_test: ?scene=hanging_chain&solver=shake: {title}")
+        if fields.get("scene") != "hanging_chain" or fields.get("solver") != "shake":
+            failures.append(f"the URL's scene and solver were not taken: {title!r}")
     except StopIteration:
         pass
     finally:
