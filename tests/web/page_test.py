@@ -6,7 +6,8 @@
 Serves SITE_DIR (default build-web/site) on 127.0.0.1, opens it in `chromium --headless` (SwiftShader WebGL2) and
 drives it over the DevTools protocol (a websocket from the standard library). Checks, each against what it would
 be if the page did nothing:
-  1. the page loads: the wasm runs and publishes its status in document.title, no console error or exception;
+  1. the page loads: the wasm runs and publishes its status in document.title, no console error, exception or
+     WebGL error;
   2. the canvas is not blank: the screenshot has many colours and a good share of pixels off the background;
   3. the physics steps: the simulated time t in the title advances with the wall clock;
   4. keys are taken: Space pauses (t then stays put), key 4 switches to the 4th solver of the list (acceleration);
@@ -116,7 +117,8 @@ class DevTools:
         elif method == "Log.entryAdded":
             entry = params.get("entry", {})
             self.console_lines.append(f"log.{entry.get('level')}: {entry.get('text')} {entry.get('url', '')}")
-            if entry.get("level") == "error":
+            # WebGL errors come as warnings ("GL_INVALID_OPERATION: glBlitFramebuffer: ..."): errors all the same.
+            if entry.get("level") == "error" or "GL_INVALID" in (entry.get("text") or ""):
                 self.console_errors.append(f"{entry.get('text')} {entry.get('url', '')}")
 
     def call(self, method, **params):
