@@ -2,6 +2,7 @@
 # The browser version: builds the sandbox for WebAssembly + WebGL2 into build-web/site/ (docs/web.md).
 #   scripts/web.sh            install what is missing, build SDL2 and Dear ImGui for wasm once (cached), build the page
 #   scripts/web.sh --serve    ...then serve build-web/site on http://127.0.0.1:PORT/ (PORT: $PORT or 8080)
+#   scripts/web.sh --test     ...then run tests/web/page_test.py (the page in headless Chromium)
 #   scripts/web.sh --deps     only install and build the cached dependencies
 # Everything comes from Debian: emscripten, and the source packages of SDL2 and Dear ImGui (fetched with
 # `apt-get source` into the cache folder, never into the source tree). Nothing is downloaded at build time.
@@ -11,12 +12,13 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cache="${LAGRANGE_WEB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lagrange-lab-web}"
 build="${BUILD_WEB_DIR:-$root/build-web}"
 jobs="${JOBS:-2}"
-serve=0 deps_only=0
+serve=0 deps_only=0 test=0
 for arg in "$@"; do
   case "$arg" in
     --serve) serve=1 ;;
     --deps) deps_only=1 ;;
-    -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --test) test=1 ;;
+    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "web.sh: unknown option $arg" >&2; exit 2 ;;
   esac
 done
@@ -46,7 +48,9 @@ fetch_source() {  # fetch_source PACKAGE GLOB -> prints the unpacked folder
   local package="$1" glob="$2" dir
   dir="$(find "$cache/src" -maxdepth 1 -type d -name "$glob" 2>/dev/null | sort | tail -n 1)"
   if [ -z "$dir" ]; then
-    if ! apt-get source --print-uris -qq "$package" 2>/dev/null | grep -q '\.dsc'; then
+    local uris
+    uris="$(apt-get source --print-uris -qq "$package" 2>/dev/null || true)"
+    if [[ "$uris" != *.dsc* ]]; then
       local list=/etc/apt/sources.list.d/lagrange-lab-src.sources uri suite
       uri="$(grep -h -m1 '^URIs:' /etc/apt/sources.list.d/debian.sources 2>/dev/null | awk '{print $2}')"
       suite="$(. /etc/os-release && echo "$VERSION_CODENAME")"
@@ -120,6 +124,9 @@ nice -n 19 cmake --build "$build" -j "$jobs"
 echo "web.sh: page built in $((SECONDS - start)) s: $build/site/"
 ls -l "$build/site/"
 
+if [ "$test" -eq 1 ]; then
+  python3 "$root/tests/web/page_test.py" "$build/site"
+fi
 if [ "$serve" -eq 1 ]; then
   port="${PORT:-8080}"
   echo "web.sh: serving $build/site on http://127.0.0.1:$port/ (Ctrl-C stops)"
