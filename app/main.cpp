@@ -27,6 +27,7 @@ usage: lagrange-lab [SCENE.json]            open the sandbox window (default sce
        lagrange-lab gui [SCENE.json] ...    the same
        lagrange-lab run SCENE [options]     simulate with no window; summary and CSV
        lagrange-lab shot SCENE [options]    render a PNG with no display
+       lagrange-lab record SCENE --duration S [options]   record an MP4 or GIF at simulated time, no display
        lagrange-lab solvers                 list the constraint solvers
        lagrange-lab bench [options]         benchmark workloads x solvers
        lagrange-lab COMMAND --help          options of a command
@@ -41,7 +42,7 @@ int dispatch(int argc, char** argv) {
   }
   // The headless commands: SIGINT / SIGTERM remove unfinished output and exit 130 / 143 at once.
   // A reader that went away (`run --csv - | head`) is a write error, exit 1 with its reason, not a silent death.
-  if (command == "run" || command == "bench" || command == "shot") {
+  if (command == "run" || command == "bench" || command == "shot" || command == "record") {
     io::install_interrupt_cleanup();
     std::signal(SIGPIPE, SIG_IGN);
   }
@@ -50,11 +51,13 @@ int dispatch(int argc, char** argv) {
   if (command == "bench") return cli::bench_main(argc - 2, argv + 2);
 #ifdef LAGRANGE_HAVE_SANDBOX
   if (command == "shot") return app::shot_main(argc - 2, argv + 2);
+  if (command == "record") return app::record_main(argc - 2, argv + 2);
   if (command == "gui") return app::sandbox_main(argc - 2, argv + 2);
   if (command.empty() || command.ends_with(".json") || command[0] == '-')
     return app::sandbox_main(argc - 1, argv + 1);
 #else
-  if (command.empty() || command == "gui" || command == "shot" || command.ends_with(".json")) {
+  if (command.empty() || command == "gui" || command == "shot" || command == "record" ||
+      command.ends_with(".json")) {
     std::fputs("lagrange-lab: built without the sandbox (LAGRANGE_BUILD_APP=OFF)\n", stderr);
     return 2;
   }

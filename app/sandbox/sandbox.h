@@ -12,5 +12,7 @@ namespace lagrange::app {
 int sandbox_main(int argc, char** argv);
 // `lagrange-lab shot SCENE [--solver NAME] [--steps N | --time S] [--size WxH] [--out FILE.png]`.
 int shot_main(int argc, char** argv);
+// `lagrange-lab record SCENE --duration S [--fps N] [--out FILE.mp4|FILE.gif]` (and shot's options): a video.
+int record_main(int argc, char** argv);
 
 }  // namespace lagrange::app

@@ -116,6 +116,10 @@ Sandbox::Sandbox(const SandboxOptions& options) {
 }
 
 Sandbox::~Sandbox() {
+  if (recorder_) {  // the window closed while recording: the video is kept
+    stop_recording("The window closed while recording. ");
+    std::fprintf(stderr, "lagrange-lab: %s\n", state_.notice.c_str());
+  }
   if (imgui_ready_) {
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplSDL2_Shutdown();
@@ -397,6 +401,9 @@ void Sandbox::apply(const Command& command) {
     }
     case Command::Kind::Screenshot:
       screenshot_request_ = !command.flag;
+      break;
+    case Command::Kind::ToggleRecording:
+      toggle_recording();
       break;
     case Command::Kind::FrameScene:
       frame_scene();
@@ -724,12 +731,13 @@ void Sandbox::frame(double wall_seconds) {
   // Two frames within one tick of a coarse clock (a browser's reduced timer precision, headless timing) give the SDL
   // backend a zero frame time, which ImGui::NewFrame asserts against.
   if (ImGui::GetIO().DeltaTime <= 0.0f) ImGui::GetIO().DeltaTime = 1e-4f;
-  // The SDL backend reads the pointer only while SDL says the window has mouse or keyboard focus, which never
-  // happens on the offscreen driver (tests, `shot`) and not always under Wayland: then feed it from the events.
+  // The pointer as the events say, in window units. The SDL backend reads it only while SDL says the window has
+  // mouse or keyboard focus, which never happens on the offscreen driver (tests, `shot`) and not always under
+  // Wayland; and on X11 it reads SDL's global mouse state, which SDL 2.26 refreshes only on XInput2 raw events, so
+  // after a pointer jump by xdotool (no raw motion) it kept the old place and a click on a panel went to the scene.
   ImGuiIO& io = ImGui::GetIO();
-  if (io.MousePos.x == -FLT_MAX && mouse_.x >= 0.0) {
-    const double ratio = platform_->pixel_ratio();
-    io.MousePos = ImVec2(static_cast<float>(mouse_.x / ratio), static_cast<float>(mouse_.y / ratio));
+  if (pointer_[0] >= 0 && mouse_.x >= 0.0) {
+    io.MousePos = ImVec2(static_cast<float>(pointer_[0]), static_cast<float>(pointer_[1]));
     for (int b = 0; b < 3; ++b) io.MouseDown[b] = io.MouseDown[b] || buttons_down_[b];
   }
   ImGui::NewFrame();
@@ -839,11 +847,15 @@ void Sandbox::render(bool with_panels) {
     screenshot_request_.reset();
     take_screenshot(state_, read_pixels());
   }
-  if (with_panels) ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  // The UI, and its foreground layer (the recording indicator) only after the screenshot and the video's frame.
+  UiLayers ui(ImGui::GetDrawData());
+  if (with_panels) ImGui_ImplOpenGL3_RenderDrawData(ui.under());
   if (screenshot_request_) {
     screenshot_request_.reset();
     take_screenshot(state_, read_pixels());
   }
+  capture_recording();
+  if (with_panels && ui.over()->CmdListsCount > 0) ImGui_ImplOpenGL3_RenderDrawData(ui.over());
   glFinish();
   FrameTiming& timing = state_.timing;
   timing.frame_ms = std::chrono::duration<double, std::milli>(Clock::now() - frame_start_).count();

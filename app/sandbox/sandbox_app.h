@@ -100,6 +100,10 @@ class Sandbox {
   void record_snapshot(bool stepped = false);
   void export_csv(std::string path);
   void show_snapshot(std::size_t i);
+  // Recording the window (window_recorder.cpp): F9 / Record starts or stops; a frame after each drawing.
+  void toggle_recording();
+  void stop_recording(const std::string& why);
+  void capture_recording();
   void resume_from_snapshot();
   void record_step();
   void record_pose();
@@ -131,6 +135,7 @@ class Sandbox {
   std::vector<Vec3> before_step_x_, before_step_v_;  // the state before the last step, for undo_blow_up
   std::deque<SDL_Event> pending_;  // events held back to the next frame (pump_events)
   glm::dvec2 mouse_{-1.0, -1.0};     // drawable pixels, from the last mouse event (in lane 1's view: to_pixels)
+  std::array<int, 2> pointer_{-1, -1};  // window units of the last motion or press, as SDL gave them
   mutable int mouse_view_ = 0;       // the lane view the mouse is in (split views)
   std::array<int, 4> first_view_{};  // lane 1's view and the number of views at the last check_layout
   std::size_t view_count_ = 1;
@@ -151,6 +156,8 @@ class Sandbox {
   double hidpi_scale_ = 1.0;       // the platform's HiDPI factor; state_.ui_scale is it × the user's scale
   Appearance applied_{Theme::Dark, 0.0};  // what the style and font atlas were last built for (0: not yet)
   std::filesystem::path config_file_;
+  std::unique_ptr<WindowRecorder> recorder_;  // while recording
+  int recorded_frame_ = -1;                   // the ImGui frame last captured
 };
 
 }  // namespace lagrange::app

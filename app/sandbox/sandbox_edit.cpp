@@ -319,7 +319,8 @@ void Sandbox::delete_selection() {
   }
 }
 
-// Keys in Edit mode. Returns false for the keys that keep their meaning (frame, help, panels, screenshot, quit);
+// Keys in Edit mode. Returns false for the keys that keep their meaning (frame, help, panels, screenshot, record,
+// quit);
 // every other key is the editor's or does nothing, so no play-mode key acts on the draft by surprise.
 bool Sandbox::edit_key(const SDL_KeyboardEvent& key) {
   EditorState& e = state_.editor;
@@ -374,6 +375,7 @@ bool Sandbox::edit_key(const SDL_KeyboardEvent& key) {
     case SDLK_F1:
     case SDLK_TAB:
     case SDLK_F12:
+    case SDLK_F9:
     case SDLK_p: return false;
     case SDLK_q: return !ctrl;
     default: return true;

@@ -1,6 +1,7 @@
 // Sandbox input: SDL events, keyboard shortcuts and dragging particles. Runs between frames, so between steps.
 #include <backends/imgui_impl_sdl.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // the windows of the last frame: over_imgui_window
 
 #include <algorithm>
 #include <cmath>
@@ -19,6 +20,18 @@ void toggle_trail(SandboxState& state, int particle) {
   if (it != state.trails.end()) state.trails.erase(it);
   else state.trails.push_back({particle, {}});
   state.view.trails = true;
+}
+
+// True when a window of Dear ImGui's last frame (a panel, the timeline, a tooltip, the help) that takes the mouse
+// covers this point, in window units.
+bool over_imgui_window(glm::ivec2 point) {
+  const ImGuiContext& g = *ImGui::GetCurrentContext();
+  const ImVec2 p(static_cast<float>(point.x), static_cast<float>(point.y));
+  for (const ImGuiWindow* window : g.Windows)
+    if (window->WasActive && !window->Hidden && !(window->Flags & ImGuiWindowFlags_NoMouseInputs) &&
+        window->OuterRectClipped.Contains(p))
+      return true;
+  return false;
 }
 
 }  // namespace
@@ -80,8 +93,13 @@ void Sandbox::handle_event(const SDL_Event& event) {
   check_layout();  // a V pressed in this batch of events changed the views
   ImGui_ImplSDL2_ProcessEvent(&event);
   const ImGuiIO& io = ImGui::GetIO();
-  // The panels (or the help window) take the mouse, except in the middle of a drag that started in the scene.
-  const bool ui_mouse = io.WantCaptureMouse && !state_.drag.active() && gesture_ == Gesture::None;
+  // The panels (or the help window) take the mouse, except in the middle of a drag that started in the scene. ImGui
+  // knows where the pointer was at the last frame; a press can come where no motion said the pointer went (xdotool
+  // clicks after a jump), so a press or wheel over one of last frame's windows is theirs too.
+  bool over_ui = false;
+  if (event.type == SDL_MOUSEBUTTONDOWN) over_ui = over_imgui_window({event.button.x, event.button.y});
+  if (event.type == SDL_MOUSEWHEEL) over_ui = over_imgui_window({pointer_[0], pointer_[1]});
+  const bool ui_mouse = (io.WantCaptureMouse || over_ui) && !state_.drag.active() && gesture_ == Gesture::None;
   switch (event.type) {
     case SDL_QUIT:
       quit_ = true;
@@ -101,6 +119,7 @@ void Sandbox::handle_event(const SDL_Event& event) {
         handle_key(event.key);
       break;
     case SDL_MOUSEMOTION: {
+      pointer_ = {event.motion.x, event.motion.y};
       const glm::dvec2 pixel = to_pixels(event.motion.x, event.motion.y);
       const glm::dvec2 delta = pixel - mouse_;
       mouse_ = pixel;
@@ -116,6 +135,7 @@ void Sandbox::handle_event(const SDL_Event& event) {
       break;
     }
     case SDL_MOUSEBUTTONDOWN: {
+      pointer_ = {event.button.x, event.button.y};
       const glm::dvec2 pixel = to_pixels(event.button.x, event.button.y);
       mouse_ = pixel;
       if (event.button.button >= 1 && event.button.button <= 3) buttons_down_[event.button.button - 1] = true;
@@ -153,6 +173,7 @@ void Sandbox::handle_event(const SDL_Event& event) {
       break;
     }
     case SDL_MOUSEBUTTONUP:
+      pointer_ = {event.button.x, event.button.y};
       mouse_ = to_pixels(event.button.x, event.button.y);
       if (event.button.button >= 1 && event.button.button <= 3) buttons_down_[event.button.button - 1] = false;
       if (event.button.button == SDL_BUTTON_LEFT && state_.editor.gesture != EditorState::Gesture::None)
@@ -205,6 +226,7 @@ void Sandbox::handle_key(const SDL_KeyboardEvent& key) {
     case SDLK_TAB: state_.view.panels = !state_.view.panels; break;
     case SDLK_F12:
     case SDLK_p: state_.commands.push_back(Command::screenshot(state_.screenshot_without_panels)); break;
+    case SDLK_F9: state_.push(Command::Kind::ToggleRecording); break;
     case SDLK_d:
       state_.drag_model = state_.drag_model == DragModel::Hard ? DragModel::Spring : DragModel::Hard;
       break;

@@ -20,6 +20,7 @@
 #include "sandbox/measure_tools.h"
 #include "sandbox/plots.h"
 #include "sandbox/timeline.h"
+#include "sandbox/window_recorder.h"
 #include "sandbox/theme.h"
 
 namespace lagrange::app {
@@ -75,6 +76,7 @@ struct Command {
     Undo,
     Redo,
     DeleteSelection,
+    ToggleRecording, // start or stop recording the window as an MP4 (F9, Record; window_recorder.h)
   };
   Kind kind = Kind::Reset;
   Settings settings;
@@ -167,6 +169,7 @@ struct SandboxState {
   Settings edit;                     // what the panels edit; handed to the world between steps
   std::vector<Lane> lanes;           // lanes 2..4 (lane 1 is `world`): each with its own solver or settings
   Timeline timeline;                 // the last seconds, one snapshot per step: scrub back, step back, resume
+  RecordingStatus recording;         // the window's recording, while there is one (window_recorder.h)
   LaneView lane_view = LaneView::Overlay;
   // Lane k's world, counted from 0: `world` (lane 1), then lanes[k − 1]; lane 1's when there is no such lane.
   const World& lane_world(std::size_t k) const { return k >= 1 && k <= lanes.size() ? lanes[k - 1].world : world; }

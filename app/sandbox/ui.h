@@ -73,6 +73,9 @@ std::span<const EditKey> edit_keys();  // Edit mode's keys: the panel's list and
 void draw_edit_overlay(SandboxState& state);
 void draw_timeline(SandboxState& state);     // ui_timeline.cpp: the time-travel bar under the scene
 float timeline_height(const SandboxState& state);  // its height in window units (0 when not shown)
+// While recording: a red dot and the seconds of video at the scene's top right, on ImGui's foreground layer, which
+// the video's frames leave out (ui_timeline.cpp, beside the Record button).
+void draw_recording_indicator(SandboxState& state);
 void draw_lane_overlay(SandboxState& state);
 // The rectangles the lanes are drawn in (x, y, width, height in drawable pixels): the scene viewport, or with split
 // lanes one per lane, the same size each: side by side for two, a 2 × 2 grid for three or four.

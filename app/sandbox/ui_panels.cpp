@@ -409,7 +409,7 @@ void screenshot_section(SandboxState& state) {
   // The field follows the folder in use (the default is the pictures folder) except while it is being edited.
   if (ImGui::GetActiveID() != ImGui::GetID("##folder"))
     std::snprintf(folder.data(), folder.size(), "%s", state.screenshot_dir.string().c_str());
-  hint("Folder (F12 or P saves there):");
+  hint("Folder (F12 or P saves a PNG there, F9 records an MP4):");
   ImGui::SetNextItemWidth(-FLT_MIN);
   if (ImGui::InputText("##folder", folder.data(), folder.size())) state.screenshot_dir = folder.data();
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", state.screenshot_dir.string().c_str());

@@ -9,6 +9,56 @@
 #include "sandbox/ui.h"
 
 namespace lagrange::app {
+namespace {
+
+// Record / Stop (F9): the window as an MP4 at simulated time (window_recorder.h).
+void record_button(SandboxState& state) {
+  const RecordingStatus& recording = state.recording;
+  if (recording.active) {
+    ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.75f, 0.12f, 0.12f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImVec4(0.88f, 0.2f, 0.2f, 1.0f));
+  }
+  if (ImGui::Button(recording.active ? "Stop##record" : "Record##record"))
+    state.push(Command::Kind::ToggleRecording);
+  if (recording.active) ImGui::PopStyleColor(2);
+  remember_rect(state, "record button");
+  if (ImGui::IsItemHovered()) {
+    if (recording.active)
+      ImGui::SetTooltip("Stop and save the video (F9): %ld frames so far, to %s", recording.frames,
+                        recording.file.string().c_str());
+    else
+      ImGui::SetTooltip("Record the window as a video (MP4, F9): a frame every 1/%d s of simulated time while it "
+                        "runs, at the window's size; none while paused. Stop saves it into the screenshot folder, "
+                        "%s (at most %.0f minutes).",
+                        WindowRecorder::kFps, state.screenshot_dir.string().c_str(), WindowRecorder::kMaxSeconds / 60);
+  }
+}
+
+}  // namespace
+
+void draw_recording_indicator(SandboxState& state) {
+  if (!state.recording.active) {
+    state.widget_rects.erase("recording indicator");
+    return;
+  }
+  // On the foreground layer, which the video leaves out: the window shows it, the recording does not.
+  ImDrawList* draw = ImGui::GetForegroundDrawList();
+  const auto rect = scene_viewport(state);  // drawable pixels
+  const float ratio = static_cast<float>(std::max(state.pixel_ratio, 1e-6));
+  const float scale = static_cast<float>(state.ui_scale);
+  char text[48];
+  std::snprintf(text, sizeof text, "REC %.1f s", state.recording.seconds);
+  const ImVec2 size = ImGui::CalcTextSize(text);
+  const float radius = 0.35f * size.y, pad = 6.0f * scale;
+  const float x1 = (rect[0] + rect[2]) / ratio - 12.0f * scale, y0 = rect[1] / ratio + 12.0f * scale;
+  const float x0 = x1 - (2.0f * pad + 2.0f * radius + pad + size.x);
+  const ImVec2 lo(x0, y0), hi(x1, y0 + size.y + 2.0f * pad);
+  draw->AddRectFilled(lo, hi, IM_COL32(0, 0, 0, 170), 4.0f * scale);
+  const ImVec2 dot(x0 + pad + radius, y0 + pad + 0.5f * size.y);
+  draw->AddCircleFilled(dot, radius, IM_COL32(230, 30, 30, 255));
+  draw->AddText(ImVec2(dot.x + radius + pad, y0 + pad), IM_COL32(255, 255, 255, 255), text);
+  state.widget_rects["recording indicator"] = {lo.x, lo.y, hi.x, hi.y};
+}
 
 float timeline_height(const SandboxState& state) {
   if (!state.view.panels || state.timeline.size() < 2) return 0.0f;
@@ -41,6 +91,8 @@ void draw_timeline(SandboxState& state) {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(timeline.cursor() ? "Resume from the moment shown: what came after it is dropped (Space)"
                                         : "Space");
+  ImGui::SameLine();
+  record_button(state);
   ImGui::SameLine();
   const std::size_t last = timeline.size() - 1;
   const std::size_t shown = timeline.cursor().value_or(last);

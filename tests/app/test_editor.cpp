@@ -337,3 +337,24 @@ TEST_CASE("every widget of the Editor panel can be hovered and clicked, and edit
 }
 
 }  // namespace lagrange::app::test
+
+namespace lagrange::app::test {
+
+TEST_CASE("a click that arrives with no motion before it (xdotool after a jump) reaches the panel widget under it") {
+  Sandbox sandbox(test_options(1000, 640));
+  editing_empty_scene(sandbox);
+  const EditorState& e = sandbox.state().editor;
+  key(sandbox, SDLK_2);  // the Particle tool: a press that reached the scene would add a particle
+  const auto rect = sandbox.state().widget_rects.at("tool Select");
+  const glm::dvec2 centre(0.5 * (rect[0] + rect[2]), 0.5 * (rect[1] + rect[3]));
+  push_mouse_motion({500.0, 300.0}, {500.0, 300.0}, false);  // the pointer last seen over the scene
+  run_frames(sandbox, 2, 0.0);
+  push_mouse_button(SDL_MOUSEBUTTONDOWN, centre);  // then a press on the button, no motion first
+  run_frames(sandbox, 2, 0.0);
+  push_mouse_button(SDL_MOUSEBUTTONUP, centre);
+  run_frames(sandbox, 2, 0.0);
+  CHECK(e.tool == EditTool::Select);
+  CHECK(e.draft.particles.empty());
+}
+
+}  // namespace lagrange::app::test

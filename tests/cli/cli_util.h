@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "process_util.h"
+
 namespace lagrange::test {
 
 namespace fs = std::filesystem;
@@ -42,14 +44,10 @@ inline CliResult cli(const std::string& args, const std::string& redirect = "2>&
   const std::string command = cap + "timeout " + std::to_string(timeout_s) + " " + std::string(LAGRANGE_EXE) + " " +
                               args + " " + redirect;
   const auto start = std::chrono::steady_clock::now();
-  std::FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string out;
-  char buffer[4096];
-  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
-  const int status = pclose(pipe);
+  int code = 0;
+  std::string out = capture_output(command, &code);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, seconds};
+  return {code, std::move(out), seconds};
 }
 
 // A private character device `name` in `dir` with the numbers of /dev/null (1, 3) or /dev/full (1, 7), so that a

@@ -1,0 +1,158 @@
+#include "sandbox/window_recorder.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <new>
+
+#include "common/output_file.h"
+#include "common/video_writer.h"
+#include "sandbox/sandbox_app.h"
+#include "sandbox/screenshot_folder.h"
+
+namespace lagrange::app {
+
+WindowRecorder::WindowRecorder(int width, int height, std::filesystem::path file, int fps)
+    : width_(width & ~1), height_(height & ~1) {
+  status_.fps = fps;
+  status_.file = std::move(file);
+  video::VideoSpec spec;
+  spec.format = video::Format::Mp4;
+  spec.width = width_;
+  spec.height = height_;
+  spec.fps = fps;
+  writer_ = std::make_unique<video::VideoWriter>(spec, status_.file.string());
+  status_.active = true;
+}
+
+WindowRecorder::~WindowRecorder() = default;
+
+bool WindowRecorder::full() const { return status_.frames >= std::lround(kMaxSeconds * status_.fps); }
+
+void WindowRecorder::after_frame(int steps, double dt, const std::function<Image()>& read) {
+  if (started_) clock_ += steps * dt;
+  started_ = true;
+  // Frame k is due once the clock is nearer k / fps than a step before it: the lockstep rule (lanes.h, behind).
+  const auto due = [&] {
+    return !full() && !(clock_ + 0.5 * dt <= static_cast<double>(status_.frames) / status_.fps);
+  };
+  if (!due()) return;
+  const auto start = std::chrono::steady_clock::now();
+  const Image image = read();
+  const std::uint8_t* pixels = image.rgba.data();
+  std::size_t stride = static_cast<std::size_t>(image.width) * 4;
+  if (image.width < width_ || image.height < height_) {
+    // The window shrank while recording: its picture in the top-left corner, black around it.
+    padded_.assign(static_cast<std::size_t>(width_) * height_ * 4, 0);
+    for (std::size_t i = 3; i < padded_.size(); i += 4) padded_[i] = 255;
+    const int w = std::min(image.width, width_), h = std::min(image.height, height_);
+    for (int y = 0; y < h; ++y)
+      std::memcpy(&padded_[static_cast<std::size_t>(y) * width_ * 4], &image.rgba[y * stride],
+                  static_cast<std::size_t>(w) * 4);
+    pixels = padded_.data();
+    stride = static_cast<std::size_t>(width_) * 4;
+  }
+  // A larger picture (the window grew, or an odd size) is cut to the video's size at its top-left corner.
+  do {  // a frame that covers the time of several is repeated: the video keeps simulated time
+    writer_->add_frame(pixels, stride);
+    ++status_.frames;
+  } while (due());
+  encode_total_ms_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  status_.seconds = static_cast<double>(status_.frames) / status_.fps;
+  status_.encode_ms = encode_total_ms_ / static_cast<double>(status_.frames);
+}
+
+std::string WindowRecorder::finish() {
+  status_.active = false;
+  try {
+    const std::string bytes = writer_->finish();
+    writer_.reset();
+    if (std::string error = make_parent_folder(status_.file); !error.empty()) return error;
+    return io::write_file(status_.file.string(), bytes);
+  } catch (const video::VideoError& error) {
+    return error.what();
+  } catch (const std::bad_alloc&) {
+    return status_.file.string() + ": out of memory";
+  }
+}
+
+UiLayers::UiLayers(ImDrawData* data) {
+  if (!data) return;  // nothing drawn yet: two empty layers (zero size: the backend draws nothing)
+  for (int i = 0; i < data->CmdListsCount; ++i) {
+    ImDrawList* list = data->CmdLists[i];
+    const bool front = list->_OwnerName && std::strcmp(list->_OwnerName, "##Foreground") == 0;
+    lists_[front ? 1 : 0].push_back(list);
+  }
+  for (int k = 0; k < 2; ++k) {
+    ImDrawData& layer = layers_[k];
+    layer = *data;  // position, size and scale of the display
+    layer.CmdLists = lists_[k].data();
+    layer.CmdListsCount = static_cast<int>(lists_[k].size());
+    layer.TotalVtxCount = layer.TotalIdxCount = 0;
+    for (const ImDrawList* list : lists_[k]) {
+      layer.TotalVtxCount += list->VtxBuffer.Size;
+      layer.TotalIdxCount += list->IdxBuffer.Size;
+    }
+  }
+}
+
+// --- the Sandbox's side: F9 / Record, a frame after each drawing, Stop ------------------------------------------------
+
+void Sandbox::toggle_recording() {
+  if (recorder_) {
+    stop_recording("");
+    return;
+  }
+  int width = 0, height = 0;
+  platform_->drawable_size(width, height);
+  try {
+    recorder_ = std::make_unique<WindowRecorder>(
+        width, height, timestamped_path(state_.screenshot_dir, state_.scene.name, ".mp4"));
+    state_.recording = recorder_->status();
+    recorded_frame_ = -1;
+  } catch (const std::exception& error) {
+    recorder_.reset();
+    state_.notice = std::string("Could not record: ") + error.what();
+    state_.show_toast(state_.notice, true);
+  }
+}
+
+void Sandbox::stop_recording(const std::string& why) {
+  if (!recorder_) return;
+  const std::unique_ptr<WindowRecorder> recorder = std::move(recorder_);
+  const std::string error = recorder->finish();
+  const RecordingStatus& status = recorder->status();
+  state_.recording = {};
+  if (error.empty()) {
+    char what[96];
+    std::snprintf(what, sizeof what, "%ld frame%s, %.1f s at %d fps", status.frames, status.frames == 1 ? "" : "s",
+                  status.seconds, status.fps);
+    state_.notice = why + "Saved the recording (" + what + ") to " + status.file.string();
+  } else {
+    state_.notice = why + "Could not save the recording: " + error;
+  }
+  state_.show_toast(state_.notice, !error.empty());
+}
+
+void Sandbox::capture_recording() {
+  if (!recorder_) return;
+  // One capture per frame (a second render() of the same frame counts no time again).
+  const int frame = ImGui::GetFrameCount();
+  if (frame == recorded_frame_) return;
+  recorded_frame_ = frame;
+  try {
+    recorder_->after_frame(state_.timing.steps_last_frame, state_.world.settings().dt,
+                           [this] { return read_pixels(); });
+  } catch (const std::exception& error) {
+    recorder_.reset();
+    state_.recording = {};
+    state_.notice = std::string("The recording stopped: ") + error.what();
+    state_.show_toast(state_.notice, true);
+    return;
+  }
+  state_.recording = recorder_->status();
+  if (recorder_->full()) stop_recording("Ten minutes recorded, the most one recording holds. ");
+}
+
+}  // namespace lagrange::app
