@@ -18,6 +18,7 @@
 #include "sandbox/scene_draw.h"
 #include "sandbox/screenshot_folder.h"
 #include "sandbox/ui.h"
+#include "sandbox/ui_layers.h"
 #include "sandbox/ui_measure.h"
 #include "sandbox/user_config.h"
 

@@ -1,6 +1,8 @@
 # The sandbox sources both builds share: the desktop window (app/sandbox/CMakeLists.txt) and the web page
 # (app/web/CMakeLists.txt). What differs stays out of this list: the platform (platform.cpp / platform_web.cpp), the
-# main loop (sandbox_main.cpp / web_main.cpp) and `shot` (desktop only). Paths are relative to this folder.
+# main loop (sandbox_main.cpp / web_main.cpp), the window's recorder (window_recorder.cpp / app/web's stub
+# window_recorder_web.cpp: no FFmpeg in a page) and `shot`, `record`, render_setup.cpp (desktop only). Paths are
+# relative to this folder.
 set(LAGRANGE_SANDBOX_SHARED_SOURCES
   camera.cpp
   gl_util.cpp
@@ -22,6 +24,7 @@ set(LAGRANGE_SANDBOX_SHARED_SOURCES
   ui_overlays.cpp
   ui_panels.cpp
   ui_lanes.cpp
+  ui_layers.cpp
   ui_timeline.cpp
   timeline.cpp
   ui_display.cpp

@@ -2,8 +2,10 @@
 // callback instead of sandbox_main.cpp's loop. Arguments come from the page's URL (index.html):
 //   ?scene=double_pendulum&solver=acceleration  ->  argv = {"/assets/double_pendulum.json", "--solver", "acceleration"}
 // Every frame the page title shows the simulated time, the solver and the input counts, so a test (and a
-// teacher's browser tab) can read them: "Lagrange Lab · t=1.234 s · scene=double_pendulum · solver=projection · steps=74 · grabs=0 · ... · frame=75".
-// Not on the web: the user's settings file (nothing is remembered between visits) and `shot`.
+// teacher's browser tab) can read them: "Lagrange Lab · t=1.234 s · scene=double_pendulum · solver=projection ·
+// steps=74 · grabs=0 · hover=0 · paused=0 · editing=0 · frame=75" (editing: the scene editor's Edit mode, key E).
+// Not on the web: the user's settings file (nothing is remembered between visits), `shot`, `record` and the window's
+// recording (F9 says so: window_recorder_web.cpp).
 #include <emscripten.h>
 
 #include <cctype>
@@ -31,12 +33,13 @@ void publish_status(const Sandbox& sandbox, long frame) {
   std::string scene = sandbox.state().scene_path.stem().string();  // the file's name: letters, digits, _ and -
   for (char& c : scene)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '_';
-  char script[400];
+  char script[512];
   std::snprintf(script, sizeof script,
                 "document.title='Lagrange Lab \\u00b7 t=%.3f s \\u00b7 scene=%.60s \\u00b7 solver=%s \\u00b7 "
-                "steps=%ld \\u00b7 grabs=%ld \\u00b7 hover=%ld \\u00b7 paused=%d \\u00b7 frame=%ld'",
+                "steps=%ld \\u00b7 grabs=%ld \\u00b7 hover=%ld \\u00b7 paused=%d \\u00b7 editing=%d \\u00b7 frame=%ld'",
                 world.time(), scene.empty() ? "none" : scene.c_str(), world.solver_info().id, world.step_count(),
-                input.grabs, input.particle_hover_frames, sandbox.state().paused ? 1 : 0, frame);
+                input.grabs, input.particle_hover_frames, sandbox.state().paused ? 1 : 0,
+                sandbox.state().editor.active ? 1 : 0, frame);
   emscripten_run_script(script);
 }
 

@@ -12,7 +12,9 @@ be if the page did nothing:
   3. the physics steps: the simulated time t in the title advances with the wall clock;
   4. keys are taken: Space pauses (t then stays put), key 4 switches to the 4th solver of the list (acceleration);
   5. the mouse is taken: moving the pointer over the scene finds a particle (hover count), pressing there grabs it;
-  6. a link names the scene and the solver: ?scene=hanging_chain&solver=shake opens that scene with that solver.
+  6. a link names the scene and the solver: ?scene=hanging_chain&solver=shake opens that scene with that solver;
+  7. the scene editor: key E enters Edit mode and leaves it (editing= in the title); F9 (no recording in the browser
+     yet: a toast says so) leaves the page drawing.
 Exit 0 when every check passes, 1 otherwise (each failure printed), 77 when chromium is missing (a skip).
 """
 import base64
@@ -344,6 +346,23 @@ def main():
         time.sleep(0.5)
         _, fields = status(devtools)
         print(f"page_test: final status: {fields}")
+
+        # 7. The scene editor: E enters Edit mode and E again leaves it. F9 (recording: not in the browser yet) only
+        #    says so: the page goes on drawing frames, with no error.
+        before = fields.get("editing")
+        devtools.key("e", "KeyE", 69, text="e")
+        entered = wait_frames(devtools, 3).get("editing")
+        devtools.key("e", "KeyE", 69, text="e")
+        left = wait_frames(devtools, 3).get("editing")
+        print(f"page_test: key E: editing {before} -> {entered}, again -> {left}")
+        if (before, entered, left) != ("0", "1", "0"):
+            failures.append(f"key E did not enter and leave Edit mode: editing {before} -> {entered} -> {left}")
+        frame0 = int(status(devtools)[1].get("frame", 0))
+        devtools.key("F9", "F9", 120)
+        fields = wait_frames(devtools, 5)
+        print(f"page_test: F9: frames {frame0} -> {fields.get('frame')}")
+        if int(fields.get("frame", 0)) < frame0 + 5:
+            failures.append(f"the page stopped drawing after F9: frame {frame0} -> {fields.get('frame')}")
 
         # 6. A shared link: the URL names the scene and the solver.
         devtools.call("Page.navigate", url=url.replace("scene=double_pendulum", "scene=hanging_chain&solver=shake"))
