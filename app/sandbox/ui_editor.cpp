@@ -86,21 +86,17 @@ bool tool_button(SandboxState& state, const EditTools& tool) {
 
 void file_section(SandboxState& state) {
   EditorState& e = state.editor;
-  if (ImGui::Button("New 2D")) {
-    Command command;
-    command.kind = Command::Kind::EditNew;
-    command.index = 2;
-    state.commands.push_back(command);
+  for (const int dimension : {2, 3}) {
+    const std::string label = "New " + std::to_string(dimension) + "D";
+    if (dimension == 3) ImGui::SameLine();
+    if (ImGui::Button(label.c_str())) {
+      Command command;
+      command.kind = Command::Kind::EditNew;
+      command.index = dimension;
+      state.commands.push_back(command);
+    }
+    remember_rect(state, "new " + std::to_string(dimension) + "d button");
   }
-  remember_rect(state, "new 2d button");
-  ImGui::SameLine();
-  if (ImGui::Button("New 3D")) {
-    Command command;
-    command.kind = Command::Kind::EditNew;
-    command.index = 3;
-    state.commands.push_back(command);
-  }
-  remember_rect(state, "new 3d button");
   char name[256];
   std::snprintf(name, sizeof name, "%s", e.draft.name.c_str());
   ImGui::SetNextItemWidth(-FLT_MIN);
