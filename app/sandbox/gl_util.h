@@ -1,7 +1,7 @@
 // Small OpenGL helpers: shader programs from the embedded sources, and a multisampled scene framebuffer.
 #pragma once
 
-#include <glad/gl.h>
+#include "sandbox_gl.h"
 
 #include <string>
 #include <string_view>

@@ -1,5 +1,6 @@
 // The window adapter: everything the sandbox needs from SDL2 and the GL context, and nothing else. The rest of the
-// sandbox sees pixel sizes and SDL events only.
+// sandbox sees pixel sizes and SDL events only. Two implementations, chosen by CMake: platform.cpp (desktop: OpenGL
+// 3.3 core, glad) and app/web/platform_web.cpp (the browser: WebGL2, i.e. OpenGL ES 3.0).
 #pragma once
 
 #include <SDL.h>
@@ -36,6 +37,12 @@ class Platform {
   void set_size(int width, int height);
   void swap() const;
   std::string renderer_name() const;
+  // The #version line of the GLSL dialect the context takes ("#version 330 core"; "#version 300 es" on the web), for
+  // ImGui's OpenGL backend. The sandbox's own shaders are rewritten to it at build time (embed_shaders.cmake).
+  const char* glsl_version() const;
+  // The scene's multisampling to start with (4; 0 on the web: WebGL2 resolves a multisampled framebuffer only into
+  // one of the same format and bounds, and the canvas is RGB with lanes drawn at offsets).
+  int default_scene_samples() const;
 
  private:
   SDL_Window* window_ = nullptr;

@@ -2,7 +2,7 @@
 // of the engine: scene_draw.cpp turns a World into these lists.
 #pragma once
 
-#include <glad/gl.h>
+#include "sandbox_gl.h"
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 

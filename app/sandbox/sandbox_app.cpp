@@ -18,6 +18,7 @@
 #include "sandbox/scene_draw.h"
 #include "sandbox/screenshot_folder.h"
 #include "sandbox/ui.h"
+#include "sandbox/ui_layers.h"
 #include "sandbox/ui_measure.h"
 #include "sandbox/user_config.h"
 
@@ -91,7 +92,7 @@ Sandbox::Sandbox(const SandboxOptions& options) {
   const bool software = state_.renderer_name.find("llvmpipe") != std::string::npos ||
                         state_.renderer_name.find("softpipe") != std::string::npos ||
                         state_.renderer_name.find("SwiftShader") != std::string::npos;
-  state_.view.msaa = software ? 0 : 4;
+  state_.view.msaa = software ? 0 : platform_->default_scene_samples();
   software_ = software;
   hidpi_scale_ = platform_->ui_scale();
   config_file_ = options.config_file;
@@ -102,7 +103,7 @@ Sandbox::Sandbox(const SandboxOptions& options) {
   state_.appearance = options.appearance;
   apply_appearance();  // before the backend: it uploads this atlas on its first frame
   ImGui_ImplSDL2_InitForOpenGL(platform_->window(), platform_->context());
-  ImGui_ImplOpenGL3_Init("#version 330 core");
+  ImGui_ImplOpenGL3_Init(platform_->glsl_version());
   imgui_ready_ = true;
 
   state_.assets_dir = find_assets_dir();
@@ -728,6 +729,9 @@ void Sandbox::frame(double wall_seconds) {
 
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
+  // Two frames within one tick of a coarse clock (a browser's reduced timer precision, headless timing) give the SDL
+  // backend a zero frame time, which ImGui::NewFrame asserts against.
+  if (ImGui::GetIO().DeltaTime <= 0.0f) ImGui::GetIO().DeltaTime = 1e-4f;
   // The pointer as the events say, in window units. The SDL backend reads it only while SDL says the window has
   // mouse or keyboard focus, which never happens on the offscreen driver (tests, `shot`) and not always under
   // Wayland; and on X11 it reads SDL's global mouse state, which SDL 2.26 refreshes only on XInput2 raw events, so

@@ -1,7 +1,7 @@
 #include "sandbox/screenshot.h"
 #include "sandbox/screenshot_folder.h"
 
-#include <glad/gl.h>
+#include "sandbox_gl.h"
 #include <stb_image_write.h>
 
 #include "common/output_file.h"

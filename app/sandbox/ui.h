@@ -86,7 +86,12 @@ int next_exaggeration(int current);
 void remember_rect(SandboxState& state, const std::string& name);
 // SameLine when an item `width` wide still fits before the window's right edge, else a new line.
 void same_line_if_fits(float width);
-// A greyed hint that wraps at the panel's edge instead of running under it.
+// A greyed hint that wraps at the panel's edge instead of running under it: hint(text), or hint(format, args...).
+inline void hint(const char* text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", text);  // not a format: no '%' is ever taken as a conversion (clang -Wformat-security)
+  ImGui::PopStyleColor();
+}
 template <typename... Args>
 void hint(const char* format, Args... args) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));

@@ -68,7 +68,7 @@ void draw_diagnostics(SandboxState& state) {
       row("dropped rows", "redundant or contradictory constraint rows left out of the last linear solve",
           "%d", stats.dependent_rows);
     if (stats.non_finite)
-      row("NaN rolled back", "a NaN or infinity appeared; the substep was undone (the state stays finite)", "yes");
+      row("NaN rolled back", "a NaN or infinity appeared; the substep was undone (the state stays finite)", "%s", "yes");
     // Each lane's drift and largest rod error now, in its colour.
     for (std::size_t k = 1; k < specs.size(); ++k) {
       const Lane& lane = state.lanes[k - 1];

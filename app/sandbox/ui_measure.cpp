@@ -130,7 +130,7 @@ void timer_column(SandboxState& state) {
     if (m.exact) hint("measured, %d intervals, amplitude %.1f\xc2\xb0", result->intervals, m.exact->amplitude * kDeg);
     else hint("measured, %d interval%s", result->intervals, result->intervals == 1 ? "" : "s");
   } else if (m.particle >= 0) {
-    big(kTimerColour, "T = ...");
+    big(kTimerColour, "%s", "T = ...");
     remember(state, "period");
     hint("timing for %.1f s: a whole swing is needed", world.time() - m.timing_since);
   } else {

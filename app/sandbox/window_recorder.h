@@ -14,8 +14,6 @@
 #include <string>
 #include <vector>
 
-#include <imgui.h>
-
 #include "sandbox/screenshot.h"
 
 namespace lagrange::video {
@@ -63,19 +61,6 @@ class WindowRecorder {
   double clock_ = 0.0;  // simulated seconds since the start
   double encode_total_ms_ = 0.0;
   std::vector<std::uint8_t> padded_;  // a frame of a window that shrank, padded to the video's size
-};
-
-// The UI's draw data in two layers: everything but ImGui's foreground list, and that list (the recording
-// indicator), so a screenshot or a video frame can be taken between them.
-class UiLayers {
- public:
-  explicit UiLayers(ImDrawData* data);
-  ImDrawData* under() { return &layers_[0]; }
-  ImDrawData* over() { return &layers_[1]; }
-
- private:
-  std::vector<ImDrawList*> lists_[2];
-  ImDrawData layers_[2];
 };
 
 }  // namespace lagrange::app

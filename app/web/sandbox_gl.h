@@ -1,0 +1,8 @@
+// The OpenGL API the sandbox draws with, web build: OpenGL ES 3.0 (WebGL2 in the browser), no loader. The few
+// desktop calls the sandbox uses that ES spells differently are mapped here (app/sandbox/desktop/sandbox_gl.h is the
+// desktop side of this seam).
+#pragma once
+
+#include <GLES3/gl3.h>
+
+inline void glClearDepth(double depth) { glClearDepthf(static_cast<float>(depth)); }
