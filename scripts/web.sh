@@ -3,6 +3,7 @@
 #   scripts/web.sh            install what is missing, build SDL2 and Dear ImGui for wasm once (cached), build the page
 #   scripts/web.sh --serve    ...then serve build-web/site on http://127.0.0.1:PORT/ (PORT: $PORT or 8080)
 #   scripts/web.sh --test     ...then run tests/web/page_test.py (the page in headless Chromium)
+#   scripts/web.sh --bench    ...also build the command line for node and compare its `bench` with the native build's
 #   scripts/web.sh --deps     only install and build the cached dependencies
 # Everything comes from Debian: emscripten, and the source packages of SDL2 and Dear ImGui (fetched with
 # `apt-get source` into the cache folder, never into the source tree). Nothing is downloaded at build time.
@@ -12,13 +13,14 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cache="${LAGRANGE_WEB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lagrange-lab-web}"
 build="${BUILD_WEB_DIR:-$root/build-web}"
 jobs="${JOBS:-2}"
-serve=0 deps_only=0 test=0
+serve=0 deps_only=0 test=0 bench=0
 for arg in "$@"; do
   case "$arg" in
     --serve) serve=1 ;;
     --deps) deps_only=1 ;;
     --test) test=1 ;;
-    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --bench) bench=1 ;;
+    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "web.sh: unknown option $arg" >&2; exit 2 ;;
   esac
 done
@@ -120,12 +122,19 @@ ln -sfn /usr/include/stb "$headers/stb"
 start=$SECONDS
 nice -n 19 emcmake cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DLAGRANGE_WEB_DEPS="$cache" >"$cache/configure-page.log" 2>&1 || { tail -n 40 "$cache/configure-page.log"; exit 1; }
-nice -n 19 cmake --build "$build" -j "$jobs"
+# The page only; the command line under node (build-web/node, for --bench) is not part of the site.
+targets=(lagrange-lab-web)
+[ "$bench" -eq 1 ] && targets+=(lagrange-lab-node)
+nice -n 19 cmake --build "$build" -j "$jobs" --target "${targets[@]}"
 echo "web.sh: page built in $((SECONDS - start)) s: $build/site/"
 ls -l "$build/site/"
 
 if [ "$test" -eq 1 ]; then
   python3 "$root/tests/web/page_test.py" "$build/site"
+fi
+if [ "$bench" -eq 1 ]; then
+  [ -x "$root/build/app/lagrange-lab" ] || "$root/scripts/build.sh"
+  python3 "$root/scripts/web_bench.py" "$root/build/app/lagrange-lab" "$build/node/lagrange-lab.js"
 fi
 if [ "$serve" -eq 1 ]; then
   port="${PORT:-8080}"

@@ -54,7 +54,9 @@ void SceneTarget::release() {
   if (fbo_) glDeleteFramebuffers(1, &fbo_);
   if (colour_) glDeleteRenderbuffers(1, &colour_);
   if (depth_) glDeleteRenderbuffers(1, &depth_);
-  fbo_ = colour_ = depth_ = 0;
+  if (resolved_fbo_) glDeleteFramebuffers(1, &resolved_fbo_);
+  if (resolved_colour_) glDeleteRenderbuffers(1, &resolved_colour_);
+  fbo_ = colour_ = depth_ = resolved_fbo_ = resolved_colour_ = 0;
 }
 
 int SceneTarget::resize(int width, int height, int samples) {
@@ -77,7 +79,16 @@ int SceneTarget::resize(int width, int height, int samples) {
     glBindRenderbuffer(GL_RENDERBUFFER, depth_);
     glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples_, GL_DEPTH_COMPONENT24, width, height);
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, depth_);
-    const bool complete = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    bool complete = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    if (complete && samples_ > 0 && kResolveNeedsSameBounds) {
+      glGenFramebuffers(1, &resolved_fbo_);
+      glGenRenderbuffers(1, &resolved_colour_);
+      glBindFramebuffer(GL_FRAMEBUFFER, resolved_fbo_);
+      glBindRenderbuffer(GL_RENDERBUFFER, resolved_colour_);
+      glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
+      glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, resolved_colour_);
+      complete = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    }
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     if (complete) break;
     release();
@@ -94,6 +105,11 @@ void SceneTarget::bind() const {
 
 void SceneTarget::resolve_to(GLuint target, int x, int y) const {
   glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);
+  if (resolved_fbo_) {  // resolve at the same bounds first (WebGL2), then copy at the offset
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, resolved_fbo_);
+    glBlitFramebuffer(0, 0, width_, height_, 0, 0, width_, height_, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, resolved_fbo_);
+  }
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target);
   glBlitFramebuffer(0, 0, width_, height_, x, y, x + width_, y + height_, GL_COLOR_BUFFER_BIT, GL_NEAREST);
   glBindFramebuffer(GL_FRAMEBUFFER, target);

@@ -30,6 +30,7 @@ class SceneTarget {
  private:
   void release();
   GLuint fbo_ = 0, colour_ = 0, depth_ = 0;
+  GLuint resolved_fbo_ = 0, resolved_colour_ = 0;  // single-sampled copy, where a resolve needs the same bounds
   int width_ = 0, height_ = 0, samples_ = -1, requested_ = -1;
 };
 

@@ -87,8 +87,6 @@ void Platform::swap() const { SDL_GL_SwapWindow(window_); }
 
 const char* Platform::glsl_version() const { return "#version 330 core"; }
 
-int Platform::default_scene_samples() const { return 4; }
-
 std::string Platform::renderer_name() const {
   const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
   const auto* version = reinterpret_cast<const char*>(glGetString(GL_VERSION));

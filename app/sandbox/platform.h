@@ -40,9 +40,6 @@ class Platform {
   // The #version line of the GLSL dialect the context takes ("#version 330 core"; "#version 300 es" on the web), for
   // ImGui's OpenGL backend. The sandbox's own shaders are rewritten to it at build time (embed_shaders.cmake).
   const char* glsl_version() const;
-  // The scene's multisampling to start with (4; 0 on the web: WebGL2 resolves a multisampled framebuffer only into
-  // one of the same format and bounds, and the canvas is RGB with lanes drawn at offsets).
-  int default_scene_samples() const;
 
  private:
   SDL_Window* window_ = nullptr;

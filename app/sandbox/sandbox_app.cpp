@@ -92,7 +92,7 @@ Sandbox::Sandbox(const SandboxOptions& options) {
   const bool software = state_.renderer_name.find("llvmpipe") != std::string::npos ||
                         state_.renderer_name.find("softpipe") != std::string::npos ||
                         state_.renderer_name.find("SwiftShader") != std::string::npos;
-  state_.view.msaa = software ? 0 : platform_->default_scene_samples();
+  state_.view.msaa = software ? 0 : 4;
   software_ = software;
   hidpi_scale_ = platform_->ui_scale();
   config_file_ = options.config_file;

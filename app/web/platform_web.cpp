@@ -77,12 +77,16 @@ void Platform::swap() const { SDL_GL_SwapWindow(window_); }
 
 const char* Platform::glsl_version() const { return "#version 300 es"; }
 
-int Platform::default_scene_samples() const { return 0; }
-
+// The browser masks GL_RENDERER ("WebKit WebGL"); WEBGL_debug_renderer_info gives the real one where the browser
+// allows it (Chromium does: "ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device ...))"), which tells software rendering.
 std::string Platform::renderer_name() const {
+  const char* unmasked = emscripten_run_script_string(
+      "(function(){try{var e=GLctx.getExtension('WEBGL_debug_renderer_info');"
+      "return e?String(GLctx.getParameter(e.UNMASKED_RENDERER_WEBGL)):''}catch(x){return ''}})()");
   const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
   const auto* version = reinterpret_cast<const char*>(glGetString(GL_VERSION));
-  return std::string(renderer ? renderer : "?") + ", " + (version ? version : "?");
+  std::string name = unmasked && *unmasked ? unmasked : (renderer ? renderer : "?");
+  return name + ", " + (version ? version : "?");
 }
 
 }  // namespace lagrange::app

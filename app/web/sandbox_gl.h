@@ -6,3 +6,7 @@
 #include <GLES3/gl3.h>
 
 inline void glClearDepth(double depth) { glClearDepthf(static_cast<float>(depth)); }
+
+// WebGL2 resolves a multisampled framebuffer only into one of the same size and bounds: the scene's multisamples are
+// resolved into a single-sampled buffer first, then copied to the canvas at the lane's offset (gl_util.cpp).
+inline constexpr bool kResolveNeedsSameBounds = true;

@@ -4,3 +4,6 @@
 #pragma once
 
 #include <glad/gl.h>
+
+// Desktop OpenGL resolves multisamples straight into the window at any offset (gl_util.cpp; the web differs).
+inline constexpr bool kResolveNeedsSameBounds = false;
