@@ -3,6 +3,8 @@
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config python3
+  # compiles through ccache: an unchanged source is not compiled again, in this clone or another (CMakeLists.txt)
+  ccache
   libsdl2-dev libimgui-dev python3-glad libglm-dev doctest-dev libstb-dev nlohmann-json3-dev libeigen3-dev
   # Mesa's software OpenGL, so the window, screenshots and GUI tests work with no GPU and no display
   libgl1-mesa-dri libegl1-mesa-dev xvfb
