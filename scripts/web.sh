@@ -120,6 +120,10 @@ ln -sfn /usr/include/stb "$headers/stb"
 
 # --- The page
 start=$SECONDS
+# Through ccache when it is installed (as the desktop build: CMakeLists.txt): emcc runs clang under the wrapper.
+if command -v ccache >/dev/null; then
+  export EM_COMPILER_WRAPPER=ccache CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
+fi
 nice -n 19 emcmake cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DLAGRANGE_WEB_DEPS="$cache" >"$cache/configure-page.log" 2>&1 || { tail -n 40 "$cache/configure-page.log"; exit 1; }
 # The page only; the command line under node (build-web/node, for --bench) is not part of the site.
