@@ -89,6 +89,15 @@ const char* Platform::glsl_version() const { return "#version 330 core"; }
 
 int Platform::default_scene_samples() const { return 4; }
 
+// Files stay in the folder they were written to; no picker (the scene list, the path field, a dropped file).
+bool Platform::files_download() const { return false; }
+
+std::string Platform::deliver_file(const std::filesystem::path&) { return {}; }
+
+bool Platform::pick_scene_file() { return false; }
+
+bool Platform::has_scene_picker() const { return false; }
+
 std::string Platform::renderer_name() const {
   const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
   const auto* version = reinterpret_cast<const char*>(glGetString(GL_VERSION));
