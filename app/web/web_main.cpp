@@ -5,8 +5,9 @@
 // A bad value is reported (the console and a toast) and skipped; the page runs with the rest (docs/web.md).
 // Every frame the page title shows the simulated time, the solver and the input counts, so a test (and a
 // teacher's browser tab) can read them: "Lagrange Lab · t=1.234 s · scene=double_pendulum · solver=projection ·
-// steps=74 · grabs=0 · hover=0 · paused=0 · editing=0 · lanes=1 · frame=75" (editing: the scene editor's Edit mode,
-// key E; lanes: how many lanes run, 1 without comparison lanes).
+// steps=74 · grabs=0 · hover=0 · paused=0 · editing=0 · lanes=1 · view=1.8 · frame=75" (editing: the scene editor's
+// Edit mode, key E; lanes: how many lanes run, 1 without comparison lanes; view: how much of the scene the camera
+// shows, the half-height in metres in 2D, the distance in 3D: smaller is zoomed in).
 // Every toast is echoed to the browser's console (errors as console errors).
 // Not on the web: the user's settings file (nothing is remembered between visits), `shot`, `record` and the window's
 // recording (F9 says so: window_recorder_web.cpp).
@@ -39,6 +40,7 @@ struct Page {
 void publish_status(const Sandbox& sandbox, long frame) {
   const World& world = sandbox.world();
   const InputCounts& input = sandbox.state().input_counts;
+  const Camera& camera = sandbox.camera();
   std::string scene = sandbox.state().scene_path.stem().string();  // the file's name: letters, digits, _ and -
   for (char& c : scene)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '_';
@@ -46,10 +48,11 @@ void publish_status(const Sandbox& sandbox, long frame) {
   std::snprintf(script, sizeof script,
                 "document.title='Lagrange Lab \\u00b7 t=%.3f s \\u00b7 scene=%.60s \\u00b7 solver=%s \\u00b7 "
                 "steps=%ld \\u00b7 grabs=%ld \\u00b7 hover=%ld \\u00b7 paused=%d \\u00b7 editing=%d \\u00b7 "
-                "lanes=%zu \\u00b7 frame=%ld'",
+                "lanes=%zu \\u00b7 view=%.4g \\u00b7 frame=%ld'",
                 world.time(), scene.empty() ? "none" : scene.c_str(), world.solver_info().id, world.step_count(),
                 input.grabs, input.particle_hover_frames, sandbox.state().paused ? 1 : 0,
-                sandbox.state().editor.active ? 1 : 0, sandbox.state().lanes.size() + 1, frame);
+                sandbox.state().editor.active ? 1 : 0, sandbox.state().lanes.size() + 1,
+                camera.perspective ? camera.distance : camera.half_height, frame);
   emscripten_run_script(script);
 }
 
