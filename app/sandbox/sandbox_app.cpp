@@ -552,7 +552,8 @@ void Sandbox::export_csv(std::string path) {
     char text[64];
     std::snprintf(text, sizeof text, "%.3f to %.3f s", timeline.at(0).world.time, timeline.back().world.time);
     const std::string steps = std::to_string(timeline.size()) + " steps";
-    deliver_file(path, "Exported " + std::string(text) + " (" + steps + ") to " + path, std::string(text) + ", " + steps);
+    deliver_file(path, "Exported " + std::string(text) + " (" + steps + ") to " + path,
+                 std::string(text) + ", " + steps);
   } catch (const std::exception& error) {
     state_.notice = std::string("Could not export: ") + error.what();
     state_.show_toast(state_.notice, true);

@@ -528,6 +528,10 @@ def main():
             if run.returncode != 0:
                 failures.append(f"{what}: the native command line refused the file: {run.stderr.strip()[:300]}")
 
+        # The browser's own actions for F12 (developer tools) and Ctrl+S (save the page) are stopped (SDL's key
+        # handler calls preventDefault), the page's run.
+        devtools.evaluate("window.keysSeen = []; window.addEventListener('keydown', (e) => "
+                          "window.keysSeen.push(e.key + (e.ctrlKey ? '+ctrl' : '') + ':' + e.defaultPrevented))")
         devtools.key("F12", "F12", 123)
         png = downloaded("F12", ".png")
         if png:
@@ -544,6 +548,10 @@ def main():
             if not scene.get("particles"):
                 failures.append(f"the saved scene has no particles: {sorted(scene)}")
             native_accepts("Save", saved)
+        keys = devtools.evaluate("window.keysSeen")
+        print(f"page_test: keys seen by the page, and whether the browser's action was stopped: {keys}")
+        if "F12:true" not in keys or "s+ctrl:true" not in keys:
+            failures.append(f"F12 or Ctrl+S would also do the browser's own action: {keys}")
         devtools.key("e", "KeyE", 69, text="e")
         wait_frames(devtools, 3)
         devtools.key("s", "KeyS", 83, modifiers=2)  # Edit mode's Save: the draft
