@@ -87,6 +87,15 @@ void Platform::swap() const { SDL_GL_SwapWindow(window_); }
 
 const char* Platform::glsl_version() const { return "#version 330 core"; }
 
+// Files stay in the folder they were written to; no picker (the scene list, the path field, a dropped file).
+bool Platform::files_download() const { return false; }
+
+std::string Platform::deliver_file(const std::filesystem::path&) { return {}; }
+
+bool Platform::pick_scene_file() { return false; }
+
+bool Platform::has_scene_picker() const { return false; }
+
 std::string Platform::renderer_name() const {
   const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
   const auto* version = reinterpret_cast<const char*>(glGetString(GL_VERSION));

@@ -5,6 +5,7 @@
 
 #include <SDL.h>
 
+#include <filesystem>
 #include <string>
 
 namespace lagrange::app {
@@ -40,6 +41,24 @@ class Platform {
   // The #version line of the GLSL dialect the context takes ("#version 330 core"; "#version 300 es" on the web), for
   // ImGui's OpenGL backend. The sandbox's own shaders are rewritten to it at build time (embed_shaders.cmake).
   const char* glsl_version() const;
+
+  // --- Files: how what the sandbox writes reaches the user, and how a scene file comes in (docs/web.md, "Files").
+  // True when every file the sandbox writes is handed to the user as a download (the page: it has no folders the user
+  // can see); false on the desktop, where a file stays in the folder it was written to. The UI hides or rewords what
+  // names a folder when it is true (SandboxState::downloads).
+  bool files_download() const;
+  // Hands over a file the sandbox has just written completely (always through io::write_file or io::OutputFile, as on
+  // the desktop). Desktop: nothing to do, the file stays where it is; returns "". Web: the browser downloads it under
+  // its own name (file.filename()), then it is removed from the page's in-memory file system; returns "" or why it
+  // failed. Every output goes through Sandbox::deliver_file, which calls this: the screenshot, Save, Edit mode's Save
+  // and Save as, Export CSV (and the window's recording).
+  std::string deliver_file(const std::filesystem::path& file);
+  // Asks the user for a scene file from their own disk. Web: the page's file picker (index.html); the chosen file is
+  // copied into the in-memory file system and arrives as an SDL_DROPFILE event, exactly like a file dropped on the
+  // window. Returns false where there is no picker (desktop: the scene list, the path field and dropping a file).
+  bool pick_scene_file();
+  // Whether pick_scene_file has a picker to show (the UI's "Open file..." button): false on the desktop.
+  bool has_scene_picker() const;
 
  private:
   SDL_Window* window_ = nullptr;

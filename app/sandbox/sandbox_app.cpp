@@ -61,14 +61,32 @@ Sample sample_of(const World& world) {
   return sample;
 }
 
-void take_screenshot(SandboxState& state, const Image& image) {
-  const std::filesystem::path file = timestamped_path(state.screenshot_dir, state.scene.name);
+}  // namespace
+
+void Sandbox::take_screenshot(const Image& image) {
+  const std::filesystem::path file = timestamped_path(state_.screenshot_dir, state_.scene.name);
   const std::string error = write_png(image, file);
-  state.notice = error.empty() ? "Saved " + file.string() : "Screenshot failed: " + error;
-  state.show_toast(state.notice, !error.empty());
+  if (!error.empty()) {
+    state_.notice = "Screenshot failed: " + error;
+    state_.show_toast(state_.notice, true);
+    return;
+  }
+  deliver_file(file, "Saved " + file.string());
 }
 
-}  // namespace
+// The one way out for every file the window writes (sandbox_app.h).
+void Sandbox::deliver_file(const std::filesystem::path& file, const std::string& notice, const std::string& detail) {
+  if (!state_.downloads) {  // the desktop: the file stays where it was written, the message says where
+    state_.notice = notice;
+    state_.show_toast(state_.notice, false);
+    return;
+  }
+  const std::string name = file.filename().string();
+  const std::string error = platform_->deliver_file(file);
+  if (error.empty()) state_.notice = "Downloaded " + name + (detail.empty() ? "" : " (" + detail + ")");
+  else state_.notice = "Could not download " + name + ": " + error;
+  state_.show_toast(state_.notice, !error.empty());
+}
 
 std::filesystem::path find_assets_dir() {
   std::error_code error;
@@ -108,6 +126,8 @@ Sandbox::Sandbox(const SandboxOptions& options) {
 
   state_.assets_dir = find_assets_dir();
   refresh_scene_files(state_);
+  state_.downloads = platform_->files_download();
+  state_.scene_picker = platform_->has_scene_picker();
   state_.screenshot_dir = default_screenshot_dir();
   state_.save_dir = default_scene_dir();
   // A world exists before the first scene loads, so every accessor is valid.
@@ -406,6 +426,9 @@ void Sandbox::apply(const Command& command) {
     case Command::Kind::ToggleRecording:
       toggle_recording();
       break;
+    case Command::Kind::PickSceneFile:
+      if (!platform_->pick_scene_file()) state_.show_toast("No file picker here: open a scene by its path", true);
+      break;
     case Command::Kind::FrameScene:
       frame_scene();
       break;
@@ -451,8 +474,8 @@ void Sandbox::save_scene(std::string path) {
     state_.saved_path = path;
     char time[32];
     std::snprintf(time, sizeof time, "%.3f", state_.world.time());
-    state_.notice = "Saved the scene at t = " + std::string(time) + " s to " + path;
-    state_.show_toast(state_.notice, false);
+    deliver_file(path, "Saved the scene at t = " + std::string(time) + " s to " + path,
+                 "the scene at t = " + std::string(time) + " s");
   } catch (const std::exception& error) {
     state_.notice = std::string("Could not save: ") + error.what();
     state_.show_toast(state_.notice, true);
@@ -528,8 +551,9 @@ void Sandbox::export_csv(std::string path) {
     out.commit();
     char text[64];
     std::snprintf(text, sizeof text, "%.3f to %.3f s", timeline.at(0).world.time, timeline.back().world.time);
-    state_.notice = "Exported " + std::string(text) + " (" + std::to_string(timeline.size()) + " steps) to " + path;
-    state_.show_toast(state_.notice, false);
+    const std::string steps = std::to_string(timeline.size()) + " steps";
+    deliver_file(path, "Exported " + std::string(text) + " (" + steps + ") to " + path,
+                 std::string(text) + ", " + steps);
   } catch (const std::exception& error) {
     state_.notice = std::string("Could not export: ") + error.what();
     state_.show_toast(state_.notice, true);
@@ -846,14 +870,14 @@ void Sandbox::render(bool with_panels) {
   }
   if (screenshot_request_ && !*screenshot_request_) {
     screenshot_request_.reset();
-    take_screenshot(state_, read_pixels());
+    take_screenshot(read_pixels());
   }
   // The UI, and its foreground layer (the recording indicator) only after the screenshot and the video's frame.
   UiLayers ui(ImGui::GetDrawData());
   if (with_panels) ImGui_ImplOpenGL3_RenderDrawData(ui.under());
   if (screenshot_request_) {
     screenshot_request_.reset();
-    take_screenshot(state_, read_pixels());
+    take_screenshot(read_pixels());
   }
   capture_recording();
   if (with_panels && ui.over()->CmdListsCount > 0) ImGui_ImplOpenGL3_RenderDrawData(ui.over());

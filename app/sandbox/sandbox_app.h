@@ -99,6 +99,13 @@ class Sandbox {
   // Time travel: a snapshot of every lane after each step; showing snapshot i (paused); leaving the past.
   void record_snapshot(bool stepped = false);
   void export_csv(std::string path);
+  void take_screenshot(const Image& image);
+  // The one way out for every file the window writes, once it is written completely (io::write_file /
+  // io::OutputFile): hands it to the user through Platform::deliver_file and shows the toast. The desktop keeps the
+  // file where it is and shows `notice` unchanged ("Saved ... to PATH"); the page downloads it and says
+  // "Downloaded NAME (detail)" (or why the download failed, as an error). Called by the screenshot, Save, Edit mode's
+  // Save / Save as and Export CSV; the window's recording calls it in stop_recording once the video is written.
+  void deliver_file(const std::filesystem::path& file, const std::string& notice, const std::string& detail = {});
   void show_snapshot(std::size_t i);
   // Recording the window (window_recorder.cpp): F9 / Record starts or stops; a frame after each drawing.
   void toggle_recording();

@@ -150,8 +150,7 @@ void Sandbox::save_draft(std::string path) {
     e.document = path;
     e.modified = false;
     state_.saved_path = path;
-    state_.notice = "Saved the scene to " + path;
-    state_.show_toast(state_.notice, false);
+    deliver_file(path, "Saved the scene to " + path);
     e.dirty = true;  // the title loses its *
   } catch (const std::exception& error) {
     state_.notice = std::string("Could not save: ") + error.what();

@@ -188,6 +188,27 @@ void Sandbox::handle_event(const SDL_Event& event) {
       if (!ui_mouse && event.wheel.y != 0)
         state_.camera.zoom(event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED ? -event.wheel.y : event.wheel.y, mouse_);
       break;
+    case SDL_FINGERDOWN:
+      // A second finger: the first one's pan (its touch is the mouse, SDL_HINT_TOUCH_MOUSE_EVENTS) gives way to the
+      // pinch below. A grabbed particle stays grabbed.
+      if (SDL_GetNumTouchFingers(event.tfinger.touchId) >= 2 && gesture_ == Gesture::Pan) gesture_ = Gesture::None;
+      break;
+    case SDL_MULTIGESTURE: {
+      // Two fingers pinching (a touch screen; the page on a tablet): the scene grows as the fingers' distance does,
+      // about their middle. SDL's dDist is the change of each finger's distance from the middle (SDL_gesture.c):
+      // half their distance, read from the fingers themselves.
+      SDL_Finger* a = SDL_GetTouchFinger(event.mgesture.touchId, 0);
+      SDL_Finger* b = SDL_GetTouchFinger(event.mgesture.touchId, 1);
+      if (event.mgesture.numFingers != 2 || !a || !b || state_.drag.active()) break;
+      const double now = 0.5 * std::hypot(a->x - b->x, a->y - b->y), before = now - event.mgesture.dDist;
+      if (!(now > 1e-3 && before > 1e-3)) break;
+      int width = 1, height = 1;
+      platform_->window_size(width, height);
+      const glm::dvec2 middle = to_pixels(static_cast<int>(event.mgesture.x * width),
+                                          static_cast<int>(event.mgesture.y * height));
+      state_.camera.zoom(std::log(before / now) / std::log(0.88), middle);  // Camera::zoom: 0.88^notches
+      break;
+    }
     default:
       break;
   }

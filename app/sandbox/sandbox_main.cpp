@@ -13,6 +13,7 @@
 #include "sandbox/sandbox_app.h"
 #include "sandbox/ui.h"
 #include "sandbox/user_config.h"
+#include "sandbox/window_options.h"
 
 namespace lagrange::app {
 namespace {
@@ -25,6 +26,9 @@ constexpr const char* kUsage =
     "  --size WxH      window size in screen units (default 1280x720)\n"
     "  --paused        start paused\n"
     "  --measure       open with the Measure strip (period timer, stopwatch, protractor, energy bars; key M)\n"
+    "  --lanes L1,L2   2-4 lanes stepped together from the same state, each a solver id with optional :KEY=VALUE\n"
+    "                  settings (as for run --lanes), e.g. projection,acceleration; excludes --solver\n"
+    "  --lane-view V   overlay (the other lanes as ghosts over lane 1; default) or split (side by side)\n"
     "  --no-vsync      do not wait for the display refresh\n"
     "  --ui-scale S    fonts, widgets, lines and plots S times as large, 1..3 (e.g. 1.5; a projector)\n"
     "  --theme T       dark (default) or light (a bright room)\n"
@@ -66,55 +70,30 @@ void print_keys() {
 }  // namespace
 
 int sandbox_main(int argc, char** argv) {
-  std::string scene, solver;
-  SandboxOptions options;
-  bool paused = false, measure = false;
-  long quit_after = -1;
-  bool report = false;
-  std::optional<double> ui_scale;
-  std::optional<Theme> theme;
+  WindowCommandLine line;  // the same parser as the page's URL settings (window_options.h)
   try {
     cli::Args args(argc, argv);
     while (!args.empty()) {
-      if (args.flag("-h") || args.flag("--help")) {
+      read_window_option(args, line);
+      if (line.help) {
         std::printf(kUsage, solver_ids().c_str());
         return 0;
       }
-      if (auto v = args.option("--solver")) {
-        solver = *v;
-        if (!find_solver(solver)) return usage_error("unknown solver '" + solver + "'");
-      } else if (auto v = args.option("--size")) {
-        if (!parse_size(*v, options.width, options.height))
-          return usage_error("--size needs WIDTHxHEIGHT, e.g. 1280x720");
-      } else if (args.flag("--paused")) {
-        paused = true;
-      } else if (args.flag("--measure")) {
-        measure = true;
-      } else if (auto v = args.option("--quit-after")) {
-        quit_after = cli::parse_count("--quit-after", *v, 1);
-      } else if (args.flag("--report")) {
-        report = true;
-      } else if (args.flag("--list-keys")) {
+      if (line.list_keys) {
         print_keys();
         return 0;
-      } else if (auto v = args.option("--ui-scale")) {
-        ui_scale = parse_ui_scale(*v);
-        if (!ui_scale) return usage_error(ui_scale_error(*v));
-      } else if (auto v = args.option("--theme")) {
-        theme = parse_theme(*v);
-        if (!theme) return usage_error(theme_error(*v));
-      } else if (args.flag("--no-vsync")) {
-        options.vsync = false;
-      } else if (auto p = args.positional()) {
-        if (!scene.empty()) return usage_error("one scene at a time (got '" + scene + "' and '" + *p + "')");
-        scene = *p;
-      } else {
-        args.finish();  // throws: an unknown option
       }
     }
+    check_window_command_line(line);
   } catch (const cli::UsageError& error) {
     return usage_error(error.what());
   }
+  SandboxOptions options;
+  options.width = line.width;
+  options.height = line.height;
+  options.vsync = line.vsync;
+  const long quit_after = line.quit_after;
+  const bool report = line.report;
 
   // With no display SDL would fall back to an invisible offscreen window and run unseen forever. Say so instead,
   // unless a video driver was chosen on purpose (SDL_VIDEODRIVER=offscreen runs the window headless, as the tests do).
@@ -130,29 +109,11 @@ int sandbox_main(int argc, char** argv) {
   std::string warning;
   options.appearance = read_appearance(options.config_file, warning);
   if (!warning.empty()) std::fprintf(stderr, "lagrange-lab: %s\n", warning.c_str());
-  if (ui_scale) options.appearance.scale = *ui_scale;
-  if (theme) options.appearance.theme = *theme;
+  if (line.ui_scale) options.appearance.scale = *line.ui_scale;
+  if (line.theme) options.appearance.theme = *line.theme;
   try {
     Sandbox sandbox(options);
-    const std::string fallback = (find_assets_dir() / "double_pendulum.json").string();
-    std::string error = sandbox.load_scene(scene.empty() ? fallback : scene);
-    if (!error.empty()) {
-      std::fprintf(stderr, "lagrange-lab: %s\n", error.c_str());
-      if (!scene.empty()) {  // keep the message on screen over the default scene
-        sandbox.load_scene(fallback);
-        sandbox.state().scene_error = error;
-      }
-    }
-    if (!solver.empty()) {
-      Settings settings = sandbox.world().settings();
-      settings.solver = solver;
-      sandbox.state().commands.push_back(Command::apply_settings(settings));
-    }
-    sandbox.state().paused = paused;
-    if (measure) {
-      sandbox.state().measure.shown = true;
-      sandbox.state().push(Command::Kind::FrameScene);  // into the viewport above the strip
-    }
+    start_window(sandbox, line);  // the scene (or the default with the error on screen), solver, lanes, ...
     auto last = std::chrono::steady_clock::now();
     for (long frame = 0; sandbox.pump_events() && frame != quit_after; ++frame) {
       const auto now = std::chrono::steady_clock::now();

@@ -77,6 +77,8 @@ struct Command {
     Redo,
     DeleteSelection,
     ToggleRecording, // start or stop recording the window as an MP4 (F9, Record; window_recorder.h)
+    PickSceneFile,   // ask the platform for a scene file from the user's disk (the page's "Open file..."); it comes
+                     // back as an SDL_DROPFILE event, like a file dropped on the window
   };
   Kind kind = Kind::Reset;
   Settings settings;
@@ -209,6 +211,10 @@ struct SandboxState {
     toast_is_error = error;
     toast_seconds = error ? 8.0 : 4.0;
   }
+  // Files reach the user as browser downloads (the page, Platform::files_download): no folder to show or type.
+  bool downloads = false;
+  // An "Open file..." button asks the platform for a scene file from the user's disk (the page's file picker).
+  bool scene_picker = false;
   std::filesystem::path screenshot_dir = "screenshots";
   std::filesystem::path save_dir = "scenes";   // where Save puts a new file (the user's documents folder)
   std::filesystem::path saved_path;           // the file the last Save wrote ("" before the first)

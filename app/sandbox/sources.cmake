@@ -29,6 +29,7 @@ set(LAGRANGE_SANDBOX_SHARED_SOURCES
   timeline.cpp
   ui_display.cpp
   user_config.cpp
+  window_options.cpp  # the window's command line: the desktop's argv and the page's URL settings
 )
 # The embedded shaders: sets SHADER_CPP, a generated .cpp for the sources list (GLSL_ES: rewritten for WebGL2).
 function(lagrange_embed_shaders out_var glsl_es)

@@ -112,7 +112,10 @@ void file_section(SandboxState& state) {
   if (ImGui::IsItemDeactivated() && e.field == ImGui::GetItemID()) e.field = 0;
   if (ImGui::Button("Save (Ctrl+S)")) state.commands.push_back(Command::save(""));
   remember_rect(state, "edit save button");
-  if (ImGui::IsItemHovered())
+  if (ImGui::IsItemHovered() && state.downloads)
+    ImGui::SetTooltip("Download the edited scene as %s",
+                      e.document.empty() ? "a .json file" : e.document.filename().string().c_str());
+  else if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Save the edited scene to %s",
                       e.document.empty() ? (state.save_dir.string() + "/...json (a new file)").c_str()
                                          : e.document.string().c_str());
@@ -120,7 +123,9 @@ void file_section(SandboxState& state) {
   hint("%s%s", document_name(e).c_str(), e.modified ? " (modified)" : "");
   auto& field = e.save_field;
   ImGui::SetNextItemWidth(-(button_width("Save as") + ImGui::GetStyle().ItemSpacing.x));
-  const bool enter = ImGui::InputTextWithHint("##edit save path", "save as: path/to/file.json", field.data(),
+  const bool enter = ImGui::InputTextWithHint("##edit save path",
+                                              state.downloads ? "save as: name.json" : "save as: path/to/file.json",
+                                              field.data(),
                                               field.size(), ImGuiInputTextFlags_EnterReturnsTrue);
   remember_rect(state, "edit save path field");
   ImGui::SameLine();

@@ -136,12 +136,22 @@ void scene_section(SandboxState& state) {
   const bool open = ImGui::Button("Open");
   if ((open || enter) && path[0]) state.commands.push_back(Command::load(std::string(path.data())));
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Open the scene file named in the field (or press Enter there).");
-  hint("...or drop a .json file on the window");
+  if (state.scene_picker) {  // the page: a scene from the user's own disk
+    if (ImGui::Button("Open file...")) state.push(Command::Kind::PickSceneFile);
+    remember_rect(state, "open file button");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Open a scene file (.json) from your computer.");
+    ImGui::SameLine();
+    hint("...or drop a .json file on the page");
+  } else {
+    hint("...or drop a .json file on the window");
+  }
   // Save: the scene as it is now, state and settings, as a scene file that opens where it was saved.
   const float save_width = ImGui::CalcTextSize("Save as").x + 2.0f * ImGui::GetStyle().FramePadding.x;
   if (ImGui::Button("Save (Ctrl+S)")) state.commands.push_back(Command::save(""));
   remember_rect(state, "save button");
-  if (ImGui::IsItemHovered())
+  if (ImGui::IsItemHovered() && state.downloads)
+    ImGui::SetTooltip("Download the scene as it is now (positions, velocities, time, settings) as a .json file");
+  else if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Save the scene as it is now (positions, velocities, time, settings) to %s",
                       state.saved_path.empty() ? (state.save_dir.string() + "/...json").c_str()
                                                : state.saved_path.string().c_str());
@@ -160,18 +170,23 @@ void scene_section(SandboxState& state) {
                       "undo and redo, save.");
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("The timeline (the last %.0f s, every step, every lane) as a CSV with the columns of "
-                      "lagrange-lab run --csv, to a new file in %s",
-                      state.timeline.max_seconds, state.save_dir.string().c_str());
+                      "lagrange-lab run --csv, %s%s",
+                      state.timeline.max_seconds, state.downloads ? "as a download" : "to a new file in ",
+                      state.downloads ? "" : state.save_dir.string().c_str());
   auto& save_path = state.save_field;
   ImGui::SetNextItemWidth(-(save_width + ImGui::GetStyle().ItemSpacing.x));
-  const bool save_enter = ImGui::InputTextWithHint("##save path", "save as: path/to/file.json", save_path.data(),
+  const bool save_enter = ImGui::InputTextWithHint("##save path",
+                                                   state.downloads ? "save as: name.json" : "save as: path/to/file.json",
+                                                   save_path.data(),
                                                    save_path.size(), ImGuiInputTextFlags_EnterReturnsTrue);
   remember_rect(state, "save path field");
   ImGui::SameLine();
   const bool save_as = ImGui::Button("Save as");
   remember_rect(state, "save as button");
   if ((save_as || save_enter) && save_path[0]) state.commands.push_back(Command::save(std::string(save_path.data())));
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Save the scene as it is now to the file named in the field.");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(state.downloads ? "Download the scene as it is now under the name in the field."
+                                      : "Save the scene as it is now to the file named in the field.");
   if (!state.scene_error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, colours.error_text);
     ImGui::TextWrapped("Could not open: %s", state.scene_error.c_str());
@@ -406,18 +421,22 @@ void view_section(SandboxState& state) {
 void screenshot_section(SandboxState& state) {
   if (!ImGui::CollapsingHeader("Screenshot")) return;
   auto& folder = state.folder_field;
-  // The field follows the folder in use (the default is the pictures folder) except while it is being edited.
-  if (ImGui::GetActiveID() != ImGui::GetID("##folder"))
-    std::snprintf(folder.data(), folder.size(), "%s", state.screenshot_dir.string().c_str());
-  hint("Folder (F12 or P saves a PNG there, F9 records an MP4):");
-  ImGui::SetNextItemWidth(-FLT_MIN);
-  if (ImGui::InputText("##folder", folder.data(), folder.size())) state.screenshot_dir = folder.data();
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", state.screenshot_dir.string().c_str());
-  remember_rect(state, "screenshot folder");
+  if (state.downloads) {  // the page: no folder, the browser downloads the file
+    hint("F12 or P downloads a PNG of the window.");
+  } else {
+    // The field follows the folder in use (the default is the pictures folder) except while it is being edited.
+    if (ImGui::GetActiveID() != ImGui::GetID("##folder"))
+      std::snprintf(folder.data(), folder.size(), "%s", state.screenshot_dir.string().c_str());
+    hint("Folder (F12 or P saves a PNG there, F9 records an MP4):");
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    if (ImGui::InputText("##folder", folder.data(), folder.size())) state.screenshot_dir = folder.data();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", state.screenshot_dir.string().c_str());
+    remember_rect(state, "screenshot folder");
+  }
   checkbox(state, "without panels", &state.screenshot_without_panels);
-  if (ImGui::Button("Save PNG (F12)"))
+  if (ImGui::Button(state.downloads ? "Download PNG (F12)" : "Save PNG (F12)"))
     state.commands.push_back(Command::screenshot(state.screenshot_without_panels));
-  remember_label(state, "Save PNG (F12)");
+  remember_label(state, state.downloads ? "Download PNG (F12)" : "Save PNG (F12)");
   if (!state.notice.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette(state.appearance.theme).ok_text);
     ImGui::TextWrapped("%s", state.notice.c_str());

@@ -28,9 +28,9 @@ void record_button(SandboxState& state) {
                         recording.file.string().c_str());
     else
       ImGui::SetTooltip("Record the window as a video (MP4, F9): a frame every 1/%d s of simulated time while it "
-                        "runs, at the window's size; none while paused. Stop saves it into the screenshot folder, "
-                        "%s (at most %.0f minutes).",
-                        WindowRecorder::kFps, state.screenshot_dir.string().c_str(), WindowRecorder::kMaxSeconds / 60);
+                        "runs, at the window's size; none while paused. Stop %s%s (at most %.0f minutes).",
+                        WindowRecorder::kFps, state.downloads ? "downloads it" : "saves it into the screenshot folder, ",
+                        state.downloads ? "" : state.screenshot_dir.string().c_str(), WindowRecorder::kMaxSeconds / 60);
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <system_error>
 
 #include "sandbox/platform.h"
 #include "sandbox_gl.h"
@@ -88,5 +89,63 @@ std::string Platform::renderer_name() const {
   std::string name = unmasked && *unmasked ? unmasked : (renderer ? renderer : "?");
   return name + ", " + (version ? version : "?");
 }
+
+}  // namespace lagrange::app
+
+// --- Files (docs/web.md, "Files"): out as browser downloads, in through the page's file picker or a drop.
+
+// The file's bytes, out of the in-memory file system, become a Blob that an <a download="NAME"> click hands to the
+// browser (its download bar, or the folder it is set to save into). 1 when the browser took it.
+EM_JS(int, lagrange_download, (const char* path_utf8, const char* name_utf8), {
+  const path = UTF8ToString(path_utf8);
+  const name = UTF8ToString(name_utf8);
+  try {
+    const bytes = FS.readFile(path);
+    const types = {png: "image/png", json: "application/json", csv: "text/csv", gif: "image/gif",
+                   mp4: "video/mp4", webm: "video/webm"};
+    const type = types[name.split(".").pop().toLowerCase()] || "application/octet-stream";
+    const url = URL.createObjectURL(new Blob([bytes], {type: type}));
+    const link = document.createElement("a");
+    link.href = url;
+    link.download = name;
+    link.style.display = "none";
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(function() { URL.revokeObjectURL(url); }, 60000);  // the browser has read it by then
+    console.log("lagrange-lab: downloaded " + name + " (" + bytes.length + " bytes)");
+    return 1;
+  } catch (error) {
+    console.error("lagrange-lab: cannot download " + path + ": " + error +
+                  (error.errno !== undefined ? " (errno " + error.errno + ")" : ""));
+    return 0;
+  }
+});
+
+// index.html's hidden <input type="file" id="scene-file">: its change handler copies the chosen file into /uploads/
+// and calls lagrange_open_file (web_main.cpp). Browsers open a picker only shortly after a user's click or key press,
+// which the button's click is.
+EM_JS(int, lagrange_show_file_picker, (), {
+  const input = document.getElementById("scene-file");
+  if (!input) return 0;
+  input.value = "";  // the same file chosen again opens again
+  input.click();
+  return 1;
+});
+
+namespace lagrange::app {
+
+bool Platform::files_download() const { return true; }
+
+std::string Platform::deliver_file(const std::filesystem::path& file) {
+  const int ok = lagrange_download(file.string().c_str(), file.filename().string().c_str());
+  std::error_code ignored;
+  std::filesystem::remove(file, ignored);  // downloaded or not, nothing stays behind in the page's memory
+  return ok ? std::string() : "the browser refused the download (see the console)";
+}
+
+bool Platform::pick_scene_file() { return lagrange_show_file_picker() != 0; }
+
+bool Platform::has_scene_picker() const { return true; }
 
 }  // namespace lagrange::app

@@ -1,13 +1,20 @@
 // The page's entry point: the sandbox (the same Sandbox class as the desktop window) driven by the browser's frame
-// callback instead of sandbox_main.cpp's loop. Arguments come from the page's URL (index.html):
-//   ?scene=double_pendulum&solver=acceleration  ->  argv = {"/assets/double_pendulum.json", "--solver", "acceleration"}
+// callback instead of sandbox_main.cpp's loop. Arguments come from the page's URL: index.html turns each parameter
+// into one item of the window's own command line, read by the same parser (window_options.h):
+//   ?scene=double_pendulum&theme=light&paused=1  ->  {"/assets/double_pendulum.json", "--theme=light", "--paused"}
+// A bad value is reported (the console and a toast) and skipped; the page runs with the rest (docs/web.md).
 // Every frame the page title shows the simulated time, the solver and the input counts, so a test (and a
 // teacher's browser tab) can read them: "Lagrange Lab · t=1.234 s · scene=double_pendulum · solver=projection ·
-// steps=74 · grabs=0 · hover=0 · paused=0 · editing=0 · frame=75" (editing: the scene editor's Edit mode, key E).
+// steps=74 · grabs=0 · hover=0 · paused=0 · editing=0 · lanes=1 · view=1.8 · frame=75" (editing: the scene editor's
+// Edit mode, key E; lanes: how many lanes run, 1 without comparison lanes; view: how much of the scene the camera
+// shows, the half-height in metres in 2D, the distance in 3D: smaller is zoomed in).
+// Every toast is echoed to the browser's console (errors as console errors).
 // Not on the web: the user's settings file (nothing is remembered between visits), `shot`, `record` and the window's
 // recording (F9 says so: window_recorder_web.cpp).
 #include <emscripten.h>
+#include <sys/stat.h>
 
+#include <array>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
@@ -17,6 +24,7 @@
 #include <string_view>
 
 #include "sandbox/sandbox_app.h"
+#include "sandbox/window_options.h"
 
 namespace lagrange::app {
 namespace {
@@ -25,22 +33,38 @@ struct Page {
   std::unique_ptr<Sandbox> sandbox;
   std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
   long frame = 0;
+  std::string toast;  // the last toast echoed to the console
+  double toast_seconds = 0.0;
 };
 
 void publish_status(const Sandbox& sandbox, long frame) {
   const World& world = sandbox.world();
   const InputCounts& input = sandbox.state().input_counts;
+  const Camera& camera = sandbox.camera();
   std::string scene = sandbox.state().scene_path.stem().string();  // the file's name: letters, digits, _ and -
   for (char& c : scene)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '_';
   char script[512];
   std::snprintf(script, sizeof script,
                 "document.title='Lagrange Lab \\u00b7 t=%.3f s \\u00b7 scene=%.60s \\u00b7 solver=%s \\u00b7 "
-                "steps=%ld \\u00b7 grabs=%ld \\u00b7 hover=%ld \\u00b7 paused=%d \\u00b7 editing=%d \\u00b7 frame=%ld'",
+                "steps=%ld \\u00b7 grabs=%ld \\u00b7 hover=%ld \\u00b7 paused=%d \\u00b7 editing=%d \\u00b7 "
+                "lanes=%zu \\u00b7 view=%.4g \\u00b7 frame=%ld'",
                 world.time(), scene.empty() ? "none" : scene.c_str(), world.solver_info().id, world.step_count(),
                 input.grabs, input.particle_hover_frames, sandbox.state().paused ? 1 : 0,
-                sandbox.state().editor.active ? 1 : 0, frame);
+                sandbox.state().editor.active ? 1 : 0, sandbox.state().lanes.size() + 1,
+                camera.perspective ? camera.distance : camera.half_height, frame);
   emscripten_run_script(script);
+}
+
+// A toast that appeared since the last frame goes to the console too (stderr is console.error): the page's messages
+// ("Downloaded NAME", "Could not open the scene: ...") can be read there, and by tests.
+void echo_toast(Page& page) {
+  const SandboxState& state = page.sandbox->state();
+  const bool fresh = state.toast_seconds > page.toast_seconds || state.toast != page.toast;
+  page.toast = state.toast;
+  page.toast_seconds = state.toast_seconds;
+  if (!fresh || state.toast_seconds <= 0.0 || state.toast.empty()) return;
+  std::fprintf(state.toast_is_error ? stderr : stdout, "lagrange-lab: %s\n", state.toast.c_str());
 }
 
 void frame(void* argument) {
@@ -54,6 +78,7 @@ void frame(void* argument) {
     sandbox.frame(wall);
     sandbox.render();
     sandbox.present();
+    echo_toast(page);
     publish_status(sandbox, ++page.frame);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "lagrange-lab: %s\n", error.what());
@@ -61,40 +86,102 @@ void frame(void* argument) {
   }
 }
 
+// The desktop window's options that mean nothing in a page (the browser sizes it, paces it, and never closes it).
+bool desktop_only(std::string_view item) {
+  for (std::string_view name : {"--size", "--no-vsync", "--quit-after", "--report", "--list-keys", "-h", "--help"})
+    if (item == name || (item.starts_with(name) && item.size() > name.size() && item[name.size()] == '='))
+      return true;
+  return false;
+}
+
+// The URL's settings: each item is read alone by the window's parser, so one bad value is reported and the rest
+// still apply. Returns the problems, one line each.
+std::string read_url_settings(int argc, char** argv, WindowCommandLine& line) {
+  std::string problems;
+  const auto problem = [&](const std::string& message) {
+    std::fprintf(stderr, "lagrange-lab: URL: %s\n", message.c_str());
+    problems += (problems.empty() ? "" : "; ") + message;
+  };
+  for (int i = 1; i < argc; ++i) {
+    if (desktop_only(argv[i])) {
+      problem(std::string(argv[i]) + " is a setting of the desktop window, not of the page (ignored)");
+      continue;
+    }
+    try {
+      cli::Args item(1, &argv[i]);
+      read_window_option(item, line);
+    } catch (const cli::UsageError& error) {
+      problem(error.what());
+    }
+  }
+  try {
+    check_window_command_line(line);
+  } catch (const cli::UsageError& error) {
+    problem(std::string(error.what()) + " (the lanes win)");
+    line.solver.clear();
+  }
+  return problems;
+}
+
+Page& the_page() {
+  static Page page;  // lives as long as the page: main returns, the frame callback goes on
+  return page;
+}
+
 }  // namespace
 }  // namespace lagrange::app
 
+// Called by index.html once a scene file from the user's disk (the file picker, or a file dropped on the page) has
+// been copied into the in-memory file system (/uploads/NAME.json): it arrives as SDL_DROPFILE, the event of a file
+// dropped on the desktop window, so it opens as any scene does (Sandbox::load_scene; a bad file leaves the previous
+// scene running and the loader's message on screen).
+extern "C" EMSCRIPTEN_KEEPALIVE void lagrange_open_file(const char* path) {
+  SDL_EventState(SDL_DROPFILE, SDL_ENABLE);
+  SDL_Event event{};
+  event.type = SDL_DROPFILE;
+  event.drop.file = SDL_strdup(path);  // freed by the handler (sandbox_input.cpp)
+  if (lagrange::app::Page& page = lagrange::app::the_page(); page.sandbox)
+    event.drop.windowID = SDL_GetWindowID(page.sandbox->platform().window());
+  if (SDL_PushEvent(&event) != 1) {
+    std::fprintf(stderr, "lagrange-lab: cannot open %s: %s\n", path, SDL_GetError());
+    SDL_free(event.drop.file);
+  }
+}
+
+// Where a widget of the panels was drawn in the last frame ("x0,y0,x1,y1" in CSS pixels; "" when it was not), by the
+// names the desktop's GUI tests click (SandboxState::widget_rects): tests/web/page_test.py clicks buttons with it.
+extern "C" EMSCRIPTEN_KEEPALIVE const char* lagrange_widget_rect(const char* name) {
+  static std::string text;
+  text.clear();
+  lagrange::app::Page& page = lagrange::app::the_page();
+  if (!page.sandbox) return text.c_str();
+  const auto& rects = page.sandbox->state().widget_rects;
+  if (const auto it = rects.find(name); it != rects.end()) {
+    char buffer[128];
+    std::snprintf(buffer, sizeof buffer, "%.1f,%.1f,%.1f,%.1f", it->second[0], it->second[1], it->second[2],
+                  it->second[3]);
+    text = buffer;
+  }
+  return text.c_str();
+}
+
 int main(int argc, char** argv) {
   using namespace lagrange::app;
-  std::string scene, solver;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (arg == "--solver" && i + 1 < argc) solver = argv[++i];
-    else if (!arg.starts_with("-")) scene = arg;
-  }
-  static Page page;  // lives as long as the page: main returns, the frame callback goes on
+  // This Emscripten starts with a umask of 0777, so every file io::OutputFile writes (mode 0666 & ~umask) would be
+  // unreadable, and Platform::deliver_file could not read it back for the download. A shell's usual mask instead.
+  umask(022);
+  WindowCommandLine line;
+  const std::string problems = read_url_settings(argc, argv, line);
+  Page& page = the_page();
   try {
     SandboxOptions options;  // config_file empty: nothing is remembered between visits
+    if (line.ui_scale) options.appearance.scale = *line.ui_scale;
+    if (line.theme) options.appearance.theme = *line.theme;
     page.sandbox = std::make_unique<Sandbox>(options);
-    Sandbox& sandbox = *page.sandbox;
-    const std::string fallback = (find_assets_dir() / "double_pendulum.json").string();
-    std::string error = sandbox.load_scene(scene.empty() ? fallback : scene);
-    if (!error.empty()) {
-      std::fprintf(stderr, "lagrange-lab: %s\n", error.c_str());
-      if (!scene.empty()) {
-        sandbox.load_scene(fallback);
-        sandbox.state().scene_error = error;
-      }
-    }
-    if (!solver.empty()) {
-      if (!lagrange::find_solver(solver)) {
-        std::fprintf(stderr, "lagrange-lab: unknown solver '%s' (%s)\n", solver.c_str(), lagrange::solver_ids().c_str());
-      } else {
-        lagrange::Settings settings = sandbox.world().settings();
-        settings.solver = solver;
-        sandbox.state().commands.push_back(Command::apply_settings(settings));
-      }
-    }
+    start_window(*page.sandbox, line);
+    if (!problems.empty()) page.sandbox->state().show_toast("Link settings: " + problems, true);
+    page.toast = page.sandbox->state().toast;  // printed already: the console gets each message once
+    page.toast_seconds = page.sandbox->state().toast_seconds;
   } catch (const std::exception& error) {
     std::fprintf(stderr, "lagrange-lab: %s\n", error.what());
     return 1;

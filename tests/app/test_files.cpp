@@ -6,6 +6,7 @@
 #include "app_fixture.h"
 #include "lagrange/scene.h"
 #include "sandbox/sandbox.h"
+#include "sandbox/window_options.h"
 
 namespace lagrange::app::test {
 namespace {
@@ -128,6 +129,53 @@ TEST_CASE("the window entry point opens a scene and runs frames and rejects bad 
   CHECK(run({"--size", "0x0"}) == 2);
   CHECK(run({"a.json", "b.json"}) == 2);
   CHECK(run({"--help"}) == 0);
+}
+
+}  // namespace lagrange::app::test
+
+namespace lagrange::app::test {
+
+// The window's options are read by one parser for both builds (window_options.h): the desktop's argv here, the web
+// page's URL parameters (each one item, --NAME=VALUE) in app/web/web_main.cpp.
+TEST_CASE("the window's command line starts comparison lanes, a lane view and paused, as a link does in the page") {
+  CHECK(run_window({"--lanes", "projection,acceleration", "--lane-view", "split", "--quit-after", "3"}) == 0);
+  CHECK(run_window({"--lanes", "projection"}) == 2);                            // one lane is no comparison
+  CHECK(run_window({"--lanes", "projection,warp"}) == 2);                       // no such solver
+  CHECK(run_window({"--lanes", "projection,shake", "--solver", "shake"}) == 2);  // they exclude each other
+  CHECK(run_window({"--lane-view", "sideways"}) == 2);
+
+  std::vector<std::string> items = {asset("double_pendulum.json").string(), "--lanes=projection,acceleration:dt=0.004",
+                                    "--lane-view=split", "--paused", "--theme=light", "--ui-scale=1.5"};
+  std::vector<char*> argv;
+  for (std::string& item : items) argv.push_back(item.data());
+  WindowCommandLine line;
+  cli::Args args(static_cast<int>(argv.size()), argv.data());
+  while (!args.empty()) read_window_option(args, line);
+  check_window_command_line(line);
+  REQUIRE(line.lanes.size() == 2);
+  CHECK(line.theme == Theme::Light);
+  CHECK(line.ui_scale == 1.5);
+  Sandbox sandbox(test_options());
+  CHECK(start_window(sandbox, line).empty());
+  run_frames(sandbox, 2, 1.0 / 60.0);
+  const SandboxState& state = sandbox.state();
+  CHECK(state.scene_path == asset("double_pendulum.json"));
+  REQUIRE(state.lanes.size() == 1);  // lane 2 beside lane 1, the sandbox's world
+  CHECK(state.lanes[0].spec.solver == "acceleration");
+  CHECK(state.lanes[0].world.settings().dt == doctest::Approx(0.004));
+  CHECK(std::string(sandbox.world().solver_info().id) == "projection");
+  CHECK(state.lane_view == LaneView::Split);
+  CHECK(state.paused);
+  CHECK(sandbox.world().time() == 0.0);
+
+  WindowCommandLine bad;
+  cli::Args unknown(1, argv.data() + 0);
+  read_window_option(unknown, bad);  // the scene
+  std::string wrong = "--theme=purple";
+  char* wrong_item = wrong.data();
+  cli::Args theme(1, &wrong_item);
+  CHECK_THROWS_AS(read_window_option(theme, bad), cli::UsageError);
+  CHECK(!bad.theme);
 }
 
 }  // namespace lagrange::app::test

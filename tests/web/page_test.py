@@ -14,8 +14,20 @@ be if the page did nothing:
   5. the mouse is taken: moving the pointer over the scene finds a particle (hover count), pressing there grabs it;
   6. a link names the scene and the solver: ?scene=hanging_chain&solver=shake opens that scene with that solver;
   7. the scene editor: key E enters Edit mode and leaves it (editing= in the title); F9 (no recording in the browser
-     yet: a toast says so) leaves the page drawing.
+     yet: a toast says so) leaves the page drawing;
+  8. downloads (Browser.setDownloadBehavior into a temporary folder): F12 gives a PNG of the canvas's size that is
+     not blank; Save (Ctrl+S), Edit mode's Save and the Export CSV button each give a file of their own name, the
+     console says "Downloaded NAME", and nothing is left in the page's memory; the saved scenes are accepted by the
+     native command line (`lagrange-lab run FILE --duration 0.1`; skipped when build/ has no native binary);
+  9. opening a scene from the disk: the "Open file..." button opens the file chooser (Page.fileChooserOpened) and a
+     shipped scene set into it opens (scene= in the title); a malformed file and a file with a bad field are
+     refused with the loader's message naming the file (and the field), the previous scene running on;
+ 10. a .json file dropped on the page (Input.dispatchDragEvent with files) opens;
+ 11. link settings: ?theme=light&scale=1.5&paused=1&lanes=... give a light canvas (mean brightness against the dark
+     one's), larger widgets, a paused page and two lanes; a finger (Input.dispatchTouchEvent) grabs a particle;
+     bad values (theme, scale, solver, an unknown parameter) are reported in the console and the page runs on.
 Exit 0 when every check passes, 1 otherwise (each failure printed), 77 when chromium is missing (a skip).
+  --native PATH   the native lagrange-lab that checks the saved scenes (default: build/app/lagrange-lab)
 """
 import base64
 import functools
@@ -103,6 +115,15 @@ class DevTools:
         self.next_id = 0
         self.console_errors = []
         self.console_lines = []
+        self.expected = []        # regular expressions of console errors a check provokes on purpose
+        self.expected_seen = []   # those errors: a check reads them; they are not failures
+        self.events = []          # the other events a check waits for (Page.fileChooserOpened)
+
+    def _error(self, text):
+        if any(re.search(pattern, text) for pattern in self.expected):
+            self.expected_seen.append(text)
+        else:
+            self.console_errors.append(text)
 
     def _event(self, message):
         method, params = message.get("method"), message.get("params", {})
@@ -110,18 +131,20 @@ class DevTools:
             text = " ".join(str(a.get("value", a.get("description", ""))) for a in params.get("args", []))
             self.console_lines.append(f"console.{params.get('type')}: {text}")
             if params.get("type") in ("error", "assert"):
-                self.console_errors.append(text)
+                self._error(text)
         elif method == "Runtime.exceptionThrown":
             details = params.get("exceptionDetails", {})
             text = details.get("exception", {}).get("description") or details.get("text", "")
             self.console_lines.append("exception: " + text)
-            self.console_errors.append("exception: " + text)
+            self._error("exception: " + text)
         elif method == "Log.entryAdded":
             entry = params.get("entry", {})
             self.console_lines.append(f"log.{entry.get('level')}: {entry.get('text')} {entry.get('url', '')}")
             # WebGL errors come as warnings ("GL_INVALID_OPERATION: glBlitFramebuffer: ..."): errors all the same.
             if entry.get("level") == "error" or "GL_INVALID" in (entry.get("text") or ""):
-                self.console_errors.append(f"{entry.get('text')} {entry.get('url', '')}")
+                self._error(f"{entry.get('text')} {entry.get('url', '')}")
+        elif method in ("Page.fileChooserOpened", "Browser.downloadWillBegin"):
+            self.events.append(message)
 
     def call(self, method, **params):
         self.next_id += 1
@@ -137,13 +160,28 @@ class DevTools:
     def evaluate(self, expression):
         return self.call("Runtime.evaluate", expression=expression, returnByValue=True)["result"].get("value")
 
-    def key(self, key, code, vk, text=None):
+    def pump(self, seconds):
+        """Reads the events that come in `seconds` (a cheap call: the events arrive while waiting for its answer)."""
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            self.evaluate("0")
+            time.sleep(0.05)
+
+    def key(self, key, code, vk, text=None, modifiers=0):
+        if modifiers & 2:  # Ctrl+KEY: SDL keeps the modifiers' state from their own key events
+            self.call("Input.dispatchKeyEvent", type="rawKeyDown", key="Control", code="ControlLeft",
+                      windowsVirtualKeyCode=17, nativeVirtualKeyCode=17, modifiers=2)
+            time.sleep(0.15)
         for kind in ("keyDown", "keyUp"):
             params = {"type": kind if text is None or kind == "keyUp" else "keyDown", "key": key, "code": code,
-                      "windowsVirtualKeyCode": vk, "nativeVirtualKeyCode": vk}
+                      "windowsVirtualKeyCode": vk, "nativeVirtualKeyCode": vk, "modifiers": modifiers}
             if text is not None and kind == "keyDown":
                 params["text"] = text
             self.call("Input.dispatchKeyEvent", **params)
+            time.sleep(0.15)
+        if modifiers & 2:
+            self.call("Input.dispatchKeyEvent", type="keyUp", key="Control", code="ControlLeft",
+                      windowsVirtualKeyCode=17, nativeVirtualKeyCode=17)
             time.sleep(0.15)
 
     def mouse(self, kind, x, y, button="none", buttons=0):
@@ -208,8 +246,100 @@ def wait_frames(devtools, count, timeout=10.0):
     return fields
 
 
+def wait_until(devtools, predicate, timeout):
+    """Polls the title until predicate(fields) holds; returns (title, fields) at the end."""
+    deadline = time.time() + timeout
+    while True:
+        title, fields = status(devtools)
+        if predicate(fields) or time.time() > deadline:
+            return title, fields
+        time.sleep(0.2)
+
+
+def picture_stats(png):
+    """(width, height, distinct colours, share of pixels off the most common colour, mean brightness 0..255)."""
+    width, height, channels, rows = decode_png(png)
+    counts, total, brightness = {}, 0, 0
+    for row in rows[::2]:
+        for x in range(0, width * channels, channels * 2):
+            pixel = bytes(row[x:x + 3])
+            counts[pixel] = counts.get(pixel, 0) + 1
+            brightness += sum(pixel) / 3
+            total += 1
+    most = max(counts.values())
+    return width, height, len(counts), 1.0 - most / total, brightness / total
+
+
+def widget_rect(devtools, name):
+    """Where the panels drew the widget `name` in the last frame (CSS pixels), or None (lagrange_widget_rect)."""
+    text = devtools.evaluate(f"Module.ccall('lagrange_widget_rect', 'string', ['string'], [{json.dumps(name)}])")
+    return [float(v) for v in text.split(",")] if text else None
+
+
+def click(devtools, rect):
+    x, y = (rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2
+    devtools.mouse("mouseMoved", x, y)
+    wait_frames(devtools, 2)
+    devtools.mouse("mousePressed", x, y, "left", 1)
+    wait_frames(devtools, 2)
+    devtools.mouse("mouseReleased", x, y, "left", 0)
+    wait_frames(devtools, 3)
+
+
+def find_particle(devtools, seed):
+    """Sweeps the pointer over the middle of the window until it rests on a particle: (x, y) or None."""
+    _, fields = status(devtools)
+    hover0 = int(fields["hover"])
+    points = [(x, y) for y in range(120, 600, 24) for x in range(340, 940, 24)]
+    random.Random(seed).shuffle(points)
+    for x, y in points:
+        devtools.mouse("mouseMoved", x, y)
+        fields = wait_frames(devtools, 2)
+        if int(fields["hover"]) > hover0:
+            return x, y
+    return None
+
+
+def wait_download(folder, known, timeout=30.0):
+    """The first complete file in `folder` not in `known` (a name), or None after the timeout."""
+    deadline, sizes = time.time() + timeout, {}
+    while time.time() < deadline:
+        for name in sorted(os.listdir(folder)):
+            if name in known or name.endswith(".crdownload"):
+                continue
+            size = os.path.getsize(os.path.join(folder, name))
+            if size > 0 and sizes.get(name) == size:  # the same size twice: written
+                known.add(name)
+                return name
+            sizes[name] = size
+        time.sleep(0.3)
+    return None
+
+
+# Files the page wrote and did not hand over: everything in its in-memory file system outside what it ships.
+LEFTOVERS_JS = """(() => {
+  const found = [];
+  const walk = (dir) => {
+    for (const name of Module.FS.readdir(dir)) {
+      if (name === "." || name === "..") continue;
+      const path = (dir === "/" ? "" : dir) + "/" + name;
+      if (["/dev", "/proc", "/assets", "/usr", "/uploads", "/tmp"].includes(path)) continue;
+      const mode = Module.FS.stat(path).mode;
+      if (Module.FS.isDir(mode)) walk(path); else found.push(path);
+    }
+  };
+  walk("/");
+  return found;
+})()"""
+
+
 def main():
     args = sys.argv[1:]
+    native = os.path.join(ROOT, "build", "app", "lagrange-lab")
+    if "--native" in args:
+        i = args.index("--native")
+        native = args[i + 1]
+        del args[i:i + 2]
     out_png = None
     if "--screenshot" in args:
         i = args.index("--screenshot")
@@ -231,6 +361,7 @@ def main():
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/index.html?scene=double_pendulum"
 
+    test_started = time.time()
     profile = tempfile.mkdtemp(prefix="lagrange-web-test-")
     command = [browser, "--headless=new", "--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
                "--no-first-run", "--no-default-browser-check", "--disable-gpu-sandbox", "--mute-audio",
@@ -283,6 +414,7 @@ def main():
         shot = base64.b64decode(devtools.call("Page.captureScreenshot", format="png")["data"])
         if out_png:
             open(out_png, "wb").write(shot)
+        dark = picture_stats(shot)[4]
         width, height, channels, rows = decode_png(shot)
         counts, total = {}, 0
         for row in rows[::2]:
@@ -364,6 +496,250 @@ def main():
         if int(fields.get("frame", 0)) < frame0 + 5:
             failures.append(f"the page stopped drawing after F9: frame {frame0} -> {fields.get('frame')}")
 
+        # 8. Downloads: every file the page writes reaches the browser's download folder under its own name.
+        downloads = os.path.join(profile, "downloads")
+        os.makedirs(downloads)
+        try:
+            devtools.call("Browser.setDownloadBehavior", behavior="allow", downloadPath=downloads, eventsEnabled=True)
+        except RuntimeError:  # an older protocol: the page's own
+            devtools.call("Page.setDownloadBehavior", behavior="allow", downloadPath=downloads)
+        known = set()
+        canvas = devtools.evaluate("[document.getElementById('canvas').width, document.getElementById('canvas').height]")
+
+        def downloaded(what, extension):
+            name = wait_download(downloads, known)
+            devtools.pump(0.5)
+            said = any(f"Downloaded {name}" in line for line in devtools.console_lines) if name else False
+            print(f"page_test: {what}: downloaded {name!r}; the console said so: {said}")
+            if not name or not name.endswith(extension):
+                failures.append(f"{what} gave no {extension} download: {name!r}")
+                return None
+            if not said:
+                failures.append(f"{what}: no 'Downloaded {name}' in the console")
+            return os.path.join(downloads, name)
+
+        def native_accepts(what, path):
+            if not os.access(native, os.X_OK):
+                print(f"page_test: {what}: SKIP the native check (no {native})")
+                return
+            run = subprocess.run([native, "run", path, "--duration", "0.1"], capture_output=True, text=True,
+                                 timeout=120)
+            print(f"page_test: {what}: lagrange-lab run FILE --duration 0.1: exit {run.returncode}")
+            if run.returncode != 0:
+                failures.append(f"{what}: the native command line refused the file: {run.stderr.strip()[:300]}")
+
+        # The browser's own actions for F12 (developer tools) and Ctrl+S (save the page) are stopped (SDL's key
+        # handler calls preventDefault), the page's run.
+        devtools.evaluate("window.keysSeen = []; window.addEventListener('keydown', (e) => "
+                          "window.keysSeen.push(e.key + (e.ctrlKey ? '+ctrl' : '') + ':' + e.defaultPrevented))")
+        devtools.key("F12", "F12", 123)
+        png = downloaded("F12", ".png")
+        if png:
+            width, height, colours, off, _ = picture_stats(open(png, "rb").read())
+            print(f"page_test: F12: {width}x{height} (canvas {canvas[0]}x{canvas[1]}), {colours} colours, "
+                  f"{off:.1%} off the most common colour")
+            if [width, height] != canvas or colours < 50 or off < 0.02:
+                failures.append(f"the downloaded screenshot is wrong: {width}x{height} against the canvas's "
+                                f"{canvas}, {colours} colours, {off:.1%} off the background")
+        devtools.key("s", "KeyS", 83, modifiers=2)  # Ctrl+S: the scene as it is now
+        saved = downloaded("Save (Ctrl+S)", ".json")
+        if saved:
+            scene = json.load(open(saved))
+            if not scene.get("particles"):
+                failures.append(f"the saved scene has no particles: {sorted(scene)}")
+            native_accepts("Save", saved)
+        keys = devtools.evaluate("window.keysSeen")
+        print(f"page_test: keys seen by the page, and whether the browser's action was stopped: {keys}")
+        if "F12:true" not in keys or "s+ctrl:true" not in keys:
+            failures.append(f"F12 or Ctrl+S would also do the browser's own action: {keys}")
+        devtools.key("e", "KeyE", 69, text="e")
+        wait_frames(devtools, 3)
+        devtools.key("s", "KeyS", 83, modifiers=2)  # Edit mode's Save: the draft
+        edited = downloaded("Edit mode's Save (Ctrl+S)", ".json")
+        if edited:
+            native_accepts("Edit mode's Save", edited)
+        devtools.key("e", "KeyE", 69, text="e")
+        wait_frames(devtools, 3)
+        rect = widget_rect(devtools, "export csv button")
+        if not rect:
+            failures.append("no Export CSV button in the Scene section")
+        else:
+            click(devtools, rect)
+            csv = downloaded("Export CSV", ".csv")
+            if csv:
+                lines = open(csv).read().splitlines()
+                print(f"page_test: Export CSV: {len(lines)} lines, header {lines[0][:60]!r}...")
+                columns = lines[0].count(",") if lines else 0
+                if (len(lines) < 3 or not lines[0].startswith("step,t,") or
+                        any(line.count(",") != columns for line in lines[1:])):
+                    failures.append(f"the exported CSV is not a timeline: {lines[:2]}")
+        leftovers = devtools.evaluate(LEFTOVERS_JS)
+        print(f"page_test: files left in the page's memory: {leftovers}")
+        if leftovers:
+            failures.append(f"downloaded files stayed in the page's memory: {leftovers}")
+
+        # 9. A scene from the user's disk: the "Open file..." button opens the chooser; a shipped scene set into it
+        #    opens. Then straight into the hidden input: a malformed file, a file with a bad field.
+        _, fields = status(devtools)
+        scene_before = fields.get("scene")
+        devtools.call("Page.setInterceptFileChooserDialog", enabled=True)
+        rect = widget_rect(devtools, "open file button")
+        chooser = None
+        if not rect:
+            failures.append("no Open file... button in the Scene section")
+        else:
+            click(devtools, rect)
+            deadline = time.time() + 10
+            while chooser is None and time.time() < deadline:
+                devtools.pump(0.2)
+                chooser = next((e for e in devtools.events if e["method"] == "Page.fileChooserOpened"), None)
+        devtools.call("Page.setInterceptFileChooserDialog", enabled=False)
+        print(f"page_test: Open file...: the file chooser opened: {chooser is not None}")
+        if chooser is None:
+            failures.append("the Open file... button did not open the file chooser")
+        else:
+            devtools.call("DOM.getDocument")
+            devtools.call("DOM.setFileInputFiles", files=[os.path.join(ROOT, "assets", "hanging_chain.json")],
+                          backendNodeId=chooser["params"]["backendNodeId"])
+            title, fields = wait_until(devtools, lambda f: f.get("scene") == "hanging_chain", 15)
+            print(f"page_test: chose hanging_chain.json: scene {scene_before} -> {fields.get('scene')}")
+            if fields.get("scene") != "hanging_chain":
+                failures.append(f"the chosen file did not open: {title!r}")
+        document = devtools.call("DOM.getDocument")["root"]["nodeId"]
+        file_input = devtools.call("DOM.querySelector", nodeId=document, selector="#scene-file")["nodeId"]
+        broken = os.path.join(profile, "broken_scene.json")
+        with open(broken, "w") as f:
+            f.write('{"name": "broken", "dimension": 2, "particles": [{"position": [0, 0]')
+        bad_field = os.path.join(profile, "bad_field.json")
+        scene = json.load(open(os.path.join(ROOT, "assets", "double_pendulum.json")))
+        scene["particles"][1]["mass"] = "heavy"
+        with open(bad_field, "w") as f:
+            json.dump(scene, f)
+        for path, words in ((broken, ["broken_scene.json"]), (bad_field, ["bad_field.json", "mass"])):
+            name = os.path.basename(path)
+            devtools.expected.append(re.escape(name))
+            _, fields = status(devtools)
+            before, frame0 = fields.get("scene"), int(fields.get("frame", 0))
+            devtools.call("DOM.setFileInputFiles", files=[path], nodeId=file_input)
+            deadline, said = time.time() + 15, []
+            while not said and time.time() < deadline:
+                devtools.pump(0.3)
+                said = [text for text in devtools.expected_seen if name in text]
+            fields = wait_frames(devtools, 5)
+            print(f"page_test: {name}: {said[:1]}; scene {before} -> {fields.get('scene')}, frames {frame0} -> "
+                  f"{fields.get('frame')}")
+            if not said or not all(word in said[0] for word in words):
+                failures.append(f"{name}: no error naming {words} in the console: {said}")
+            if fields.get("scene") != before or int(fields.get("frame", 0)) < frame0 + 5:
+                failures.append(f"{name}: the previous scene did not run on: {fields}")
+
+        # 10. A file dropped on the page. Input.dispatchDragEvent carries files from the disk (a real drop, as the
+        #     browser makes it); when this Chromium will not, a synthetic DataTransfer drop through Runtime.evaluate.
+        _, fields = status(devtools)
+        before = fields.get("scene")
+        drop_file = os.path.join(ROOT, "assets", "triple_pendulum.json")
+        data = {"items": [], "files": [drop_file], "dragOperationsMask": 1}
+        how = "Input.dispatchDragEvent"
+        try:
+            for kind in ("dragEnter", "dragOver", "drop"):
+                devtools.call("Input.dispatchDragEvent", type=kind, x=640, y=360, data=data)
+            title, fields = wait_until(devtools, lambda f: f.get("scene") == "triple_pendulum", 10)
+        except RuntimeError as error:
+            print(f"page_test: drop: Input.dispatchDragEvent refused: {error}")
+        if fields.get("scene") != "triple_pendulum":
+            how = "a synthetic DataTransfer drop (Runtime.evaluate)"
+            text = json.dumps(open(drop_file).read())
+            devtools.evaluate(f"""(() => {{
+                const transfer = new DataTransfer();
+                transfer.items.add(new File([{text}], "triple_pendulum.json", {{type: "application/json"}}));
+                for (const type of ["dragenter", "dragover", "drop"])
+                  document.getElementById("canvas").dispatchEvent(
+                      new DragEvent(type, {{dataTransfer: transfer, bubbles: true, cancelable: true}}));
+            }})()""")
+            title, fields = wait_until(devtools, lambda f: f.get("scene") == "triple_pendulum", 10)
+        print(f"page_test: drop triple_pendulum.json ({how}): scene {before} -> {fields.get('scene')}")
+        if fields.get("scene") != "triple_pendulum":
+            failures.append(f"a dropped file did not open: {title!r}")
+
+        # 11. Link settings, a finger, bad values.
+        save_rect = widget_rect(devtools, "save button")
+        devtools.call("Page.navigate", url=url + "&theme=light&scale=1.5&paused=1&lanes=projection,acceleration")
+        title, fields = wait_until(devtools, lambda f: "t" in f and int(f.get("frame", 0)) > 10, 60)
+        time.sleep(1.0)
+        title, fields = status(devtools)
+        print(f"page_test: ?theme=light&scale=1.5&paused=1&lanes=projection,acceleration: {title}")
+        _, _, _, _, light = picture_stats(base64.b64decode(devtools.call("Page.captureScreenshot", format="png")["data"]))
+        big_rect = widget_rect(devtools, "save button")
+        ratio = (big_rect[3] - big_rect[1]) / (save_rect[3] - save_rect[1]) if save_rect and big_rect else 0
+        print(f"page_test: mean brightness {dark:.0f} (dark) -> {light:.0f}; the Save button {ratio:.2f} times as tall")
+        if not (light > 128 and light > dark + 60):
+            failures.append(f"theme=light did not light the page: mean brightness {dark:.0f} -> {light:.0f}")
+        if not 1.3 < ratio < 1.7:
+            failures.append(f"scale=1.5 did not scale the panels: the Save button {ratio:.2f} times as tall")
+        if fields.get("paused") != "1" or float(fields.get("t", -1)) != 0.0:
+            failures.append(f"paused=1 did not start paused: {title!r}")
+        if fields.get("lanes") != "2":
+            failures.append(f"lanes=projection,acceleration did not give two lanes: {title!r}")
+        # A finger: SDL turns the touch into the mouse's press and motion, and the particle is grabbed.
+        devtools.call("Emulation.setTouchEmulationEnabled", enabled=True, maxTouchPoints=5)
+        found = find_particle(devtools, 13)
+        grabs0 = int(status(devtools)[1]["grabs"])
+        if not found:
+            failures.append("no particle found to touch on the light page")
+        else:
+            x, y = found
+            devtools.call("Input.dispatchTouchEvent", type="touchStart", touchPoints=[{"x": x, "y": y}])
+            wait_frames(devtools, 2)
+            for k in range(1, 6):
+                devtools.call("Input.dispatchTouchEvent", type="touchMove",
+                              touchPoints=[{"x": x + 6 * k, "y": y + 4 * k}])
+                wait_frames(devtools, 1)
+            devtools.call("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
+            fields = wait_frames(devtools, 3)
+            scrolled = devtools.evaluate("[window.scrollX, window.scrollY, visualViewport.scale]")
+            print(f"page_test: touch drag at {found}: grabs {grabs0} -> {fields.get('grabs')}; "
+                  f"scroll and zoom {scrolled}")
+            if int(fields["grabs"]) < grabs0 + 1:
+                failures.append(f"a finger did not grab the particle: grabs {grabs0} -> {fields['grabs']}")
+            if scrolled != [0, 0, 1]:
+                failures.append(f"the touch moved the page: scroll and zoom {scrolled}")
+        # Two fingers spreading apart zoom in: the camera's view (view= in the title: the half-height shown, in
+        # metres) shrinks about as the fingers' distance grows; without them it stays put.
+        view0 = float(status(devtools)[1]["view"])
+        time.sleep(0.5)
+        view1 = float(status(devtools)[1]["view"])
+        cx, cy = 640, 330
+        devtools.call("Input.dispatchTouchEvent", type="touchStart",
+                      touchPoints=[{"x": cx - 30, "y": cy, "id": 0}, {"x": cx + 30, "y": cy, "id": 1}])
+        wait_frames(devtools, 2)
+        for k in range(1, 11):
+            devtools.call("Input.dispatchTouchEvent", type="touchMove",
+                          touchPoints=[{"x": cx - 30 - 10 * k, "y": cy, "id": 0},
+                                       {"x": cx + 30 + 10 * k, "y": cy, "id": 1}])
+            wait_frames(devtools, 1)
+        devtools.call("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
+        view2 = float(wait_frames(devtools, 3)["view"])
+        print(f"page_test: pinch: view {view0:g}, {view1:g} (no fingers) -> {view2:g} m after two fingers spread "
+              f"from 60 to 260 px ({view1 / view2:.1f}x zoom)")
+        if view1 != view0 or not view2 < view1 / 2.5:  # 260 / 60 apart: 4.3x, less what the first move takes
+            failures.append(f"a pinch did not zoom in: view {view0}, {view1} -> {view2}")
+        devtools.call("Emulation.setTouchEmulationEnabled", enabled=False)
+        bad = "&theme=purple&scale=9&solver=nope&bogus=1"
+        devtools.expected += ["URL: ", "Link settings"]
+        seen0 = len(devtools.expected_seen)
+        devtools.call("Page.navigate", url=url + bad)
+        title, fields = wait_until(devtools, lambda f: float(f.get("t", 0)) > 0.3, 60)
+        said = devtools.expected_seen[seen0:]
+        print(f"page_test: {bad}: {title}")
+        for line in said[:5]:
+            print(f"page_test:   console: {line}")
+        for word in ("--theme", "--ui-scale", "nope", "--bogus"):
+            if not any(word in line for line in said):
+                failures.append(f"the bad link setting {word} was not reported in the console: {said}")
+        if float(fields.get("t", 0)) <= 0.3 or fields.get("scene") != "double_pendulum":
+            failures.append(f"the page did not run on after bad link settings: {title!r}")
+        devtools.expected.clear()
+
         # 6. A shared link: the URL names the scene and the solver.
         devtools.call("Page.navigate", url=url.replace("scene=double_pendulum", "scene=hanging_chain&solver=shake"))
         deadline = time.time() + 60
@@ -398,7 +774,7 @@ def main():
         shutil.rmtree(profile, ignore_errors=True)
     for failure in failures:
         print("page_test: FAIL:", failure)
-    print("page_test:", "FAILED" if failures else "all checks passed")
+    print("page_test:", "FAILED" if failures else "all checks passed", f"({time.time() - test_started:.0f} s)")
     return 1 if failures else 0
 
 
