@@ -205,6 +205,20 @@ class NearestColour {
   std::vector<int> order_, greens_;
 };
 
+// Whether n bytes are equal, eight at a time (memcmp is a byte loop in some C libraries, wasm's among them).
+bool same_bytes(const std::uint8_t* a, const std::uint8_t* b, std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t x, y;
+    std::memcpy(&x, a + i, 8);
+    std::memcpy(&y, b + i, 8);
+    if (x != y) return false;
+  }
+  for (; i < n; ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
 // What giflib writes goes into a string; giflib is C: nothing may be thrown through it.
 struct Sink {
   std::string bytes;
@@ -239,6 +253,7 @@ class GifEncoder final : public Encoder {
     const std::size_t pixels = static_cast<std::size_t>(width_) * height_;
     current_.resize(pixels);
     previous_.resize(pixels);
+    previous_rgba_.resize(pixels * 4);
     shown_.resize(pixels);
     int error = 0;
     gif_.reset(EGifOpen(&sink_, write_sink, &error));
@@ -260,23 +275,21 @@ class GifEncoder final : public Encoder {
 
   void add_frame(const std::uint8_t* rgba, std::size_t stride) override {
     if (!gif_) throw VideoError(name_ + ": the GIF is finished");
-    for (int y = 0; y < height_; ++y) {
-      const std::uint8_t* row = rgba + static_cast<std::size_t>(y) * stride;
-      std::uint32_t* out = &current_[static_cast<std::size_t>(y) * width_];
-      for (int x = 0; x < width_; ++x) out[x] = pack(row + 4 * x);
-    }
     const bool first = frames_ == 0;
-    // The rectangle around the pixels that differ from the frame before (the whole frame first).
+    const std::size_t row_bytes = static_cast<std::size_t>(width_) * 4;
+    const auto input_row = [&](int y) { return rgba + static_cast<std::size_t>(y) * stride; };
+    const auto previous_row = [&](int y) { return &previous_rgba_[static_cast<std::size_t>(y) * row_bytes]; };
+    // The rectangle around the pixels that differ from the frame before (the whole frame first), found on the
+    // input's bytes: a frame repeated (the window's recorder repeats a frame that covers several) costs one compare.
     int x0 = 0, y0 = 0, x1 = width_, y1 = height_;  // [x0, x1) × [y0, y1)
     if (!first) {
       x0 = width_, y0 = height_, x1 = 0, y1 = 0;
       for (int y = 0; y < height_; ++y) {
-        const std::uint32_t* a = &current_[static_cast<std::size_t>(y) * width_];
-        const std::uint32_t* b = &previous_[static_cast<std::size_t>(y) * width_];
-        if (std::memcmp(a, b, sizeof(std::uint32_t) * width_) == 0) continue;
+        const std::uint8_t *a = input_row(y), *b = previous_row(y);
+        if (same_bytes(a, b, row_bytes)) continue;
         int left = 0, right = width_ - 1;
-        while (a[left] == b[left]) ++left;
-        while (a[right] == b[right]) --right;
+        while (std::memcmp(a + 4 * left, b + 4 * left, 4) == 0) ++left;
+        while (std::memcmp(a + 4 * right, b + 4 * right, 4) == 0) --right;
         x0 = std::min(x0, left);
         x1 = std::max(x1, right + 1);
         y0 = std::min(y0, y);
@@ -286,9 +299,19 @@ class GifEncoder final : public Encoder {
     if (x1 <= x0) {
       write_unchanged();
     } else {
+      // This frame's pixels in the rectangle (elsewhere they equal the previous frame's).
+      for (int y = y0; y < y1; ++y) {
+        const std::uint8_t* row = input_row(y);
+        std::uint32_t* out = &current_[static_cast<std::size_t>(y) * width_];
+        for (int x = x0; x < x1; ++x) out[x] = pack(row + 4 * x);
+      }
       write_changed(first, x0, y0, x1, y1);
+      for (int y = y0; y < y1; ++y) {
+        const std::size_t at = static_cast<std::size_t>(y) * width_ + x0;
+        std::copy(&current_[at], &current_[at] + (x1 - x0), &previous_[at]);
+        std::memcpy(previous_row(y) + 4 * x0, input_row(y) + 4 * x0, static_cast<std::size_t>(x1 - x0) * 4);
+      }
     }
-    std::swap(current_, previous_);
     ++frames_;
   }
 
@@ -438,7 +461,9 @@ class GifEncoder final : public Encoder {
   long frames_ = 0;
   Sink sink_;
   GifPtr gif_;
-  std::vector<std::uint32_t> current_, previous_;  // this frame's and the previous frame's input, 0xRRGGBB
+  std::vector<std::uint32_t> current_, previous_;  // this frame's (in the changed rectangle) and the previous
+                                                   // frame's input, 0xRRGGBB
+  std::vector<std::uint8_t> previous_rgba_;        // the previous frame's input as given (rows width × 4 bytes)
   std::vector<std::uint32_t> shown_;               // what a decoder shows after the frames written so far
   std::vector<GifPixelType> indices_;
   std::vector<Entry> entries_;
