@@ -76,7 +76,7 @@ struct Command {
     Undo,
     Redo,
     DeleteSelection,
-    ToggleRecording, // start or stop recording the window as an MP4 (F9, Record; window_recorder.h)
+    ToggleRecording, // start or stop recording the window as a video (F9, Record; window_recorder.h)
   };
   Kind kind = Kind::Reset;
   Settings settings;

@@ -1,0 +1,16 @@
+// The desktop records the window as an MP4 (recording_format.h). Ten minutes: 18 000 frames, which at the sizes of
+// a screen stay within a few hundred MB of memory for the encoded file until it is written.
+#include "sandbox/recording_format.h"
+
+#include "sandbox/window_recorder.h"
+
+namespace lagrange::app {
+
+const RecordingFormat& window_recording_format() {
+  static const RecordingFormat format{video::Format::Mp4, ".mp4", "MP4", 600.0};
+  return format;
+}
+
+void on_recording_saved(const RecordingStatus&) {}  // the file is in the screenshot folder: the toast says where
+
+}  // namespace lagrange::app
