@@ -146,7 +146,7 @@ tg::Decoded check_gif(const std::string& bytes, int width, int height, int fps, 
 
 }  // namespace
 
-TEST_CASE("GIF: flat colours decode exactly; a frame equal to the one before and a frame with one pixel changed "
+TEST_CASE("GIF: flat colours decode exactly, and a frame equal to the one before or with one pixel changed "
           "are written as 1x1 images") {
   const int w = 61, h = 37;  // odd sizes: only MP4 needs even ones
   std::vector<Frame> frames;
