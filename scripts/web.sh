@@ -5,7 +5,7 @@
 #   scripts/web.sh --test     ...then run tests/web/page_test.py (the page in headless Chromium)
 #   scripts/web.sh --bench    ...also build the command line for node and compare its `bench` with the native build's
 #   scripts/web.sh --deps     only install and build the cached dependencies
-# Everything comes from Debian: emscripten, and the source packages of SDL2 and Dear ImGui (fetched with
+# Everything comes from Debian: emscripten, and the source packages of SDL2, Dear ImGui and giflib (fetched with
 # `apt-get source` into the cache folder, never into the source tree). Nothing is downloaded at build time.
 # The cache: $LAGRANGE_WEB_CACHE, else ${XDG_CACHE_HOME:-$HOME/.cache}/lagrange-lab-web. Delete it to rebuild.
 set -euo pipefail
@@ -106,6 +106,25 @@ if [ ! -f "$imgui_prefix/lib/libimgui.a" ]; then
      "$imgui_src"/backends/imgui_impl_opengl3_loader.h "$imgui_prefix/include/backends/" 2>/dev/null || \
   cp "$imgui_src"/backends/imgui_impl_sdl.h "$imgui_src"/backends/imgui_impl_opengl3.h "$imgui_prefix/include/backends/"
   echo "web.sh: Dear ImGui built in $((SECONDS - start)) s"
+fi
+
+# --- giflib (the page's GIF recordings: app/common/gif_encoder.cpp), the library's C files only (not its utilities)
+giflib_prefix="$cache/giflib"
+if [ ! -f "$giflib_prefix/lib/libgif.a" ]; then
+  giflib_src="$(fetch_source giflib 'giflib-*')"
+  echo "web.sh: building giflib for wasm from $giflib_src"
+  start=$SECONDS
+  rm -rf "$giflib_prefix"
+  mkdir -p "$giflib_prefix/obj" "$giflib_prefix/lib" "$giflib_prefix/include"
+  objects=()
+  for f in dgif_lib.c egif_lib.c gifalloc.c gif_err.c gif_font.c gif_hash.c openbsd-reallocarray.c quantize.c; do
+    o="$giflib_prefix/obj/$(basename "$f" .c).o"
+    nice -n 19 emcc -O2 -I"$giflib_src" -c "$giflib_src/$f" -o "$o"
+    objects+=("$o")
+  done
+  emar rcs "$giflib_prefix/lib/libgif.a" "${objects[@]}"
+  cp "$giflib_src"/gif_lib.h "$giflib_prefix/include/"
+  echo "web.sh: giflib built in $((SECONDS - start)) s"
 fi
 
 # --- Header-only libraries: a folder of links to their include folders (never -I/usr/include: host C headers)

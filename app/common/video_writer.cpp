@@ -1,13 +1,6 @@
 #include "common/video_writer.h"
 
-#include <dlfcn.h>
-#include <unistd.h>
-
 #include <cctype>
-#include <climits>
-#include <filesystem>
-#include <mutex>
-#include <vector>
 
 #include "common/video_encoder.h"
 
@@ -21,39 +14,6 @@ std::string lower_extension(std::string_view path) {
   std::string ext(path.substr(dot + 1));
   for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return ext;
-}
-
-// The FFmpeg module (video_encoder.h), loaded once: beside the program first (the program and its module are built
-// into one folder), then where the build put it (the test programs live elsewhere in the build tree).
-CreateEncoder load_encoder() {
-  static std::once_flag once;
-  static CreateEncoder create = nullptr;
-  static std::string error;
-  std::call_once(once, [] {
-    std::vector<std::string> candidates;
-    char self[PATH_MAX];
-    const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n > 0) {
-      self[n] = '\0';
-      candidates.push_back((std::filesystem::path(self).parent_path() / "lagrange-video.so").string());
-    }
-    candidates.push_back(LAGRANGE_VIDEO_MODULE);
-    for (const std::string& path : candidates) {
-      if (!std::filesystem::exists(path)) continue;
-      void* module = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);  // kept loaded for the process's life
-      if (!module) {
-        const char* why = ::dlerror();
-        error = why ? why : path + ": cannot be loaded";
-        return;
-      }
-      create = reinterpret_cast<CreateEncoder>(::dlsym(module, kCreateEncoder));
-      if (!create) error = path + ": has no " + kCreateEncoder;
-      return;
-    }
-    error = "lagrange-video.so was not found beside the program nor at " LAGRANGE_VIDEO_MODULE;
-  });
-  if (!create) throw VideoError("cannot load the video encoder (FFmpeg): " + error);
-  return create;
 }
 
 }  // namespace
@@ -80,7 +40,7 @@ std::string check_spec(const VideoSpec& spec) {
 
 VideoWriter::VideoWriter(const VideoSpec& spec, std::string name) : spec_(spec), name_(std::move(name)) {
   if (const std::string problem = check_spec(spec); !problem.empty()) throw VideoError(name_ + ": " + problem);
-  encoder_.reset(load_encoder()(spec, name_));
+  encoder_ = open_encoder(spec, name_);  // the build's encoder (video_encoder.h)
 }
 
 VideoWriter::~VideoWriter() = default;

@@ -1,4 +1,6 @@
-// Encoding RGBA frames into an MP4 (H.264 through libx264) or a GIF (a palette made from every frame), in memory.
+// Encoding RGBA frames into an MP4 (H.264 through libx264) or a GIF, in memory. The encoder is the build's
+// (video_encoder.h: open_encoder): on the desktop FFmpeg, MP4 and GIF (a palette made from every frame, two passes);
+// in the page giflib, GIF only (gif_encoder.h: a palette per frame, one pass).
 // No UI dependency: frames are plain RGBA rows. Nothing is written to any file here: finish() hands back the whole
 // file's bytes, and the caller writes them through io::OutputFile (common/output_file.h), so a recording that fails
 // half-way leaves no partial file and never touches the previous one.
@@ -8,7 +10,9 @@
 // alternate (30 fps: 3, 4, 3, 3, 4, 3 cs ...) and the total stays right to within 1 cs; the last frame keeps the delay
 // before it. Browsers slow down delays under 2 cs, so a GIF above 50 fps plays slower than it should there; above
 // 100 fps two frames would fall on one centisecond, so each frame is given at least 1 cs (all frames are kept, and
-// the GIF itself plays slower than real time).
+// the GIF itself plays slower than real time). (The page's encoder, gif_encoder.h, shows the last frame until
+// round(100 n / fps) instead: the total is then the duration to within 0.5 cs at any rate up to 100 fps, where
+// "the delay before it" can be 1.5 cs off, e.g. at 24 fps.)
 //
 // MP4: yuv420p (BT.709, limited range, tagged so), so width and height must be even; libx264 with a fixed preset,
 // CRF and thread count, so the same frames give the same bytes on every machine with the same FFmpeg and x264
@@ -56,21 +60,22 @@ struct VideoSpec {
 // "" when `spec` can be encoded, else why not (an odd size for MP4, an fps out of 1..120, a size out of 16..8192).
 std::string check_spec(const VideoSpec& spec);
 
-class Encoder;  // video_encoder.h: the FFmpeg side, a module loaded when the first video starts
+class Encoder;  // video_encoder.h: the encoder side (FFmpeg in a module on the desktop, giflib in the page)
 
 class VideoWriter {
  public:
-  // Opens the encoder and the muxer (FFmpeg, loaded now: video_encoder.h). `name` is the output's name in messages.
+  // Opens the encoder (the build's: FFmpeg's encoder and muxer, loaded now, or giflib: video_encoder.h). `name` is
+  // the output's name in messages.
   // Throws VideoError (check_spec's reasons, FFmpeg's, a module that cannot be loaded), std::bad_alloc.
   VideoWriter(const VideoSpec& spec, std::string name);
   ~VideoWriter();
   VideoWriter(const VideoWriter&) = delete;
   VideoWriter& operator=(const VideoWriter&) = delete;
 
-  // How many times the caller hands over the same frames: 1 for MP4; 2 for GIF, whose palette is made from every
-  // frame before the first one can be written (the first pass only counts colours: nothing is kept of the frames,
-  // so memory stays that of one frame whatever the length; the caller renders them again, which a deterministic
-  // recording allows, instead of keeping ~1 GB of RGBA for 10 s at 1280x720).
+  // How many times the caller hands over the same frames: 1 for MP4 and the page's GIF; 2 for FFmpeg's GIF, whose
+  // palette is made from every frame before the first one can be written (the first pass only counts colours:
+  // nothing is kept of the frames, so memory stays that of one frame whatever the length; the caller renders them
+  // again, which a deterministic recording allows, instead of keeping ~1 GB of RGBA for 10 s at 1280x720).
   int passes() const;
   // The next frame: width × height RGBA pixels, rows top to bottom, `stride` bytes apart (0: width × 4).
   void add_frame(const std::uint8_t* rgba, std::size_t stride = 0);

@@ -76,7 +76,7 @@ struct Command {
     Undo,
     Redo,
     DeleteSelection,
-    ToggleRecording, // start or stop recording the window as an MP4 (F9, Record; window_recorder.h)
+    ToggleRecording, // start or stop recording the window as a video (F9, Record; window_recorder.h)
     PickSceneFile,   // ask the platform for a scene file from the user's disk (the page's "Open file..."); it comes
                      // back as an SDL_DROPFILE event, like a file dropped on the window
   };

@@ -1,8 +1,9 @@
 # The sandbox sources both builds share: the desktop window (app/sandbox/CMakeLists.txt) and the web page
 # (app/web/CMakeLists.txt). What differs stays out of this list: the platform (platform.cpp / platform_web.cpp), the
-# main loop (sandbox_main.cpp / web_main.cpp), the window's recorder (window_recorder.cpp / app/web's stub
-# window_recorder_web.cpp: no FFmpeg in a page) and `shot`, `record`, render_setup.cpp (desktop only). Paths are
-# relative to this folder.
+# main loop (sandbox_main.cpp / web_main.cpp), the window recorder's format (desktop/recording_format.cpp: MP4 /
+# app/web/recording_format_web.cpp: GIF) and `shot`, `record`, render_setup.cpp (desktop only). The recorder itself,
+# window_recorder.cpp, is shared: it needs the video writer (common/video_writer.cpp and the build's encoder source,
+# common/video_encoder.h). Paths are relative to this folder.
 set(LAGRANGE_SANDBOX_SHARED_SOURCES
   camera.cpp
   gl_util.cpp
@@ -30,6 +31,7 @@ set(LAGRANGE_SANDBOX_SHARED_SOURCES
   ui_display.cpp
   user_config.cpp
   window_options.cpp  # the window's command line: the desktop's argv and the page's URL settings
+  window_recorder.cpp
 )
 # The embedded shaders: sets SHADER_CPP, a generated .cpp for the sources list (GLSL_ES: rewritten for WebGL2).
 function(lagrange_embed_shaders out_var glsl_es)

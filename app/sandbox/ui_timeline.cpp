@@ -6,12 +6,14 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "sandbox/recording_format.h"
 #include "sandbox/ui.h"
 
 namespace lagrange::app {
 namespace {
 
-// Record / Stop (F9): the window as an MP4 at simulated time (window_recorder.h).
+// Record / Stop (F9): the window as a video (the platform's format: recording_format.h) at simulated time
+// (window_recorder.h).
 void record_button(SandboxState& state) {
   const RecordingStatus& recording = state.recording;
   if (recording.active) {
@@ -27,10 +29,12 @@ void record_button(SandboxState& state) {
       ImGui::SetTooltip("Stop and save the video (F9): %ld frames so far, to %s", recording.frames,
                         recording.file.string().c_str());
     else
-      ImGui::SetTooltip("Record the window as a video (MP4, F9): a frame every 1/%d s of simulated time while it "
-                        "runs, at the window's size; none while paused. Stop %s%s (at most %.0f minutes).",
-                        WindowRecorder::kFps, state.downloads ? "downloads it" : "saves it into the screenshot folder, ",
-                        state.downloads ? "" : state.screenshot_dir.string().c_str(), WindowRecorder::kMaxSeconds / 60);
+      ImGui::SetTooltip("Record the window as a video (%s, F9): a frame every 1/%d s of simulated time while it "
+                        "runs, at the window's size; none while paused. Stop %s%s (at most %s).",
+                        window_recording_format().label, WindowRecorder::kFps,
+                        state.downloads ? "downloads it" : "saves it into the screenshot folder, ",
+                        state.downloads ? "" : state.screenshot_dir.string().c_str(),
+                        duration_text(window_recording_format().max_seconds).c_str());
   }
 }
 

@@ -8,27 +8,34 @@
 
 #include "common/output_file.h"
 #include "common/video_writer.h"
+#include "sandbox/recording_format.h"
 #include "sandbox/sandbox_app.h"
 #include "sandbox/screenshot_folder.h"
 
 namespace lagrange::app {
 
-WindowRecorder::WindowRecorder(int width, int height, std::filesystem::path file, int fps)
-    : width_(width & ~1), height_(height & ~1) {
+WindowRecorder::WindowRecorder(int width, int height, std::filesystem::path file, video::Format format,
+                               double max_seconds, int fps)
+    // H.264 (4:2:0) needs even sizes; a GIF takes the window's own.
+    : width_(format == video::Format::Mp4 ? width & ~1 : width),
+      height_(format == video::Format::Mp4 ? height & ~1 : height) {
   status_.fps = fps;
+  status_.max_seconds = max_seconds;
   status_.file = std::move(file);
   video::VideoSpec spec;
-  spec.format = video::Format::Mp4;
+  spec.format = format;
   spec.width = width_;
   spec.height = height_;
   spec.fps = fps;
   writer_ = std::make_unique<video::VideoWriter>(spec, status_.file.string());
+  if (writer_->passes() != 1)  // FFmpeg's GIF makes its palette in a first pass: a window is drawn only once
+    throw video::VideoError(status_.file.string() + ": this encoder needs every frame twice; a window is drawn once");
   status_.active = true;
 }
 
 WindowRecorder::~WindowRecorder() = default;
 
-bool WindowRecorder::full() const { return status_.frames >= std::lround(kMaxSeconds * status_.fps); }
+bool WindowRecorder::full() const { return status_.frames >= std::lround(status_.max_seconds * status_.fps); }
 
 void WindowRecorder::after_frame(int steps, double dt, const std::function<Image()>& read) {
   if (started_) clock_ += steps * dt;
@@ -69,6 +76,8 @@ std::string WindowRecorder::finish() {
     const std::string bytes = writer_->finish();
     writer_.reset();
     if (std::string error = make_parent_folder(status_.file); !error.empty()) return error;
+    // The recording's one write: the whole file (an MP4, or the page's GIF) into the screenshot folder. In the page
+    // that folder is in the in-memory file system: Sandbox::stop_recording hands the written file on (deliver_file).
     return io::write_file(status_.file.string(), bytes);
   } catch (const video::VideoError& error) {
     return error.what();
@@ -86,9 +95,11 @@ void Sandbox::toggle_recording() {
   }
   int width = 0, height = 0;
   platform_->drawable_size(width, height);
+  const RecordingFormat& format = window_recording_format();  // the platform's: MP4 on the desktop, GIF in the page
   try {
     recorder_ = std::make_unique<WindowRecorder>(
-        width, height, timestamped_path(state_.screenshot_dir, state_.scene.name, ".mp4"));
+        width, height, timestamped_path(state_.screenshot_dir, state_.scene.name, format.extension), format.format,
+        format.max_seconds);
     state_.recording = recorder_->status();
     recorded_frame_ = -1;
   } catch (const std::exception& error) {
@@ -108,11 +119,12 @@ void Sandbox::stop_recording(const std::string& why) {
     char what[96];
     std::snprintf(what, sizeof what, "%ld frame%s, %.1f s at %d fps", status.frames, status.frames == 1 ? "" : "s",
                   status.seconds, status.fps);
-    state_.notice = why + "Saved the recording (" + what + ") to " + status.file.string();
-  } else {
-    state_.notice = why + "Could not save the recording: " + error;
+    // The desktop: the toast says where it is; the page: a download (Platform::deliver_file).
+    deliver_file(status.file, why + "Saved the recording (" + what + ") to " + status.file.string(), what);
+    return;
   }
-  state_.show_toast(state_.notice, !error.empty());
+  state_.notice = why + "Could not save the recording: " + error;
+  state_.show_toast(state_.notice, true);
 }
 
 void Sandbox::capture_recording() {
@@ -132,7 +144,8 @@ void Sandbox::capture_recording() {
     return;
   }
   state_.recording = recorder_->status();
-  if (recorder_->full()) stop_recording("Ten minutes recorded, the most one recording holds. ");
+  if (recorder_->full())
+    stop_recording(duration_text(recorder_->status().max_seconds) + " recorded, the most one recording holds. ");
 }
 
 }  // namespace lagrange::app

@@ -1,9 +1,11 @@
 // Recording the window (issue 11): F9 or the Record button. What the window shows, at the window's size (its drawable
-// pixels, cut to even numbers for H.264), becomes an MP4 at simulated time: a frame each time the simulation has run
+// pixels, cut to even numbers for H.264), becomes a video at simulated time, in the platform's format
+// (recording_format.h: an MP4 on the desktop, a GIF in the page): a frame each time the simulation has run
 // another 1/fps seconds (steps × Δt, counted only while it runs), so slow motion, a loaded machine or a frame rate
 // below the video's still give a video at true speed (a frame that covers two frames' time is repeated); while paused
-// (and while scrubbing or stepping by hand) nothing is captured. Each frame is encoded as it comes (libx264, in
-// memory: a few ms a frame at 1280x720); Stop writes the MP4 into the screenshot folder through io::OutputFile. The
+// (and while scrubbing or stepping by hand) nothing is captured. Each frame is encoded as it comes, in memory (an
+// encoder that takes each frame once: libx264, or giflib in the page); Stop writes the file into the screenshot
+// folder through io::OutputFile. The
 // red dot of the indicator is drawn after the frame is taken, so the video shows the window without it.
 #pragma once
 
@@ -14,11 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "common/video_writer.h"
 #include "sandbox/screenshot.h"
-
-namespace lagrange::video {
-class VideoWriter;
-}
 
 namespace lagrange::app {
 
@@ -29,25 +28,25 @@ struct RecordingStatus {
   int fps = 30;
   double seconds = 0.0;       // of video so far
   double encode_ms = 0.0;     // mean time to read back, convert and encode one frame (the window's cost)
+  double max_seconds = 0.0;   // the recording stops itself after this much video (recording_format.h)
   std::filesystem::path file;  // where Stop writes it
 };
 
 class WindowRecorder {
  public:
   static constexpr int kFps = 30;
-  // A window recording stops itself (and is saved) after ten minutes of video: 18 000 frames, which at the sizes
-  // of a screen stay within a few hundred MB of memory for the encoded file until it is written.
-  static constexpr double kMaxSeconds = 600.0;
 
-  // A video of `width` × `height` (cut to even numbers) to be written to `file`. Throws video::VideoError.
-  WindowRecorder(int width, int height, std::filesystem::path file, int fps = kFps);
+  // A video of `width` × `height` (cut to even numbers for an MP4) in `format`, to be written to `file`, at most
+  // `max_seconds` long. Throws video::VideoError (also for an encoder that would need the frames twice).
+  WindowRecorder(int width, int height, std::filesystem::path file, video::Format format, double max_seconds,
+                 int fps = kFps);
   ~WindowRecorder();
 
   // After a frame was drawn: the simulated time it ran (`steps` of `dt`; 0 while paused) moves the video's clock
   // on, and every frame now due is taken from `read` (called once). The first call takes frame 0 (t = 0 of the
   // video) and counts no time. Throws video::VideoError, std::bad_alloc.
   void after_frame(int steps, double dt, const std::function<Image()>& read);
-  // The ten minutes are full: the caller stops the recording.
+  // The most one recording holds (max_seconds) is recorded: the caller stops the recording.
   bool full() const;
   const RecordingStatus& status() const { return status_; }
   // Encodes what is left and writes the file ("" on success, else "FILE: REASON").

@@ -118,3 +118,28 @@ TEST_CASE("the Record button starts a recording, and a window closed while recor
   REQUIRE(files.size() == 1);
   tv::check_video(tv::probe(files[0]), "h264", 640, 360, frames);
 }
+
+TEST_CASE("the window's recorder takes an encoder that needs each frame once: the desktop's GIF (FFmpeg's two passes) "
+          "is refused with the reason, and an MP4 is cut to even sizes") {
+  // The page records GIFs in one pass (giflib: tests/common, tests/web/page_test.py); the desktop's FFmpeg cannot.
+  const auto dir = temp_dir("recording-gif");
+  try {
+    WindowRecorder recorder(65, 47, dir / "window.gif", video::Format::Gif, 10.0);
+    FAIL("a GIF recorder was made over a two-pass encoder");
+  } catch (const video::VideoError& error) {
+    CHECK(std::string(error.what()).find("needs every frame twice; a window is drawn once") != std::string::npos);
+  }
+  WindowRecorder mp4(65, 47, dir / "window.mp4", video::Format::Mp4, 10.0);  // H.264: cut to even sizes
+  int calls = 0;
+  mp4.after_frame(0, 0.01, [&] {
+    ++calls;
+    Image image;
+    image.width = 65;
+    image.height = 47;
+    image.rgba.assign(static_cast<std::size_t>(65) * 47 * 4, 200);
+    return image;
+  });
+  CHECK(calls == 1);
+  CHECK(mp4.finish().empty());
+  tv::check_video(tv::probe(dir / "window.mp4"), "h264", 64, 46, 1);
+}

@@ -13,8 +13,7 @@ be if the page did nothing:
   4. keys are taken: Space pauses (t then stays put), key 4 switches to the 4th solver of the list (acceleration);
   5. the mouse is taken: moving the pointer over the scene finds a particle (hover count), pressing there grabs it;
   6. a link names the scene and the solver: ?scene=hanging_chain&solver=shake opens that scene with that solver;
-  7. the scene editor: key E enters Edit mode and leaves it (editing= in the title); F9 (no recording in the browser
-     yet: a toast says so) leaves the page drawing;
+  7. the scene editor: key E enters Edit mode and leaves it (editing= in the title);
   8. downloads (Browser.setDownloadBehavior into a temporary folder): F12 gives a PNG of the canvas's size that is
      not blank; Save (Ctrl+S), Edit mode's Save and the Export CSV button each give a file of their own name, the
      console says "Downloaded NAME", and nothing is left in the page's memory; the saved scenes are accepted by the
@@ -25,7 +24,10 @@ be if the page did nothing:
  10. a .json file dropped on the page (Input.dispatchDragEvent with files) opens;
  11. link settings: ?theme=light&scale=1.5&paused=1&lanes=... give a light canvas (mean brightness against the dark
      one's), larger widgets, a paused page and two lanes; a finger (Input.dispatchTouchEvent) grabs a particle;
-     bad values (theme, scale, solver, an unknown parameter) are reported in the console and the page runs on.
+     bad values (theme, scale, solver, an unknown parameter) are reported in the console and the page runs on;
+ 12. recording (check_recording): F9 starts, F9 after some simulated time stops; the GIF arrives as a download and
+     parses (python, below; and ffprobe) as a GIF of the canvas's size with more than one frame, looping, whose
+     delays add up to its frames at 30 fps.
 Exit 0 when every check passes, 1 otherwise (each failure printed), 77 when chromium is missing (a skip).
   --native PATH   the native lagrange-lab that checks the saved scenes (default: build/app/lagrange-lab)
 """
@@ -333,6 +335,102 @@ LEFTOVERS_JS = """(() => {
 })()"""
 
 
+def parse_gif(data):
+    """A GIF's logical screen size, its images (rectangles) and their delays (cs), and whether it loops forever
+    (NETSCAPE2.0, loop count 0): the block structure read here, independently of the encoder (no LZW decoding)."""
+    if data[:6] not in (b"GIF87a", b"GIF89a"):
+        raise ValueError(f"not a GIF: {data[:6]!r}")
+    width, height, packed = struct.unpack("<HHB", data[6:11])
+    pos = 13 + (3 << ((packed & 7) + 1) if packed & 0x80 else 0)
+    images, delays, loops, delay = [], [], False, None
+
+    def sub_blocks(pos):
+        chunks = []
+        while data[pos]:
+            chunks.append(data[pos + 1:pos + 1 + data[pos]])
+            pos += 1 + data[pos]
+        return pos + 1, chunks
+
+    while True:
+        kind = data[pos]
+        if kind == 0x3B:  # trailer
+            break
+        if kind == 0x21:  # extension
+            label = data[pos + 1]
+            pos, chunks = sub_blocks(pos + 2)
+            if label == 0xF9 and chunks:
+                delay = struct.unpack("<H", chunks[0][1:3])[0]
+            elif label == 0xFF and chunks and chunks[0] == b"NETSCAPE2.0" and len(chunks) > 1:
+                loops = loops or chunks[1] == b"\x01\x00\x00"
+        elif kind == 0x2C:  # image: descriptor, local colour table, LZW code size, data sub-blocks
+            left, top, w, h, packed = struct.unpack("<HHHHB", data[pos + 1:pos + 10])
+            pos += 10 + (3 << ((packed & 7) + 1) if packed & 0x80 else 0)
+            pos, _ = sub_blocks(pos + 1)
+            images.append((left, top, w, h))
+            delays.append(delay)
+            delay = None
+        else:
+            raise ValueError(f"unexpected block 0x{kind:02x} at byte {pos}")
+    return width, height, images, delays, loops
+
+
+def check_recording(devtools, failures, download):
+    """F9, some simulated time, F9: a GIF of the canvas arrives as a download (download(): its path or None)."""
+    _, fields = status(devtools)
+    if fields.get("paused") == "1":
+        devtools.key(" ", "Space", 32, text=" ")
+    canvas = devtools.evaluate("[document.getElementById('canvas').width, document.getElementById('canvas').height]")
+    # The simulated time just before and just after each press bounds the recording's span.
+    t = lambda: float(status(devtools)[1]["t"])
+    t0_before = t()
+    devtools.key("F9", "F9", 120)
+    t0 = t()
+    deadline = time.time() + 30
+    while time.time() < deadline and t() < t0 + 1.5:
+        time.sleep(0.1)
+    t1_before = t()
+    devtools.key("F9", "F9", 120)
+    t1 = t()
+    path = download()
+    print(f"page_test: F9 .. F9 over t {t0:.3f} -> {t1:.3f} s: {path}")
+    if not path:
+        return
+    data = open(path, "rb").read()
+    try:
+        width, height, images, delays, loops = parse_gif(data)
+    except (ValueError, IndexError, struct.error) as error:
+        failures.append(f"recording: {path} ({len(data)} bytes) does not parse as a GIF: {error}")
+        return
+    total_cs = sum(d or 0 for d in delays)
+    print(f"page_test: recording {os.path.basename(path)}: {len(data)} bytes, {width}x{height}, {len(images)} frames, "
+          f"{total_cs} cs, loops={loops}; canvas {canvas[0]}x{canvas[1]}")
+    if [width, height] != list(canvas):
+        failures.append(f"recording: the GIF is {width}x{height}, the canvas {canvas[0]}x{canvas[1]}")
+    if len(images) < 2:
+        failures.append(f"recording: {len(images)} frame(s) in the GIF")
+    if not loops:
+        failures.append("recording: no NETSCAPE2.0 loop extension")
+    ffprobe = shutil.which("ffprobe")
+    if ffprobe:  # FFmpeg's GIF decoder reads every frame (python above only walks the blocks)
+        with tempfile.NamedTemporaryFile(suffix=".gif") as file:
+            file.write(data)
+            file.flush()
+            probe = subprocess.run([ffprobe, "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                                    "stream=width,height,nb_read_frames", "-of", "csv=p=0", file.name],
+                                   capture_output=True, text=True)
+        print(f"page_test: ffprobe: {probe.stdout.strip()} {probe.stderr.strip()}")
+        if probe.returncode != 0 or probe.stdout.strip() != f"{width},{height},{len(images)}":
+            failures.append(f"recording: ffprobe reads {probe.stdout.strip()!r} ({probe.stderr.strip()}), expected "
+                            f"{width},{height},{len(images)}")
+    if None in delays or abs(total_cs - 100 * len(images) / 30) > 1:
+        failures.append(f"recording: delays {delays} do not add up to {len(images)} frames at 30 fps")
+    # Frames at simulated time: one per 1/30 s that ran while recording, frame 0 at the start.
+    low, high = 30 * (t1_before - t0) - 1, 30 * (t1 - t0_before) + 2
+    if not low <= len(images) <= high:
+        failures.append(f"recording: {len(images)} frames, expected {low:.0f}..{high:.0f} at 30 fps of simulated "
+                        f"time (t {t0_before:.3f}/{t0:.3f} -> {t1_before:.3f}/{t1:.3f})")
+
+
 def main():
     args = sys.argv[1:]
     native = os.path.join(ROOT, "build", "app", "lagrange-lab")
@@ -479,8 +577,7 @@ def main():
         _, fields = status(devtools)
         print(f"page_test: final status: {fields}")
 
-        # 7. The scene editor: E enters Edit mode and E again leaves it. F9 (recording: not in the browser yet) only
-        #    says so: the page goes on drawing frames, with no error.
+        # 7. The scene editor: E enters Edit mode and E again leaves it.
         before = fields.get("editing")
         devtools.key("e", "KeyE", 69, text="e")
         entered = wait_frames(devtools, 3).get("editing")
@@ -489,12 +586,6 @@ def main():
         print(f"page_test: key E: editing {before} -> {entered}, again -> {left}")
         if (before, entered, left) != ("0", "1", "0"):
             failures.append(f"key E did not enter and leave Edit mode: editing {before} -> {entered} -> {left}")
-        frame0 = int(status(devtools)[1].get("frame", 0))
-        devtools.key("F9", "F9", 120)
-        fields = wait_frames(devtools, 5)
-        print(f"page_test: F9: frames {frame0} -> {fields.get('frame')}")
-        if int(fields.get("frame", 0)) < frame0 + 5:
-            failures.append(f"the page stopped drawing after F9: frame {frame0} -> {fields.get('frame')}")
 
         # 8. Downloads: every file the page writes reaches the browser's download folder under its own name.
         downloads = os.path.join(profile, "downloads")
@@ -573,6 +664,8 @@ def main():
                 if (len(lines) < 3 or not lines[0].startswith("step,t,") or
                         any(line.count(",") != columns for line in lines[1:])):
                     failures.append(f"the exported CSV is not a timeline: {lines[:2]}")
+        # 12. Recording: F9 .. F9 downloads a GIF.
+        check_recording(devtools, failures, lambda: downloaded("recording (F9 .. F9)", ".gif"))
         leftovers = devtools.evaluate(LEFTOVERS_JS)
         print(f"page_test: files left in the page's memory: {leftovers}")
         if leftovers:
