@@ -9,8 +9,8 @@
 // Edit mode, key E; lanes: how many lanes run, 1 without comparison lanes; view: how much of the scene the camera
 // shows, the half-height in metres in 2D, the distance in 3D: smaller is zoomed in).
 // Every toast is echoed to the browser's console (errors as console errors).
-// Not on the web: the user's settings file (nothing is remembered between visits), `shot`, `record` and the window's
-// recording (F9 says so: window_recorder_web.cpp).
+// Not on the web: the user's settings file (nothing is remembered between visits), `shot` and `record` (the window's
+// own recording, F9, is: a GIF, recording_format_web.cpp).
 #include <emscripten.h>
 #include <sys/stat.h>
 
