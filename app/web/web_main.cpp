@@ -5,9 +5,10 @@
 // A bad value is reported (the console and a toast) and skipped; the page runs with the rest (docs/web.md).
 // Every frame the page title shows the simulated time, the solver and the input counts, so a test (and a
 // teacher's browser tab) can read them: "Lagrange Lab · t=1.234 s · scene=double_pendulum · solver=projection ·
-// steps=74 · grabs=0 · hover=0 · paused=0 · editing=0 · lanes=1 · view=1.8 · frame=75" (editing: the scene editor's
-// Edit mode, key E; lanes: how many lanes run, 1 without comparison lanes; view: how much of the scene the camera
-// shows, the half-height in metres in 2D, the distance in 3D: smaller is zoomed in).
+// steps=74 · grabs=0 · hover=0 · paused=0 · editing=0 · lanes=1 · view=1.8 · ms=16.7 · frame=75" (editing: the scene
+// editor's Edit mode, key E; lanes: how many lanes run, 1 without comparison lanes; view: how much of the scene the
+// camera shows, the half-height in metres in 2D, the distance in 3D: smaller is zoomed in; ms: the median time the
+// page took for a frame, over the last 120). The address bar follows the scene and solver (follow_link).
 // Every toast is echoed to the browser's console (errors as console errors).
 // Not on the web: the user's settings file (nothing is remembered between visits), `shot` and `record` (the window's
 // own recording, F9, is: a GIF, recording_format_web.cpp).
@@ -19,6 +20,7 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -35,6 +37,7 @@ struct Page {
   long frame = 0;
   std::string toast;  // the last toast echoed to the console
   double toast_seconds = 0.0;
+  std::string link;  // the scene and solver the address bar names
 };
 
 void publish_status(const Sandbox& sandbox, long frame) {
@@ -48,12 +51,33 @@ void publish_status(const Sandbox& sandbox, long frame) {
   std::snprintf(script, sizeof script,
                 "document.title='Lagrange Lab \\u00b7 t=%.3f s \\u00b7 scene=%.60s \\u00b7 solver=%s \\u00b7 "
                 "steps=%ld \\u00b7 grabs=%ld \\u00b7 hover=%ld \\u00b7 paused=%d \\u00b7 editing=%d \\u00b7 "
-                "lanes=%zu \\u00b7 view=%.4g \\u00b7 frame=%ld'",
+                "lanes=%zu \\u00b7 view=%.4g \\u00b7 ms=%.1f \\u00b7 frame=%ld'",
                 world.time(), scene.empty() ? "none" : scene.c_str(), world.solver_info().id, world.step_count(),
                 input.grabs, input.particle_hover_frames, sandbox.state().paused ? 1 : 0,
                 sandbox.state().editor.active ? 1 : 0, sandbox.state().lanes.size() + 1,
-                camera.perspective ? camera.distance : camera.half_height, frame);
+                camera.perspective ? camera.distance : camera.half_height, sandbox.state().timing.median_ms, frame);
   emscripten_run_script(script);
+}
+
+// The address bar follows the scene and the solver on screen (history.replaceState: no reload, no history entry),
+// so the link a teacher copies opens what the class sees. A scene from the user's disk has no link: the address
+// bar then leaves scene= out. The other settings of the link stay as they came.
+void follow_link(Page& page) {
+  const Sandbox& sandbox = *page.sandbox;
+  const std::filesystem::path& path = sandbox.state().scene_path;
+  std::string scene;
+  if (path.parent_path() == find_assets_dir()) scene = path.stem().string();
+  for (const char c : scene)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') scene.clear();
+  const std::string solver = sandbox.world().solver_info().id;
+  const std::string link = scene + "|" + solver;
+  if (link == page.link) return;
+  page.link = link;
+  const std::string script =
+      "(function(){var q=new URLSearchParams(location.search);" +
+      (scene.empty() ? std::string("q.delete('scene');") : "q.set('scene','" + scene + "');") + "q.set('solver','" +
+      solver + "');history.replaceState(null,'','?'+q.toString().replace(/%2C/g,','));})()";
+  emscripten_run_script(script.c_str());
 }
 
 // A toast that appeared since the last frame goes to the console too (stderr is console.error): the page's messages
@@ -80,6 +104,7 @@ void frame(void* argument) {
     sandbox.present();
     echo_toast(page);
     publish_status(sandbox, ++page.frame);
+    follow_link(page);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "lagrange-lab: %s\n", error.what());
     emscripten_cancel_main_loop();

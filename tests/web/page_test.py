@@ -2,6 +2,7 @@
 """The web page in a real headless Chromium (docs/web.md): python3's standard library only, no puppeteer.
 
   tests/web/page_test.py [SITE_DIR] [--screenshot OUT.png]
+  tests/web/page_test.py [SITE_DIR] --fps     (a measurement: each shipped scene's frame rate in this browser)
 
 Serves SITE_DIR (default build-web/site) on 127.0.0.1, opens it in `chromium --headless` (SwiftShader WebGL2) and
 drives it over the DevTools protocol (a websocket from the standard library). Checks, each against what it would
@@ -10,7 +11,8 @@ be if the page did nothing:
      WebGL error;
   2. the canvas is not blank: the screenshot has many colours and a good share of pixels off the background;
   3. the physics steps: the simulated time t in the title advances with the wall clock;
-  4. keys are taken: Space pauses (t then stays put), key 4 switches to the 4th solver of the list (acceleration);
+  4. keys are taken: Space pauses (t then stays put), key 4 switches to the 4th solver of the list (acceleration),
+     and the address bar follows (?scene=double_pendulum&solver=acceleration: the link to share);
   5. the mouse is taken: moving the pointer over the scene finds a particle (hover count), pressing there grabs it;
   6. a link names the scene and the solver: ?scene=hanging_chain&solver=shake opens that scene with that solver;
   7. the scene editor: key E enters Edit mode and leaves it (editing= in the title);
@@ -431,6 +433,32 @@ def check_recording(devtools, failures, download):
                         f"time (t {t0_before:.3f}/{t0:.3f} -> {t1_before:.3f}/{t1:.3f})")
 
 
+def frame_rates(devtools, page_url, seconds=4.0):
+    """--fps: every shipped scene in turn, its frames per second in this browser and the page's median frame time
+    (ms= in the title). A measurement, not a check: prints a table, exit 0 unless a scene does not run."""
+    scenes = sorted(name[:-5] for name in os.listdir(os.path.join(ROOT, "assets")) if name.endswith(".json"))
+    print(f"{'scene':<24}{'fps':>7}{'median ms':>11}{'steps/frame':>13}")
+    bad = 0
+    for scene in scenes:
+        devtools.call("Page.navigate", url=f"{page_url}?scene={scene}")
+        _, fields = wait_until(devtools, lambda f: f.get("scene") == scene and int(f.get("frame", 0)) > 5, 60)
+        if fields.get("scene") != scene:
+            print(f"{scene:<24} did not start")
+            bad += 1
+            continue
+        time.sleep(1.0)
+        _, first = status(devtools)
+        start = time.time()
+        time.sleep(seconds)
+        _, last = status(devtools)
+        elapsed = time.time() - start
+        frames = int(last["frame"]) - int(first["frame"])
+        steps = int(last["steps"]) - int(first["steps"])
+        print(f"{scene:<24}{frames / elapsed:>7.1f}{float(last.get('ms', 'nan')):>11.1f}"
+              f"{steps / max(frames, 1):>13.2f}")
+    return 1 if bad else 0
+
+
 def main():
     args = sys.argv[1:]
     native = os.path.join(ROOT, "build", "app", "lagrange-lab")
@@ -439,6 +467,9 @@ def main():
         native = args[i + 1]
         del args[i:i + 2]
     out_png = None
+    fps = "--fps" in args
+    if fps:
+        args.remove("--fps")
     if "--screenshot" in args:
         i = args.index("--screenshot")
         out_png = args[i + 1]
@@ -480,6 +511,8 @@ def main():
         devtools = DevTools(page["webSocketDebuggerUrl"])
         for domain in ("Runtime", "Log", "Page"):
             devtools.call(f"{domain}.enable")
+        if fps:
+            return frame_rates(devtools, url.split("?")[0])
         started = time.time()
         devtools.call("Page.navigate", url=url)
 
@@ -545,6 +578,12 @@ def main():
         print(f"page_test: key 4: solver {before} -> {fields.get('solver')}")
         if fields.get("solver") != SOLVER_KEYS["4"] or before == SOLVER_KEYS["4"]:
             failures.append(f"key 4 did not switch to {SOLVER_KEYS['4']}: {before} -> {fields.get('solver')}")
+        # The address bar follows (a link copied from it opens what is on screen).
+        wait_frames(devtools, 2)
+        search = devtools.evaluate("location.search")
+        print(f"page_test: the address bar after key 4: {search}")
+        if f"solver={SOLVER_KEYS['4']}" not in search or "scene=double_pendulum" not in search:
+            failures.append(f"the address bar does not name the scene and solver on screen: {search!r}")
 
         # 5. Mouse: sweep the pointer over the paused scene until it rests on a particle, then grab it.
         hover0, grabs0 = int(fields["hover"]), int(fields["grabs"])
