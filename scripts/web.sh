@@ -69,6 +69,24 @@ fetch_source() {  # fetch_source PACKAGE GLOB -> prints the unpacked folder
   echo "$dir"
 }
 
+# compile_library PREFIX LIB COMPILER FLAGS... -- SOURCE_DIR FILE...: each FILE compiled at -O2 into PREFIX/obj, then
+# archived as PREFIX/lib/LIB (PREFIX is made anew; PREFIX/include is left for the headers).
+compile_library() {
+  local prefix="$1" lib="$2" compiler="$3" flags=() objects=() f o
+  shift 3
+  while [ "$1" != "--" ]; do flags+=("$1"); shift; done
+  local src="$2"
+  shift 2
+  rm -rf "$prefix"
+  mkdir -p "$prefix/obj" "$prefix/lib" "$prefix/include"
+  for f in "$@"; do
+    o="$prefix/obj/$(basename "${f%.*}").o"
+    nice -n 19 "$compiler" -O2 "${flags[@]}" -c "$src/$f" -o "$o"
+    objects+=("$o")
+  done
+  emar rcs "$prefix/lib/$lib" "${objects[@]}"
+}
+
 # --- SDL2, static, for Emscripten (its own CMake build; -sUSE_SDL=2 would download a port)
 sdl_prefix="$cache/sdl2"
 if [ ! -f "$sdl_prefix/lib/libSDL2.a" ]; then
@@ -90,16 +108,10 @@ if [ ! -f "$imgui_prefix/lib/libimgui.a" ]; then
   imgui_src="$(fetch_source imgui 'imgui-*')"
   echo "web.sh: building Dear ImGui for wasm from $imgui_src"
   start=$SECONDS
-  rm -rf "$imgui_prefix"
-  mkdir -p "$imgui_prefix/obj" "$imgui_prefix/lib" "$imgui_prefix/include/backends"
-  objects=()
-  for f in imgui.cpp imgui_draw.cpp imgui_tables.cpp imgui_widgets.cpp imgui_demo.cpp \
-           backends/imgui_impl_sdl.cpp backends/imgui_impl_opengl3.cpp; do
-    o="$imgui_prefix/obj/$(basename "$f" .cpp).o"
-    nice -n 19 em++ -O2 -DIMGUI_IMPL_OPENGL_ES3 -I"$imgui_src" -I"$sdl_prefix/include/SDL2" -c "$imgui_src/$f" -o "$o"
-    objects+=("$o")
-  done
-  emar rcs "$imgui_prefix/lib/libimgui.a" "${objects[@]}"
+  compile_library "$imgui_prefix" libimgui.a em++ -DIMGUI_IMPL_OPENGL_ES3 -I"$imgui_src" -I"$sdl_prefix/include/SDL2" \
+    -- "$imgui_src" imgui.cpp imgui_draw.cpp imgui_tables.cpp imgui_widgets.cpp imgui_demo.cpp \
+       backends/imgui_impl_sdl.cpp backends/imgui_impl_opengl3.cpp
+  mkdir -p "$imgui_prefix/include/backends"
   cp "$imgui_src"/imgui.h "$imgui_src"/imconfig.h "$imgui_src"/imgui_internal.h "$imgui_src"/imstb_*.h \
      "$imgui_prefix/include/"
   cp "$imgui_src"/backends/imgui_impl_sdl.h "$imgui_src"/backends/imgui_impl_opengl3.h \
@@ -114,15 +126,8 @@ if [ ! -f "$giflib_prefix/lib/libgif.a" ]; then
   giflib_src="$(fetch_source giflib 'giflib-*')"
   echo "web.sh: building giflib for wasm from $giflib_src"
   start=$SECONDS
-  rm -rf "$giflib_prefix"
-  mkdir -p "$giflib_prefix/obj" "$giflib_prefix/lib" "$giflib_prefix/include"
-  objects=()
-  for f in dgif_lib.c egif_lib.c gifalloc.c gif_err.c gif_font.c gif_hash.c openbsd-reallocarray.c quantize.c; do
-    o="$giflib_prefix/obj/$(basename "$f" .c).o"
-    nice -n 19 emcc -O2 -I"$giflib_src" -c "$giflib_src/$f" -o "$o"
-    objects+=("$o")
-  done
-  emar rcs "$giflib_prefix/lib/libgif.a" "${objects[@]}"
+  compile_library "$giflib_prefix" libgif.a emcc -I"$giflib_src" -- "$giflib_src" \
+    dgif_lib.c egif_lib.c gifalloc.c gif_err.c gif_font.c gif_hash.c openbsd-reallocarray.c quantize.c
   cp "$giflib_src"/gif_lib.h "$giflib_prefix/include/"
   echo "web.sh: giflib built in $((SECONDS - start)) s"
 fi

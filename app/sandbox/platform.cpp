@@ -48,31 +48,6 @@ Platform::Platform(const WindowOptions& options) {
   if (!options.vsync) SDL_GL_SetSwapInterval(0);
 }
 
-Platform::~Platform() {
-  if (context_) SDL_GL_DeleteContext(context_);
-  if (window_) SDL_DestroyWindow(window_);
-  SDL_Quit();
-}
-
-void Platform::drawable_size(int& width, int& height) const {
-  SDL_GL_GetDrawableSize(window_, &width, &height);
-  width = std::max(width, 1);
-  height = std::max(height, 1);
-}
-
-void Platform::window_size(int& width, int& height) const {
-  SDL_GetWindowSize(window_, &width, &height);
-  width = std::max(width, 1);
-  height = std::max(height, 1);
-}
-
-double Platform::pixel_ratio() const {
-  int dw, dh, ww, wh;
-  drawable_size(dw, dh);
-  window_size(ww, wh);
-  return static_cast<double>(dw) / ww;
-}
-
 float Platform::ui_scale() const {
   if (pixel_ratio() > 1.01) return 1.0f;  // the OS scales the drawable (macOS, Wayland): ImGui already handles it
   float ddpi = 0.0f;
@@ -80,10 +55,6 @@ float Platform::ui_scale() const {
   if (display < 0 || SDL_GetDisplayDPI(display, &ddpi, nullptr, nullptr) != 0 || ddpi <= 0.0f) return 1.0f;
   return std::clamp(ddpi / 96.0f, 1.0f, 3.0f);
 }
-
-void Platform::set_size(int width, int height) { SDL_SetWindowSize(window_, width, height); }
-
-void Platform::swap() const { SDL_GL_SwapWindow(window_); }
 
 const char* Platform::glsl_version() const { return "#version 330 core"; }
 

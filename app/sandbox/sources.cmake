@@ -9,6 +9,7 @@ set(LAGRANGE_SANDBOX_SHARED_SOURCES
   gl_util.cpp
   measure_tools.cpp
   picking.cpp
+  platform_sdl.cpp  # the SDL side of the Platform both platforms share (platform.cpp / platform_web.cpp: the rest)
   plots.cpp
   renderer.cpp
   sandbox_app.cpp

@@ -44,37 +44,8 @@ Platform::Platform(const WindowOptions& options) {
   // The frame rate is the browser's (requestAnimationFrame, web_main.cpp): no swap interval to set.
 }
 
-Platform::~Platform() {
-  if (context_) SDL_GL_DeleteContext(context_);
-  if (window_) SDL_DestroyWindow(window_);
-  SDL_Quit();
-}
-
-void Platform::drawable_size(int& width, int& height) const {
-  SDL_GL_GetDrawableSize(window_, &width, &height);
-  width = std::max(width, 1);
-  height = std::max(height, 1);
-}
-
-void Platform::window_size(int& width, int& height) const {
-  SDL_GetWindowSize(window_, &width, &height);
-  width = std::max(width, 1);
-  height = std::max(height, 1);
-}
-
-double Platform::pixel_ratio() const {
-  int dw, dh, ww, wh;
-  drawable_size(dw, dh);
-  window_size(ww, wh);
-  return static_cast<double>(dw) / ww;
-}
-
 // The browser's devicePixelRatio is already in the drawable size (SDL_WINDOW_ALLOW_HIGHDPI): ImGui handles it.
 float Platform::ui_scale() const { return 1.0f; }
-
-void Platform::set_size(int width, int height) { SDL_SetWindowSize(window_, width, height); }
-
-void Platform::swap() const { SDL_GL_SwapWindow(window_); }
 
 const char* Platform::glsl_version() const { return "#version 300 es"; }
 
