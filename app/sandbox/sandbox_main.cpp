@@ -29,6 +29,8 @@ constexpr const char* kUsage =
     "  --lanes L1,L2   2-4 lanes stepped together from the same state, each a solver id with optional :KEY=VALUE\n"
     "                  settings (as for run --lanes), e.g. projection,acceleration; excludes --solver\n"
     "  --lane-view V   overlay (the other lanes as ghosts over lane 1; default) or split (side by side)\n"
+    "  --msaa N        the scene's anti-aliasing: 0 (off), 2, 4 or 8 samples (default 4; off on a software\n"
+    "                  rasterizer such as llvmpipe, whose shaders smooth the edges themselves)\n"
     "  --no-vsync      do not wait for the display refresh\n"
     "  --ui-scale S    fonts, widgets, lines and plots S times as large, 1..3 (e.g. 1.5; a projector)\n"
     "  --theme T       dark (default) or light (a bright room)\n"

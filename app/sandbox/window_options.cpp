@@ -32,6 +32,10 @@ void read_window_option(cli::Args& args, WindowCommandLine& line) {
   } else if (auto v = args.option("--theme")) {
     line.theme = parse_theme(*v);
     if (!line.theme) throw cli::UsageError(theme_error(*v));
+  } else if (auto v = args.option("--msaa")) {
+    if (*v != "0" && *v != "2" && *v != "4" && *v != "8")
+      throw cli::UsageError("--msaa needs 0, 2, 4 or 8 samples, got " + lagrange::quoted(*v));
+    line.msaa = (*v)[0] - '0';
   } else if (args.flag("--no-vsync")) {
     line.vsync = false;
   } else if (auto v = args.option("--lanes")) {
@@ -99,6 +103,7 @@ std::vector<std::string> start_window(Sandbox& sandbox, const WindowCommandLine&
     }
   }
   if (line.lane_view) state.lane_view = *line.lane_view;
+  if (line.msaa) state.view.msaa = *line.msaa;
   state.paused = line.paused;
   if (line.measure) {
     state.measure.shown = true;

@@ -25,6 +25,7 @@ struct WindowCommandLine {
   long quit_after = -1;                   // --quit-after N
   std::optional<double> ui_scale;         // --ui-scale S
   std::optional<Theme> theme;             // --theme dark|light
+  std::optional<int> msaa;                // --msaa 0|2|4|8: the scene's samples (else the sandbox's own choice)
   bool help = false, list_keys = false;   // -h / --help, --list-keys: the caller prints and stops reading
 };
 

@@ -29,7 +29,8 @@ be if the page did nothing:
      bad values (theme, scale, solver, an unknown parameter) are reported in the console and the page runs on;
  12. recording (check_recording): F9 starts, F9 after some simulated time stops; the GIF arrives as a download and
      parses (python, below; and ffprobe) as a GIF of the canvas's size with more than one frame, looping, whose
-     delays add up to its frames at 30 fps.
+     delays add up to its frames at 30 fps;
+ 13. ?msaa=4&lanes=...&lane-view=split: the multisampled lanes reach the canvas with no WebGL error, not blank.
 Exit 0 when every check passes, 1 otherwise (each failure printed), 77 when chromium is missing (a skip).
   --native PATH   the native lagrange-lab that checks the saved scenes (default: build/app/lagrange-lab)
 """
@@ -883,6 +884,18 @@ def main():
         print(f"page_test: ?scene=hanging_chain&solver=shake: {title}")
         if fields.get("scene") != "hanging_chain" or fields.get("solver") != "shake":
             failures.append(f"the URL's scene and solver were not taken: {title!r}")
+
+        # 13. Anti-aliasing on (msaa=4, whatever the renderer) with split lanes: the multisampled scene is resolved and
+        #     copied to the canvas at each lane's offset with no WebGL error (any GL_INVALID_* on the console fails
+        #     the test) and the picture is not blank.
+        devtools.call("Page.navigate", url=url + "&msaa=4&lanes=projection,acceleration&lane-view=split")
+        title, fields = wait_until(devtools, lambda f: int(f.get("frame", 0)) > 20 and f.get("lanes") == "2", 60)
+        width, height, colours, off, _ = picture_stats(
+            base64.b64decode(devtools.call("Page.captureScreenshot", format="png")["data"]))
+        print(f"page_test: ?msaa=4&lanes=projection,acceleration&lane-view=split: {colours} colours, {off:.1%} off "
+              f"the background; {title}")
+        if fields.get("lanes") != "2" or colours < 50 or off < 0.02:
+            failures.append(f"msaa=4 with split lanes: {colours} colours, {off:.1%} off the background, {title!r}")
     except StopIteration:
         pass
     finally:
