@@ -152,7 +152,7 @@ nice -n 19 emcmake cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Rele
   -DLAGRANGE_WEB_DEPS="$cache" >"$cache/configure-page.log" 2>&1 || { tail -n 40 "$cache/configure-page.log"; exit 1; }
 # The page only; the command line under node (build-web/node, for --bench) is not part of the site.
 targets=(lagrange-lab-web)
-[ "$bench" -eq 1 ] && targets+=(lagrange-lab-node)
+[ "$bench" -eq 1 ] && targets+=(lagrange-lab-node lagrange-lab-bench)
 nice -n 19 cmake --build "$build" -j "$jobs" --target "${targets[@]}"
 echo "web.sh: page built in $((SECONDS - start)) s: $build/site/"
 ls -l "$build/site/"
@@ -162,7 +162,7 @@ if [ "$test" -eq 1 ]; then
 fi
 if [ "$bench" -eq 1 ]; then
   [ -x "$root/build/app/lagrange-lab" ] || "$root/scripts/build.sh"
-  python3 "$root/scripts/web_bench.py" "$root/build/app/lagrange-lab" "$build/node/lagrange-lab.js"
+  python3 "$root/scripts/web_bench.py" "$root/build/app/lagrange-lab" "$build/node/lagrange-lab.js" "$build/bench"
 fi
 if [ "$serve" -eq 1 ]; then
   port="${PORT:-8080}"
