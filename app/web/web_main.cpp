@@ -19,11 +19,13 @@
 #include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "sandbox/sandbox_app.h"
 #include "sandbox/window_options.h"
@@ -59,24 +61,37 @@ void publish_status(const Sandbox& sandbox, long frame) {
   emscripten_run_script(script);
 }
 
-// The address bar follows the scene and the solver on screen (history.replaceState: no reload, no history entry),
-// so the link a teacher copies opens what the class sees. A scene from the user's disk has no link: the address
-// bar then leaves scene= out. The other settings of the link stay as they came.
+// The address bar follows the scene and the solver on screen, or the lanes when lanes run (history.replaceState: no
+// reload, no history entry), so the link a teacher copies opens what the class sees. A scene from the user's disk has
+// no link: the address bar then leaves scene= out. The link's other settings (theme, scale, ...) stay as they came.
 void follow_link(Page& page) {
   const Sandbox& sandbox = *page.sandbox;
-  const std::filesystem::path& path = sandbox.state().scene_path;
+  const SandboxState& state = sandbox.state();
   std::string scene;
-  if (path.parent_path() == find_assets_dir()) scene = path.stem().string();
-  for (const char c : scene)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') scene.clear();
+  if (state.scene_path.parent_path() == find_assets_dir()) scene = state.scene_path.stem().string();
   const std::string solver = sandbox.world().solver_info().id;
-  const std::string link = scene + "|" + solver;
+  std::string lanes;  // lane 1 by its solver, then the other lanes' specs, as --lanes takes them
+  if (!state.lanes.empty()) {
+    std::vector<LaneSpec> specs;
+    for (const Lane& lane : state.lanes) specs.push_back(lane.spec);
+    lanes = solver + "," + lanes_text(specs);
+  }
+  const bool split = !lanes.empty() && state.lane_view == LaneView::Split;
+  const std::string link = scene + "|" + solver + "|" + lanes + (split ? "|split" : "");
   if (link == page.link) return;
   page.link = link;
-  const std::string script =
-      "(function(){var q=new URLSearchParams(location.search);" +
-      (scene.empty() ? std::string("q.delete('scene');") : "q.set('scene','" + scene + "');") + "q.set('solver','" +
-      solver + "');history.replaceState(null,'','?'+q.toString().replace(/%2C/g,','));})()";
+  for (const std::string* text : {&scene, &lanes})  // only what is safe in a script's string, or no link at all
+    for (const char c : *text)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && !std::strchr("_-.,:=+", c)) return;
+  std::string script = "(function(){var q=new URLSearchParams(location.search);";
+  script += scene.empty() ? "q.delete('scene');" : "q.set('scene','" + scene + "');";
+  if (lanes.empty()) {
+    script += "q.delete('lanes');q.delete('lane-view');q.set('solver','" + solver + "');";
+  } else {
+    script += "q.delete('solver');q.set('lanes','" + lanes + "');";
+    script += split ? "q.set('lane-view','split');" : "q.delete('lane-view');";
+  }
+  script += "history.replaceState(null,'','?'+q.toString().replace(/%2C/g,',').replace(/%3A/g,':'));})()";
   emscripten_run_script(script.c_str());
 }
 

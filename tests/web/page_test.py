@@ -849,6 +849,10 @@ def main():
             failures.append(f"paused=1 did not start paused: {title!r}")
         if fields.get("lanes") != "2":
             failures.append(f"lanes=projection,acceleration did not give two lanes: {title!r}")
+        search = devtools.evaluate("location.search")
+        print(f"page_test: the address bar with lanes: {search}")
+        if "lanes=projection,acceleration" not in search or "solver=" in search or "theme=light" not in search:
+            failures.append(f"the address bar does not keep the lanes (and no solver= beside them): {search!r}")
         # A finger: SDL turns the touch into the mouse's press and motion, and the particle is grabbed.
         devtools.call("Emulation.setTouchEmulationEnabled", enabled=True, maxTouchPoints=5)
         found = find_particle(devtools, 13)
