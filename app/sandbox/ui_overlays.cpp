@@ -29,7 +29,7 @@ constexpr Shortcut kShortcuts[] = {
     {"M", "measuring tools on / off (period timer, stopwatch, protractor, energy bars)", {SDLK_m}},
     {"Tab", "hide / show the panels", {SDLK_TAB}},
     {"F12 or P", "screenshot (PNG)", {SDLK_F12, SDLK_p}},
-    {"F9", "record a video (MP4) of the window at simulated time / stop and save it", {SDLK_F9}},
+    {"F9", "record a video of the window at simulated time (MP4; a GIF in the browser) / stop and save it", {SDLK_F9}},
     {"H or F1", "this help", {SDLK_h, SDLK_F1}},
     {"Esc", "close help / drop the grabbed particle where it is", {SDLK_ESCAPE}},
     {"L", "add a lane: the scene again, from now, with another solver, stepped alongside (up to 4)", {SDLK_l}},
