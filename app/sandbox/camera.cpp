@@ -122,8 +122,9 @@ void Camera::pan(double dx, double dy) {
   target += (-dx * right + dy * up) * units;
 }
 
-void Camera::zoom(double notches, glm::dvec2 pixel) {
-  const double factor = std::pow(0.88, notches);
+void Camera::zoom(double notches, glm::dvec2 pixel) { scale_view(std::pow(0.88, notches), pixel); }
+
+void Camera::scale_view(double factor, glm::dvec2 pixel) {
   if (!perspective) {
     // Keep the world point under the cursor fixed.
     const glm::dvec2 before = glm::dvec2(ray(pixel).origin);

@@ -57,6 +57,8 @@ class Camera {
   void pan(double dx, double dy);
   // Zooms by wheel notches toward the point under the pixel (orthographic) or the target (perspective).
   void zoom(double notches, glm::dvec2 pixel);
+  // The same, by a factor of the view's size (< 1 zooms in): a pinch, whose fingers give the factor.
+  void scale_view(double factor, glm::dvec2 pixel);
 
  private:
   int x_ = 0, y_ = 0, width_ = 1, height_ = 1;

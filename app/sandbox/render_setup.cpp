@@ -9,6 +9,7 @@
 #include "common/output_file.h"
 #include "lagrange/text.h"
 #include "sandbox/cli_options.h"
+#include "sandbox/window_options.h"
 
 namespace lagrange::app {
 
@@ -94,9 +95,7 @@ bool HeadlessRender::read_option(cli::Args& args) {
   } else if (auto v = args.option("--lanes")) {
     o.lanes_text = *v;
   } else if (auto v = args.option("--lane-view")) {
-    if (*v == "overlay") o.lane_view = LaneView::Overlay;
-    else if (*v == "split") o.lane_view = LaneView::Split;
-    else throw cli::UsageError("--lane-view needs overlay or split, got " + lagrange::quoted(*v));
+    o.lane_view = parse_lane_view(*v);
   } else if (auto v = args.option("--exaggerate")) {
     o.exaggeration = static_cast<int>(cli::parse_count("--exaggerate", *v, 1, 1000));
     if (o.exaggeration != 1 && o.exaggeration != 10 && o.exaggeration != 100 && o.exaggeration != 1000)
@@ -125,11 +124,10 @@ int HeadlessRender::load(const std::string& extension) {
   if (o.lanes_text) {
     if (!o.solver.empty()) return usage_error("--solver and --lanes exclude each other: the lanes name their solvers");
     try {
-      o.lanes = parse_lanes(*o.lanes_text);
-    } catch (const Error& error) {
-      return usage_error(std::string("--lanes: ") + error.what());
+      o.lanes = parse_lanes_option(*o.lanes_text);
+    } catch (const cli::UsageError& error) {
+      return usage_error(error.what());
     }
-    if (o.lanes.size() < 2) return usage_error("--lanes: two to " + std::to_string(kMaxLanes) + " lanes, got one");
     o.solver = o.lanes[0].solver;  // lane 1 is the sandbox's world; its settings in open()
   }
   if (o.out.empty()) o.out = std::filesystem::path(o.scene).stem().string() + extension;

@@ -206,7 +206,7 @@ void Sandbox::handle_event(const SDL_Event& event) {
       platform_->window_size(width, height);
       const glm::dvec2 middle = to_pixels(static_cast<int>(event.mgesture.x * width),
                                           static_cast<int>(event.mgesture.y * height));
-      state_.camera.zoom(std::log(before / now) / std::log(0.88), middle);  // Camera::zoom: 0.88^notches
+      state_.camera.scale_view(before / now, middle);
       break;
     }
     default:

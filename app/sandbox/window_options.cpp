@@ -8,6 +8,25 @@
 
 namespace lagrange::app {
 
+std::vector<LaneSpec> parse_lanes_option(std::string_view text) {
+  std::vector<LaneSpec> lanes;
+  try {
+    lanes = parse_lanes(text);
+  } catch (const Error& error) {
+    throw cli::UsageError(std::string("--lanes: ") + error.what());
+  }
+  if (lanes.size() < 2)
+    throw cli::UsageError("--lanes: two to " + std::to_string(kMaxLanes) + " lanes, got one (" +
+                          lagrange::quoted(text) + ")");
+  return lanes;
+}
+
+LaneView parse_lane_view(std::string_view text) {
+  if (text == "overlay") return LaneView::Overlay;
+  if (text == "split") return LaneView::Split;
+  throw cli::UsageError("--lane-view needs overlay or split, got " + lagrange::quoted(text));
+}
+
 void read_window_option(cli::Args& args, WindowCommandLine& line) {
   if (args.flag("-h") || args.flag("--help")) {
     line.help = true;
@@ -39,21 +58,10 @@ void read_window_option(cli::Args& args, WindowCommandLine& line) {
   } else if (args.flag("--no-vsync")) {
     line.vsync = false;
   } else if (auto v = args.option("--lanes")) {
-    std::vector<LaneSpec> lanes;
-    try {
-      lanes = parse_lanes(*v);
-    } catch (const Error& error) {
-      throw cli::UsageError(std::string("--lanes: ") + error.what());
-    }
-    if (lanes.size() < 2)
-      throw cli::UsageError("--lanes: two to " + std::to_string(kMaxLanes) + " lanes, got one (" +
-                            lagrange::quoted(*v) + ")");
+    line.lanes = parse_lanes_option(*v);
     line.lanes_text = *v;
-    line.lanes = std::move(lanes);
   } else if (auto v = args.option("--lane-view")) {
-    if (*v == "overlay") line.lane_view = LaneView::Overlay;
-    else if (*v == "split") line.lane_view = LaneView::Split;
-    else throw cli::UsageError("--lane-view needs overlay or split, got " + lagrange::quoted(*v));
+    line.lane_view = parse_lane_view(*v);
   } else if (auto p = args.positional()) {
     if (!line.scene.empty()) throw cli::UsageError("one scene at a time (got '" + line.scene + "' and '" + *p + "')");
     line.scene = *p;

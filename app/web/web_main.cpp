@@ -68,7 +68,7 @@ void follow_link(Page& page) {
   const Sandbox& sandbox = *page.sandbox;
   const SandboxState& state = sandbox.state();
   std::string scene;
-  if (state.scene_path.parent_path() == find_assets_dir()) scene = state.scene_path.stem().string();
+  if (state.scene_path.parent_path() == state.assets_dir) scene = state.scene_path.stem().string();
   const std::string solver = sandbox.world().solver_info().id;
   std::string lanes;  // lane 1 by its solver, then the other lanes' specs, as --lanes takes them
   if (!state.lanes.empty()) {
