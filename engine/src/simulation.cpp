@@ -1,0 +1,196 @@
+// The stepping unit (simulation.h): lanes stepped in lockstep with their drags and accounts. The order inside a
+// lane's step is the one the drag controller's contract asks for (drag.h): the script may begin or end a drag, the
+// controller moves its pin's point and compliance, the world steps, the controller measures the pin's stretch.
+#include "lagrange/simulation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <new>
+
+#include "lagrange/text.h"
+
+namespace lagrange {
+
+double LaneAccounts::drift(const World& world) const {
+  const Work& work = world.work();
+  return world.energy().total() - start_energy - work.mouse - work.damping;
+}
+
+void SimLane::restart_accounts() {
+  accounts = LaneAccounts{};
+  accounts.start_energy = world.energy().total() - world.work().mouse - world.work().damping;
+  accounts.worst_violation = world.max_violation(true);
+}
+
+void SimLane::start_accounts() {
+  accounts = LaneAccounts{};
+  const double saved = world.state().start_energy;
+  accounts.start_energy = std::isfinite(saved) ? saved : world.energy().total();
+  accounts.worst_violation = world.max_violation(true);
+}
+
+Simulation::Simulation(World world) {
+  SimLane lane{LaneSpec{world.settings().solver, {}}, std::move(world), {}, {}, {}, {}};
+  lanes_.push_back(std::move(lane));
+  lanes_.back().start_accounts();
+}
+
+std::vector<Settings> Simulation::plan(const Settings& settings, std::span<const LaneSpec> specs) {
+  std::vector<Settings> planned;
+  if (specs.empty()) planned.push_back(settings);
+  for (const LaneSpec& spec : specs) {
+    try {  // lane 1 on top of the given settings, every later lane on top of lane 1's
+      planned.push_back(lane_settings(planned.empty() ? settings : planned[0], spec));
+    } catch (const Error& error) {
+      throw Error("lane " + std::to_string(planned.size() + 1) + ": " + error.what());
+    }
+  }
+  return planned;
+}
+
+Simulation::Simulation(const Scene& scene, const Settings& settings, std::span<const LaneSpec> specs) {
+  const std::vector<Settings> planned = plan(settings, specs);
+  for (std::size_t k = 0; k < planned.size(); ++k) {
+    // Every world starts with its own settings: a solver chosen here is not a switch in mid-run.
+    Scene configured = scene;
+    configured.settings = planned[k];
+    LaneSpec spec = specs.empty() ? LaneSpec{planned[k].solver, {}} : specs[k];
+    lanes_.push_back(SimLane{std::move(spec), make_world(configured), {}, {}, {}, {}});
+    lanes_.back().start_accounts();
+  }
+}
+
+std::vector<LaneSpec> Simulation::specs() const {
+  std::vector<LaneSpec> specs;
+  for (const SimLane& lane : lanes_) specs.push_back(lane.spec);
+  if (!specs.empty()) specs[0] = LaneSpec{lanes_[0].world.settings().solver, specs[0].sets};
+  return specs;
+}
+
+SimLane& Simulation::add_lane(const LaneSpec& spec) {
+  if (lanes_.size() >= static_cast<std::size_t>(kMaxLanes))
+    throw Error("at most " + std::to_string(kMaxLanes) + " lanes");
+  World world = lanes_.at(0).world;
+  world.set_settings(lane_settings(lanes_[0].world.settings(), spec));
+  lanes_.push_back(SimLane{spec, std::move(world), {}, {}, {}, {}});
+  lanes_.back().restart_accounts();
+  return lanes_.back();
+}
+
+void Simulation::restart_lane(std::size_t k, const LaneSpec& spec) {
+  World world = lanes_.at(0).world;
+  world.set_settings(lane_settings(lanes_[0].world.settings(), spec));
+  SimLane& lane = lanes_.at(k);
+  lane.spec = spec;
+  lane.world = std::move(world);
+  lane.drag = DragController();
+  lane.stopped.clear();
+  lane.restart_accounts();
+}
+
+void Simulation::remove_lane(std::size_t k) {
+  if (k >= 1 && k < lanes_.size()) lanes_.erase(lanes_.begin() + static_cast<std::ptrdiff_t>(k));
+}
+
+void Simulation::set_drag_settings(const DragSettings& settings) {
+  for (SimLane& lane : lanes_) lane.drag.set_settings(settings);
+}
+
+std::string Simulation::set_script(const std::vector<ScriptedDrag>& drags, const DragSettings& settings) {
+  if (std::string problem = DragScript::check(drags, lanes_.at(0).world); !problem.empty()) return problem;
+  for (SimLane& lane : lanes_) lane.script.emplace(drags, settings);
+  return {};
+}
+
+std::string Simulation::step_lane(std::size_t k, const std::function<void(std::size_t)>& after_lane_step) {
+  SimLane& lane = lanes_[k];
+  World& world = lane.world;
+  if (lane.script) lane.script->before_step(world, lane.drag);
+  lane.drag.before_step(world);
+  world.step();
+  lane.drag.after_step(world);
+  LaneAccounts& a = lane.accounts;
+  ++a.steps;
+  const StepStats& st = world.stats();
+  a.worst_violation = std::max(a.worst_violation, st.max_relative_violation);
+  a.worst_velocity = std::max(a.worst_velocity, st.max_velocity_violation);
+  const Work& work = world.work();
+  a.max_drift = std::max(a.max_drift, std::abs(st.energy.total() - a.start_energy - work.mouse - work.damping));
+  a.iterations += st.iterations;
+  a.recoveries += st.recoveries;
+  a.held += st.held;
+  a.failures += st.failures;
+  a.rollbacks += st.non_finite ? 1 : 0;
+  a.dependent = std::max(a.dependent, st.dependent_rows);
+  if (after_lane_step) after_lane_step(k);
+  return rules_.failed ? rules_.failed(lane) : std::string();
+}
+
+void Simulation::catch_up_lane(std::size_t k, const std::function<void(std::size_t)>& after_lane_step,
+                               SimulationStep& result) {
+  SimLane& lane = lanes_[k];
+  World& world = lane.world;
+  const double time = lanes_[0].world.time();
+  if (rules_.stop_all) {  // run: every step counts, the first failure ends the whole simulation
+    for (int n = 0; n < rules_.max_catch_up && behind(world, time); ++n) {
+      if (std::string failure = step_lane(k, after_lane_step); !failure.empty()) {
+        result.failed_lane = static_cast<int>(k);
+        result.failure = std::move(failure);
+        return;
+      }
+    }
+    return;
+  }
+  // The window: a lane that fails, throws or cannot keep up stops where it was before this step; the others go on.
+  const std::vector<Vec3> x = world.state().position, v = world.state().velocity;
+  const double t0 = world.state().time;
+  const long step0 = world.state().step;
+  std::string failure;
+  try {
+    for (int n = 0; n < rules_.max_catch_up && behind(world, time) && failure.empty(); ++n)
+      failure = step_lane(k, after_lane_step);
+    if (failure.empty() && behind(world, time)) {
+      char message[240];
+      std::snprintf(message, sizeof message,
+                    "cannot keep up: its \xce\x94t %.3g s needs more than %d steps per step of lane 1 (stopped at "
+                    "t = %.3f s)", world.settings().dt, rules_.max_catch_up, world.time());
+      lane.stopped = message;
+      return;
+    }
+  } catch (const std::exception& error) {
+    if (!rules_.catch_lane_errors) throw;
+    if (dynamic_cast<const std::bad_alloc*>(&error)) result.out_of_memory = true;
+    lane.stopped = error.what();
+    return;
+  }
+  if (failure.empty()) return;
+  world.state().position = x;
+  world.state().velocity = v;
+  world.state().time = t0;  // the lane shows its last sound state, and says when that was
+  world.state().step = step0;
+  char when[80];
+  std::snprintf(when, sizeof when, " after t = %.3f s (stopped there)", t0);
+  lane.stopped = failure + when;
+  if (result.failed_lane < 0) {
+    result.failed_lane = static_cast<int>(k);
+    result.failure = lane.stopped;
+  }
+}
+
+SimulationStep Simulation::step(const std::function<void(std::size_t lane)>& after_lane_step) {
+  SimulationStep result;
+  if (std::string failure = step_lane(0, after_lane_step); !failure.empty()) {
+    result.failed_lane = 0;
+    result.failure = std::move(failure);
+    return result;
+  }
+  for (std::size_t k = 1; k < lanes_.size(); ++k) {
+    if (!lanes_[k].running()) continue;
+    catch_up_lane(k, after_lane_step, result);
+    if (result.failed() && rules_.stop_all) break;
+  }
+  return result;
+}
+
+}  // namespace lagrange
