@@ -148,7 +148,6 @@ int HeadlessRender::load(const std::string& extension) {
 int HeadlessRender::open() {
   const RenderOptions& o = options;
   sandbox_.reset();  // one window at a time
-  script_.reset();
   // No display needed: SDL's offscreen driver gives a GL context through EGL. Respect an explicit choice.
   setenv("SDL_VIDEODRIVER", "offscreen", 0);
   try {
@@ -191,17 +190,17 @@ int HeadlessRender::open() {
   sandbox_->frame_scene();
   sandbox_->advance_steps(0);  // applies the solver choice
   if (const int code = check_step()) return code;  // a setting that --solver made invalid
-  if (state.lanes.size() + 1 != std::max<std::size_t>(o.lanes.size(), 1))  // a lane that did not start (its toast)
+  if (state.lane_count() != std::max<std::size_t>(o.lanes.size(), 1))  // a lane that did not start (its toast)
     return fail(cli::kExitBadInput, "--lanes: " + state.toast);
   try {
     cli::check_drags(o.drags, sandbox_->world());
   } catch (const cli::UsageError& error) {
     return usage_error(error.what());
   }
-  // Scripted drags go through the sandbox's own drag (its controller, stepped by the sandbox's step loop).
+  // Scripted drags go through every lane's own drag, played by the simulation's step (simulation.h).
   state.drag_model = o.drags.model;
-  script_.emplace(o.drags.drags, state.drag_settings());
-  for (Lane& lane : state.lanes) lane.script.emplace(o.drags.drags, state.drag_settings());  // the same drags, each lane
+  if (std::string problem = state.sim.set_script(o.drags.drags, state.drag_settings()); !problem.empty())
+    return usage_error(problem);
   return 0;
 }
 
@@ -214,8 +213,6 @@ int HeadlessRender::check_step() const {
 int HeadlessRender::step(long i, const char* output) {
   // Step by step, so that a simulation that fails (as `run` defines it: a step rolled back after NaN/inf, or
   // max |C|/L above 1) ends at once with exit code 3 and writes nothing of a blown-up scene.
-  SandboxState& state = sandbox_->state();
-  script_->before_step(state.world, state.drag.controller);
   sandbox_->advance_steps(1);
   if (const int code = check_step()) return code;
   const StepStats& stats = sandbox_->world().stats();
@@ -234,8 +231,8 @@ void HeadlessRender::settle() {
 }
 
 void HeadlessRender::report_lanes(std::FILE* report) const {
-  for (const Lane& lane : sandbox_->state().lanes)
-    if (!lane.stopped.empty()) std::fprintf(report, "lane %s: %s\n", lane.spec.label().c_str(), lane.stopped.c_str());
+  for (const SimLane& lane : sandbox_->state().sim.lanes())
+    if (!lane.running()) std::fprintf(report, "lane %s: %s\n", lane.spec.label().c_str(), lane.stopped.c_str());
 }
 
 }  // namespace lagrange::app

@@ -86,7 +86,6 @@ class HeadlessRender {
   std::string usage_;
   Scene scene_;
   std::unique_ptr<Sandbox> sandbox_;
-  std::optional<DragScript> script_;
 };
 
 }  // namespace lagrange::app

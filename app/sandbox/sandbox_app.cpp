@@ -180,40 +180,36 @@ std::string Sandbox::set_scene(const Scene& scene) {
 void Sandbox::start_scene(Scene scene, const std::filesystem::path& path, bool reframe) {
   World world = make_world(scene);  // throws before anything changes
   end_drag();
-  state_.world = std::move(world);
-  std::vector<LaneSpec> specs;
-  for (const Lane& lane : state_.lanes) specs.push_back(lane.spec);
-  state_.lanes.clear();
+  std::vector<LaneSpec> specs = state_.lane_specs();
+  specs.erase(specs.begin());  // the later lanes come back on the new scene
+  start_simulation(std::move(world));
   state_.scene = std::move(scene);
   state_.scene_path = path;
-  state_.edit = state_.world.settings();
+  state_.edit = state_.world().settings();
   state_.settings_error.clear();
-  state_.camera.perspective = state_.world.dimension() == 3;
-  state_.length_scale = typical_length(state_.world);
+  state_.camera.perspective = state_.world().dimension() == 3;
+  state_.length_scale = typical_length(state_.world());
   state_.hover = {};
-  state_.trails.clear();
-  const Model& p = state_.world.model();
+  const Model& p = state_.world().model();
   // Trail the last free particle of small scenes (the tip of a pendulum); larger scenes start without trails.
   if (p.particle_count() <= 64)
     for (int i = static_cast<int>(p.particle_count()) - 1; i >= 0; --i)
       if (!p.fixed(i)) {
-        state_.trails.push_back({i, {}});
+        state_.displays[0].trails.push_back({i, {}});
         break;
       }
   glm::dvec3 lo, hi;
-  reach_bounds(state_.world, lo, hi);
+  reach_bounds(state_.world(), lo, hi);
   state_.ground_y = lo.y - 0.05 * glm::length(hi - lo);
   state_.force_scale = 1e-9;
-  state_.history.clear();
-  state_.initial_energy = state_.world.energy().total();
-  measure_scene_started(state_.measure, state_.world, path.string() + "\n" + state_.scene.name);
+  measure_scene_started(state_.measure, state_.world(), path.string() + "\n" + state_.scene.name);
   state_.accumulator = 0.0;
   for (const LaneSpec& spec : specs) add_lane(spec);  // the same lanes on the new scene, from its start
   state_.timeline.clear();
   record_snapshot();  // t = 0: the first moment to scrub back to
   SDL_SetWindowTitle(platform_->window(), ("Lagrange Lab \xe2\x80\x94 " + state_.scene.name).c_str());
-  state_.bead_radius = bead_radius(state_.world);
-  radii_ = display_radii(state_.scene, state_.world, state_.view.size_by_mass, state_.bead_radius);
+  state_.bead_radius = bead_radius(state_.world());
+  radii_ = display_radii(state_.scene, state_.world(), state_.view.size_by_mass, state_.bead_radius);
   if (reframe) frame_scene();
 }
 
@@ -230,7 +226,7 @@ void Sandbox::update_viewport() {
 void Sandbox::frame_scene() {
   update_viewport();  // the free middle between the panels: the scene is framed into it
   glm::dvec3 lo, hi;
-  reach_bounds(state_.world, lo, hi);
+  reach_bounds(state_.world(), lo, hi);
   // A margin of a third of a rod, and at least 6 % of the scene (beads on wires have no rods to measure).
   const double pad = std::max(state_.length_scale * 0.3, 0.06 * glm::length(hi - lo));
   if (state_.camera.perspective) {
@@ -290,23 +286,24 @@ void Sandbox::apply(const Command& command) {
   switch (command.kind) {
     case Command::Kind::ApplySettings:
       try {
-        state_.world.set_settings(command.settings);
+        state_.world().set_settings(command.settings);
         state_.settings_error.clear();
       } catch (const std::exception& error) {
         state_.settings_error = error.what();
       }
-      state_.edit = state_.world.settings();
-      if (editor.active) editor.draft.settings = state_.world.settings();
-      for (Lane& lane : state_.lanes) {  // a lane is lane 1's settings with its own on top
+      state_.edit = state_.world().settings();
+      if (editor.active) editor.draft.settings = state_.world().settings();
+      for (std::size_t k = 1; k < state_.lane_count(); ++k) {  // a lane is lane 1's settings with its own on top
+        SimLane& lane = state_.sim.lane(k);
         try {
-          lane.world.set_settings(lane_settings(state_.world.settings(), lane.spec));
+          lane.world.set_settings(lane_settings(state_.world().settings(), lane.spec));
         } catch (const std::exception& error) {
           lane.stopped = error.what();
         }
       }
       break;
     case Command::Kind::AddLane: {
-      if (state_.lanes.size() + 1 >= static_cast<std::size_t>(kMaxLanes)) {
+      if (state_.lane_count() >= static_cast<std::size_t>(kMaxLanes)) {
         state_.show_toast("At most " + std::to_string(kMaxLanes) + " lanes: remove one first (Ctrl+L)", true);
         break;
       }
@@ -315,8 +312,8 @@ void Sandbox::apply(const Command& command) {
         // The next solver of the table that no lane uses yet, of the other family first: against a position-level
         // lane 1 (projection) the acceleration level, whose drift is the lesson, then the stiff springs.
         const std::vector<LaneSpec> used = state_.lane_specs();
-        const bool position_level = state_.world.solver_info().implicit_compliance;
-        spec.solver = state_.world.settings().solver;
+        const bool position_level = state_.world().solver_info().implicit_compliance;
+        spec.solver = state_.world().settings().solver;
         bool found = false;
         for (const bool other_family : {true, false})
           for (const SolverInfo& info : solver_table())
@@ -327,7 +324,7 @@ void Sandbox::apply(const Command& command) {
             }
       } else {
         try {
-          const std::vector<LaneSpec> parsed = parse_lanes(command.path, static_cast<int>(state_.lanes.size()) + 2);
+          const std::vector<LaneSpec> parsed = parse_lanes(command.path, static_cast<int>(state_.lane_count()) + 1);
           if (parsed.size() != 1) throw Error("one lane at a time");
           spec = parsed[0];
         } catch (const std::exception& error) {
@@ -339,9 +336,10 @@ void Sandbox::apply(const Command& command) {
       break;
     }
     case Command::Kind::RemoveLane: {
-      const int k = command.index < 0 ? static_cast<int>(state_.lanes.size()) + 1 : command.index;
-      if (k >= 2 && k - 2 < static_cast<int>(state_.lanes.size())) {
-        state_.lanes.erase(state_.lanes.begin() + (k - 2));
+      const int k = command.index < 0 ? static_cast<int>(state_.lane_count()) : command.index;
+      if (k >= 2 && k <= static_cast<int>(state_.lane_count())) {
+        state_.sim.remove_lane(static_cast<std::size_t>(k - 1));
+        state_.displays.erase(state_.displays.begin() + (k - 1));
         state_.timeline.clear();
         record_snapshot();
       }
@@ -349,13 +347,11 @@ void Sandbox::apply(const Command& command) {
     }
     case Command::Kind::SetLane: {
       const int k = command.index;
-      if (k < 2 || k - 2 >= static_cast<int>(state_.lanes.size())) break;
+      if (k < 2 || k > static_cast<int>(state_.lane_count())) break;
       try {
         const std::vector<LaneSpec> parsed = parse_lanes(command.path, k);
         if (parsed.size() != 1) throw Error("one lane at a time");
-        Lane& lane = state_.lanes[static_cast<std::size_t>(k - 2)];
-        lane.spec = parsed[0];
-        restart_lane(lane);
+        restart_lane(static_cast<std::size_t>(k - 1), parsed[0]);
         state_.timeline.clear();
         record_snapshot();
       } catch (const std::exception& error) {
@@ -366,11 +362,11 @@ void Sandbox::apply(const Command& command) {
     case Command::Kind::Reset: {
       Scene scene = state_.scene;
       const Settings from_file = scene.settings;
-      scene.settings = state_.world.settings();  // a reset restarts the motion, not the user's choices
+      scene.settings = state_.world().settings();  // a reset restarts the motion, not the user's choices
       const std::filesystem::path path = state_.scene_path;
       const std::vector<int> trailed = [&] {
         std::vector<int> ids;
-        for (const Trail& t : state_.trails) ids.push_back(t.particle);
+        for (const Trail& t : state_.displays[0].trails) ids.push_back(t.particle);
         return ids;
       }();
       const Camera camera = state_.camera;
@@ -381,8 +377,8 @@ void Sandbox::apply(const Command& command) {
         state_.scene_error = error.what();
       }
       state_.camera = camera;
-      state_.trails.clear();
-      for (int id : trailed) state_.trails.push_back({id, {}});
+      state_.displays[0].trails.clear();
+      for (int id : trailed) state_.displays[0].trails.push_back({id, {}});
       sync_lane_trails();
       break;
     }
@@ -433,9 +429,8 @@ void Sandbox::apply(const Command& command) {
       frame_scene();
       break;
     case Command::Kind::ClearTrails:
-      for (Trail& trail : state_.trails) trail.points.clear();
-      for (Lane& lane : state_.lanes)
-        for (Trail& trail : lane.trails) trail.points.clear();
+      for (LaneDisplay& display : state_.displays)
+        for (Trail& trail : display.trails) trail.points.clear();
       break;
     case Command::Kind::SaveScene:
       save_scene(command.path);
@@ -462,18 +457,18 @@ void Sandbox::apply(const Command& command) {
 // The scene as it is now (settings, positions, velocities, time, forces: write_scene) to a file: complete or not
 // at all (io::OutputFile), never over the file the scene was opened from.
 void Sandbox::save_scene(std::string path) {
-  if (state_.drag.active()) end_drag();  // the hand is not part of the scene
+  if (state_.dragging()) end_drag();  // the hand is not part of the scene
   if (path.empty())
     path = !state_.saved_path.empty() ? state_.saved_path.string()
                                       : timestamped_path(state_.save_dir, state_.scene.name, ".json").string();
   try {
     if (!state_.scene_path.empty()) io::refuse_same_file(state_.scene_path.string(), path);
     if (std::string folder = make_parent_folder(path); !folder.empty()) throw io::OutputError(folder);
-    const std::string error = io::write_file(path, write_scene(scene_of(state_.world, &state_.scene)));
+    const std::string error = io::write_file(path, write_scene(scene_of(state_.world(), &state_.scene)));
     if (!error.empty()) throw io::OutputError(error);
     state_.saved_path = path;
     char time[32];
-    std::snprintf(time, sizeof time, "%.3f", state_.world.time());
+    std::snprintf(time, sizeof time, "%.3f", state_.world().time());
     deliver_file(path, "Saved the scene at t = " + std::string(time) + " s to " + path,
                  "the scene at t = " + std::string(time) + " s");
   } catch (const std::exception& error) {
@@ -482,26 +477,30 @@ void Sandbox::save_scene(std::string path) {
   }
 }
 
+// One step of every lane through the simulation (simulation.h): lane 1, then each later lane to lane 1's time. A step
+// of lane 1 that throws pauses with the reason; one that runs away is undone (undo_blow_up). A later lane that
+// throws or runs away stops where it was, with the reason shown in its colour; the other lanes go on.
 void Sandbox::step_world() {
-  World& world = state_.world;
-  DragController& drag = state_.drag.controller;
-  drag.set_settings(state_.drag_settings());  // the panel may have changed the model or the stiffness
+  World& world = state_.world();
+  state_.sim.set_drag_settings(state_.drag_settings());  // the panel may have changed the model or the stiffness
   before_step_x_ = world.state().position;
   before_step_v_ = world.state().velocity;
+  SimulationStep step;
   try {
-    drag.before_step(world);
-    world.step();
-    drag.after_step(world);
+    step = state_.sim.step();
   } catch (const std::exception& error) {
     if (dynamic_cast<const std::bad_alloc*>(&error)) out_of_memory_ = true;
     state_.settings_error = error.what();
     state_.paused = true;
     return;
   }
-  if (undo_blow_up()) return;
+  if (step.out_of_memory) out_of_memory_ = true;
+  if (step.failed_lane == 0) {
+    undo_blow_up();
+    return;
+  }
   record_step();
   measure_after_step(state_.measure, world);
-  for (Lane& lane : state_.lanes) step_lane(lane);
   record_snapshot(true);
 }
 
@@ -514,11 +513,12 @@ void Sandbox::record_snapshot(bool stepped) {
     return {world.energy(), world.max_violation()};
   };
   Snapshot snapshot;
-  snapshot.world = state_.world.state();
-  snapshot.world_measured = measured(state_.world, true);
-  for (const Lane& lane : state_.lanes) {
+  snapshot.world = state_.world().state();
+  snapshot.world_measured = measured(state_.world(), true);
+  for (std::size_t k = 1; k < state_.lane_count(); ++k) {
+    const SimLane& lane = state_.sim.lane(k);
     snapshot.lanes.push_back(lane.world.state());
-    snapshot.lanes_measured.push_back(measured(lane.world, lane.stopped.empty()));
+    snapshot.lanes_measured.push_back(measured(lane.world, lane.running()));
   }
   state_.timeline.record(std::move(snapshot));
 }
@@ -532,10 +532,10 @@ void Sandbox::export_csv(std::string path) {
     if (timeline.empty()) throw io::OutputError("nothing to export yet");
     if (!state_.scene_path.empty()) io::refuse_same_file(state_.scene_path.string(), path);
     if (std::string folder = make_parent_folder(path); !folder.empty()) throw io::OutputError(folder);
-    const bool lanes = !state_.lanes.empty();
+    const bool lanes = state_.lane_count() > 1;
     const std::vector<LaneSpec> specs = state_.lane_specs();
     io::OutputFile out(path);
-    io::write_trajectory_header(out, state_.world.particle_count(), lanes);
+    io::write_trajectory_header(out, state_.world().particle_count(), lanes);
     std::vector<std::string> prefixes;
     for (std::size_t k = 0; k < specs.size(); ++k)
       prefixes.push_back(lanes ? io::lane_prefix(static_cast<int>(k) + 1, specs[k].solver) : "");
@@ -565,7 +565,7 @@ void Sandbox::export_csv(std::string path) {
 void Sandbox::show_snapshot(std::size_t i) {
   Timeline& timeline = state_.timeline;
   if (timeline.empty()) return;
-  if (state_.drag.active()) end_drag();
+  if (state_.dragging()) end_drag();
   state_.paused = true;
   state_.accumulator = 0.0;
   timeline.set_cursor(i);
@@ -575,13 +575,12 @@ void Sandbox::show_snapshot(std::size_t i) {
     copy.row_force.resize(world.model().rows().size(), 0.0);
     world.state() = std::move(copy);
   };
-  restore(state_.world, snapshot.world);
-  for (std::size_t k = 0; k < state_.lanes.size() && k < snapshot.lanes.size(); ++k)
-    restore(state_.lanes[k].world, snapshot.lanes[k]);
-  for (Trail& trail : state_.trails) trail.points.clear();
-  for (Lane& lane : state_.lanes)
-    for (Trail& trail : lane.trails) trail.points.clear();
-  restart_timer(state_.measure, state_.world);
+  restore(state_.world(), snapshot.world);
+  for (std::size_t k = 1; k < state_.lane_count() && k - 1 < snapshot.lanes.size(); ++k)
+    restore(state_.sim.world(k), snapshot.lanes[k - 1]);
+  for (LaneDisplay& display : state_.displays)
+    for (Trail& trail : display.trails) trail.points.clear();
+  restart_timer(state_.measure, state_.world());
 }
 
 // Play, a step or a drag from a snapshot: the history after it is dropped (and the plots after its time), and the
@@ -589,101 +588,81 @@ void Sandbox::show_snapshot(std::size_t i) {
 void Sandbox::resume_from_snapshot() {
   if (!state_.timeline.cursor()) return;
   state_.timeline.resume();
-  const double t = state_.world.time();
-  state_.history.drop_after(t);
-  for (Lane& lane : state_.lanes) lane.history.drop_after(t);
+  const double t = state_.world().time();
+  for (LaneDisplay& display : state_.displays) display.history.drop_after(t);
 }
 
 // Every lane trails the particles lane 1 trails (a trail kept where it already exists).
 void Sandbox::sync_lane_trails() {
-  for (Lane& lane : state_.lanes) {
+  const std::vector<Trail>& wanted_trails = state_.displays[0].trails;
+  for (std::size_t k = 1; k < state_.displays.size(); ++k) {
+    std::vector<Trail>& own = state_.displays[k].trails;
     std::vector<Trail> trails;
-    for (const Trail& wanted : state_.trails) {
-      const auto it = std::find_if(lane.trails.begin(), lane.trails.end(),
-                                   [&](const Trail& t) { return t.particle == wanted.particle; });
-      trails.push_back(it != lane.trails.end() ? std::move(*it) : Trail{wanted.particle, {}});
+    for (const Trail& wanted : wanted_trails) {
+      const auto it = std::find_if(own.begin(), own.end(), [&](const Trail& t) { return t.particle == wanted.particle; });
+      trails.push_back(it != own.end() ? std::move(*it) : Trail{wanted.particle, {}});
     }
-    lane.trails = std::move(trails);
+    own = std::move(trails);
   }
+}
+
+// The simulation of a new scene: lane 1 alone, under the window's rules for a failed step (start_scene).
+void Sandbox::start_simulation(World world) {
+  state_.sim = Simulation(std::move(world));
+  SimulationRules& rules = state_.sim.rules();
+  rules.failed = [](const SimLane& lane) { return ran_away(lane.world) ? std::string("blew up") : std::string(); };
+  rules.stop_all = false;
+  rules.catch_lane_errors = true;
+  rules.max_catch_up = kLaneCatchUpSteps;
+  state_.displays.clear();
+  state_.displays.emplace_back();
 }
 
 // A lane is lane 1 as it is now, with the lane's settings: added, or restarted after its settings changed.
 void Sandbox::add_lane(const LaneSpec& spec) {
-  Lane lane;
-  lane.spec = spec;
-  if (!restart_lane(lane)) return;
-  state_.lanes.push_back(std::move(lane));
+  if (state_.dragging()) end_drag();  // lane 1's world holds the hand's pin while dragged: no copy of it
+  try {
+    state_.sim.add_lane(spec);
+  } catch (const std::exception& error) {
+    state_.show_toast("Could not start the lane " + spec.label() + ": " + error.what(), true);
+    return;
+  }
+  state_.displays.emplace_back();
+  start_lane_display(state_.lane_count() - 1);
   state_.timeline.clear();  // a snapshot holds every lane: the history starts again with the new one
   record_snapshot();
 }
 
-bool Sandbox::restart_lane(Lane& lane) {
-  if (state_.drag.active()) end_drag();  // lane 1's world holds the hand's pin while dragged: no copy of it
+void Sandbox::restart_lane(std::size_t k, const LaneSpec& spec) {
+  if (state_.dragging()) end_drag();  // lane 1's world holds the hand's pin while dragged: no copy of it
   try {
-    World world = state_.world;
-    world.set_settings(lane_settings(state_.world.settings(), lane.spec));
-    lane.world = std::move(world);
+    state_.sim.restart_lane(k, spec);
   } catch (const std::exception& error) {
-    state_.show_toast("Could not start the lane " + lane.spec.label() + ": " + error.what(), true);
-    return false;
+    state_.show_toast("Could not start the lane " + spec.label() + ": " + error.what(), true);
+    return;
   }
-  lane.drag = DragController();
-  lane.history.clear();
-  lane.trails.clear();
-  for (const Trail& trail : state_.trails) lane.trails.push_back({trail.particle, {}});
-  // The copy carries lane 1's work so far: the lane's drift counts from now, E − E₀ − (W − W₀) with W₀ that work.
-  lane.initial_energy = lane.world.energy().total() - lane.world.work().mouse - lane.world.work().damping;
-  lane.stopped.clear();
-  std::string sets;
-  for (const auto& [key, value] : lane.spec.sets) sets += (sets.empty() ? "" : " ") + key + "=" + value;
-  lane.settings_field.fill('\0');
-  sets.copy(lane.settings_field.data(), lane.settings_field.size() - 1);
-  return true;
+  start_lane_display(k);
+  state_.timeline.clear();
+  record_snapshot();
 }
 
-// Steps a lane to lane 1's time (one step when their Δt agree). A lane that throws or runs away stops where it was,
-// with the reason shown in its colour; the other lanes go on.
-void Sandbox::step_lane(Lane& lane) {
-  if (!lane.stopped.empty()) return;
-  World& world = lane.world;
-  lane.drag.set_settings(state_.drag_settings());
-  const std::vector<Vec3> x = world.state().position, v = world.state().velocity;
-  const double t0 = world.state().time;
-  const long step0 = world.state().step;
-  try {
-    catch_up(world, lane.drag, state_.world.time(), kLaneCatchUpSteps, lane.script ? &*lane.script : nullptr);
-    if (behind(world, state_.world.time())) {
-      char message[240];
-      std::snprintf(message, sizeof message,
-                    "cannot keep up: its \xce\x94t %.3g s needs more than %d steps per step of lane 1 (stopped at "
-                    "t = %.3f s)", world.settings().dt, kLaneCatchUpSteps, world.time());
-      lane.stopped = message;
-      return;
-    }
-  } catch (const std::exception& error) {
-    if (dynamic_cast<const std::bad_alloc*>(&error)) out_of_memory_ = true;
-    lane.stopped = error.what();
-    return;
-  }
-  if (ran_away(world)) {
-    world.state().position = x;
-    world.state().velocity = v;
-    world.state().time = t0;  // the lane shows its last finite state, and says when that was
-    world.state().step = step0;
-    char message[200];
-    std::snprintf(message, sizeof message, "blew up after t = %.3f s (stopped there)", t0);
-    lane.stopped = message;
-    return;
-  }
-  lane.history.push(sample_of(world));
-  extend_trails(lane.trails, world, state_.view.trail_steps);
+// Lane k's plots and trails start empty (trailing what lane 1 trails), its settings field shows its own settings.
+void Sandbox::start_lane_display(std::size_t k) {
+  LaneDisplay& display = state_.displays[k];
+  display.history.clear();
+  display.trails.clear();
+  for (const Trail& trail : state_.displays[0].trails) display.trails.push_back({trail.particle, {}});
+  std::string sets;
+  for (const auto& [key, value] : state_.sim.lane(k).spec.sets) sets += (sets.empty() ? "" : " ") + key + "=" + value;
+  display.settings_field.fill('\0');
+  sets.copy(display.settings_field.data(), display.settings_field.size() - 1);
 }
 
 // A scene that runs away (penalty springs too stiff for Δt grow ×10¹⁰ a step until the energy overflows; the engine
 // only rolls back NaN and infinite positions) would leave the window showing "inf" and nothing on screen. The step
 // that ran away is undone instead, the simulation paused and the reason shown: R resets.
 bool Sandbox::undo_blow_up() {
-  World& world = state_.world;
+  World& world = state_.world();
   if (!ran_away(world)) return false;
   world.state().position = before_step_x_;
   world.state().velocity = before_step_v_;
@@ -699,16 +678,20 @@ bool Sandbox::undo_blow_up() {
   return true;
 }
 
+// What the plots and trails keep of a step, lane by lane (a stopped lane's stay where it stopped).
 void Sandbox::record_step() {
-  const World& world = state_.world;
-  state_.history.push(sample_of(world));
-  extend_trails(state_.trails, world, state_.view.trail_steps);
+  for (std::size_t k = 0; k < state_.lane_count(); ++k) {
+    const SimLane& lane = state_.sim.lane(k);
+    if (!lane.running()) continue;
+    state_.displays[k].history.push(sample_of(lane.world));
+    extend_trails(state_.displays[k].trails, lane.world, state_.view.trail_steps);
+  }
 }
 
 void Sandbox::record_pose() {
   // A pose moves the scene without time passing: the trails follow, the plots wait for the next step.
-  for (Trail& trail : state_.trails)
-    if (!trail.points.empty()) trail.points.back() = state_.world.state().position[trail.particle];
+  for (Trail& trail : state_.displays[0].trails)
+    if (!trail.points.empty()) trail.points.back() = state_.world().state().position[trail.particle];
 }
 
 void Sandbox::advance_steps(int steps) {
@@ -775,9 +758,9 @@ void Sandbox::frame(double wall_seconds) {
     state_.editor.snap_step = grid_step(state_);
     if (state_.editor.dirty) show_draft();
   }
-  if (pose_pending_ && state_.paused && state_.drag.active()) {
-    pose_pending_ = !state_.drag.controller.pose(state_.world, kPoseSeconds);
-    for (Lane& lane : state_.lanes)
+  if (pose_pending_ && state_.paused && state_.dragging()) {
+    pose_pending_ = false;
+    for (SimLane& lane : state_.sim.lanes())
       if (lane.drag.active()) pose_pending_ = !lane.drag.pose(lane.world, kPoseSeconds) || pose_pending_;
     record_pose();
   }
@@ -786,9 +769,8 @@ void Sandbox::frame(double wall_seconds) {
   if (!state_.paused) {
     // A step that cannot finish in reasonable time (SHAKE on the cloth sweeps to its cap of 10^5 for seconds) stops
     // at the frame budget instead of freezing the window; `shot`, `run` and the tests set no deadline.
-    state_.world.set_deadline(start + std::chrono::milliseconds(250));
-    for (Lane& lane : state_.lanes) lane.world.set_deadline(start + std::chrono::milliseconds(250));
-    const double dt = state_.world.settings().dt;
+    for (SimLane& lane : state_.sim.lanes()) lane.world.set_deadline(start + std::chrono::milliseconds(250));
+    const double dt = state_.world().settings().dt;
     state_.accumulator += std::min(wall_seconds, 0.25) * state_.time_scale;
     int steps = 0;
     while (state_.accumulator >= dt * (1.0 - 1e-9)) {
@@ -805,8 +787,7 @@ void Sandbox::frame(double wall_seconds) {
     }
     state_.accumulator = std::max(state_.accumulator, 0.0);
     state_.timing.steps_last_frame = steps;
-    state_.world.set_deadline(std::nullopt);
-    for (Lane& lane : state_.lanes) lane.world.set_deadline(std::nullopt);
+    for (SimLane& lane : state_.sim.lanes()) lane.world.set_deadline(std::nullopt);
   }
   update_view_state(wall_seconds);
 }
@@ -816,23 +797,23 @@ void Sandbox::check_layout() {
   if (views.size() == view_count_ && views[0] == first_view_) return;
   view_count_ = views.size();
   first_view_ = views[0];
-  if (state_.drag.active()) end_drag();
+  if (state_.dragging()) end_drag();
   gesture_ = Gesture::None;
   mouse_view_ = 0;
 }
 
 void Sandbox::update_hover() {
   state_.hover = {};
-  if (state_.drag.active() || gesture_ != Gesture::None || mouse_.x < 0.0) return;
+  if (state_.dragging() || gesture_ != Gesture::None || mouse_.x < 0.0) return;
   if (ImGui::GetIO().WantCaptureMouse || !state_.camera.in_viewport(mouse_)) return;
   state_.hover = pick(view_world(), state_.camera, radii_, mouse_);
-  if (&view_world() != &state_.world) state_.hover.lane = mouse_view_;
+  if (&view_world() != &state_.world()) state_.hover.lane = mouse_view_;
   if (state_.hover.kind == Hover::Kind::Particle) ++state_.input_counts.particle_hover_frames;
   if (state_.hover.kind == Hover::Kind::Rod) ++state_.input_counts.rod_hover_frames;
 }
 
 void Sandbox::update_view_state(double wall_seconds) {
-  const World& world = state_.world;
+  const World& world = state_.world();
   state_.toast_seconds = std::max(state_.toast_seconds - wall_seconds, 0.0);
   radii_ = display_radii(state_.scene, world, state_.view.size_by_mass, state_.bead_radius);
   // Rod colour scale: jumps up to a new peak, eases down over a few seconds so colours stay readable.

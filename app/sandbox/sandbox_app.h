@@ -64,7 +64,7 @@ class Sandbox {
 
   SandboxState& state() { return state_; }
   const SandboxState& state() const { return state_; }
-  const World& world() const { return state_.world; }
+  const World& world() const { return state_.world(); }
   const Camera& camera() const { return state_.camera; }
   const std::vector<double>& radii() const { return radii_; }
   Platform& platform() { return *platform_; }
@@ -92,9 +92,10 @@ class Sandbox {
   void save_scene(std::string path);
   void apply(const Command& command);
   void step_world();
+  void start_simulation(World world);  // lane 1 alone, under the window's rules for a failed step
   void add_lane(const LaneSpec& spec);
-  bool restart_lane(Lane& lane);
-  void step_lane(Lane& lane);
+  void restart_lane(std::size_t k, const LaneSpec& spec);
+  void start_lane_display(std::size_t k);
   void sync_lane_trails();
   // Time travel: a snapshot of every lane after each step; showing snapshot i (paused); leaving the past.
   void record_snapshot(bool stepped = false);

@@ -35,14 +35,15 @@ void Sandbox::enter_edit() {
   if (e.active) return;
   end_drag();
   e.was_paused = state_.paused;
-  e.lanes.clear();
-  for (const Lane& lane : state_.lanes) e.lanes.push_back(lane.spec);
-  state_.lanes.clear();
+  e.lanes = state_.lane_specs();
+  e.lanes.erase(e.lanes.begin());  // the later lanes come back on Play
+  while (state_.lane_count() > 1) state_.sim.remove_lane(state_.lane_count() - 1);
+  state_.displays.resize(1);
   // The scene as it is now (positions and velocities as shown), as a new scene: no time, no saved forces.
-  Scene draft = scene_of(state_.world, &state_.scene);
+  Scene draft = scene_of(state_.world(), &state_.scene);
   draft.state.reset();
   draft.source.clear();
-  draft.settings = state_.world.settings();
+  draft.settings = state_.world().settings();
   e.draft = std::move(draft);
   // Save writes back to the file the scene came from, unless it is a shipped scene (those stay as they are).
   e.document = inside(state_.scene_path, state_.assets_dir) ? std::filesystem::path() : state_.scene_path;
@@ -105,12 +106,12 @@ void Sandbox::show_draft() {
     if (e.problem.empty()) e.problem = error.what();
   }
   state_.camera = camera;
-  state_.trails.clear();
+  state_.displays[0].trails.clear();
   state_.paused = true;
   // Beads sized for an empty or rod-less draft too: a third of the snap grid when there is no rod to measure.
-  if (state_.world.constraints().empty()) {
+  if (state_.world().constraints().empty()) {
     state_.bead_radius = 0.3 * grid_step(state_);
-    radii_ = display_radii(state_.scene, state_.world, state_.view.size_by_mass, state_.bead_radius);
+    radii_ = display_radii(state_.scene, state_.world(), state_.view.size_by_mass, state_.bead_radius);
   }
   SDL_SetWindowTitle(platform_->window(),
                      ("Lagrange Lab \xe2\x80\x94 editing " + document_name(e) + (e.modified ? " *" : "")).c_str());
@@ -182,7 +183,7 @@ glm::dvec3 snap_to_grid(const EditorState& editor, glm::dvec3 point) {
 void Sandbox::edit_press(glm::dvec2 pixel, bool shift) {
   EditorState& e = state_.editor;
   if (e.dirty) show_draft();
-  const Hover hit = pick(state_.world, state_.camera, radii_, pixel);
+  const Hover hit = pick(state_.world(), state_.camera, radii_, pixel);
   e.press_pixel = e.cursor_pixel = pixel;
   e.shift = shift;
   e.gesture_changed = false;
@@ -276,7 +277,7 @@ void Sandbox::edit_release(glm::dvec2 pixel) {
     return;
   }
   if (e.dirty) show_draft();
-  const Hover hit = pick(state_.world, state_.camera, radii_, pixel);
+  const Hover hit = pick(state_.world(), state_.camera, radii_, pixel);
   const int to = hit.kind == Hover::Kind::Particle ? hit.index : -1;
   if (to >= 0 && to == from) return;
   if (to >= 0 && from >= 0) {

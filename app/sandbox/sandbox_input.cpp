@@ -15,10 +15,10 @@ namespace lagrange::app {
 namespace {
 
 void toggle_trail(SandboxState& state, int particle) {
-  const auto it = std::find_if(state.trails.begin(), state.trails.end(),
-                               [&](const Trail& t) { return t.particle == particle; });
-  if (it != state.trails.end()) state.trails.erase(it);
-  else state.trails.push_back({particle, {}});
+  std::vector<Trail>& trails = state.displays[0].trails;
+  const auto it = std::find_if(trails.begin(), trails.end(), [&](const Trail& t) { return t.particle == particle; });
+  if (it != trails.end()) trails.erase(it);
+  else trails.push_back({particle, {}});
   state.view.trails = true;
 }
 
@@ -46,7 +46,7 @@ glm::dvec2 Sandbox::to_pixels(int x, int y) const {
     mouse_view_ = 0;
     return pixel;
   }
-  if (!state_.drag.active() && gesture_ == Gesture::None) {
+  if (!state_.dragging() && gesture_ == Gesture::None) {
     mouse_view_ = 0;
     for (std::size_t k = 0; k < views.size(); ++k) {
       const auto& v = views[k];
@@ -60,7 +60,7 @@ glm::dvec2 Sandbox::to_pixels(int x, int y) const {
 
 const World& Sandbox::view_world() const {
   const std::size_t k = static_cast<std::size_t>(mouse_view_);
-  return state_.lane_view == LaneView::Split ? state_.lane_world(k) : state_.world;
+  return state_.lane_view == LaneView::Split ? state_.lane_world(k) : state_.world();
 }
 
 bool Sandbox::pump_events() {
@@ -99,14 +99,14 @@ void Sandbox::handle_event(const SDL_Event& event) {
   bool over_ui = false;
   if (event.type == SDL_MOUSEBUTTONDOWN) over_ui = over_imgui_window({event.button.x, event.button.y});
   if (event.type == SDL_MOUSEWHEEL) over_ui = over_imgui_window({pointer_[0], pointer_[1]});
-  const bool ui_mouse = (io.WantCaptureMouse || over_ui) && !state_.drag.active() && gesture_ == Gesture::None;
+  const bool ui_mouse = (io.WantCaptureMouse || over_ui) && !state_.dragging() && gesture_ == Gesture::None;
   switch (event.type) {
     case SDL_QUIT:
       quit_ = true;
       break;
     case SDL_WINDOWEVENT:
       if (event.window.event == SDL_WINDOWEVENT_CLOSE) quit_ = true;
-      if (event.window.event == SDL_WINDOWEVENT_LEAVE && !state_.drag.active() &&
+      if (event.window.event == SDL_WINDOWEVENT_LEAVE && !state_.dragging() &&
           gesture_ == Gesture::None)
         mouse_ = {-1.0, -1.0};
       break;
@@ -129,7 +129,7 @@ void Sandbox::handle_event(const SDL_Event& event) {
         break;
       }
       // The grabbed particle stays in the scene's viewport: a cursor over a panel drags it along the edge.
-      if (state_.drag.active()) move_drag(state_.camera.clamp_to_viewport(pixel, 12.0));
+      if (state_.dragging()) move_drag(state_.camera.clamp_to_viewport(pixel, 12.0));
       else if (gesture_ == Gesture::Orbit) state_.camera.orbit(delta.x, delta.y);
       else if (gesture_ == Gesture::Pan) state_.camera.pan(delta.x, delta.y);
       break;
@@ -141,7 +141,7 @@ void Sandbox::handle_event(const SDL_Event& event) {
       if (event.button.button >= 1 && event.button.button <= 3) buttons_down_[event.button.button - 1] = true;
       if (ui_mouse) break;
       if (event.button.button == SDL_BUTTON_LEFT && state_.editor.active) {
-        if (event.button.clicks >= 2 && pick(state_.world, state_.camera, radii_, pixel).kind == Hover::Kind::None &&
+        if (event.button.clicks >= 2 && pick(state_.world(), state_.camera, radii_, pixel).kind == Hover::Kind::None &&
             state_.editor.tool == EditTool::Select)
           frame_scene();
         else
@@ -155,8 +155,8 @@ void Sandbox::handle_event(const SDL_Event& event) {
           sync_lane_trails();
         } else if (hit.kind == Hover::Kind::Particle) {
           // Grabbing a particle times it (and puts the protractor on its rod); an anchor keeps the selection.
-          if (!state_.world.model().fixed(static_cast<std::size_t>(hit.index)))
-            select_particle(state_.measure, state_.world, hit.index);
+          if (!state_.world().model().fixed(static_cast<std::size_t>(hit.index)))
+            select_particle(state_.measure, state_.world(), hit.index);
           begin_drag(hit.index, pixel);
           ++state_.input_counts.grabs;
         } else if (event.button.clicks >= 2) {
@@ -178,9 +178,9 @@ void Sandbox::handle_event(const SDL_Event& event) {
       if (event.button.button >= 1 && event.button.button <= 3) buttons_down_[event.button.button - 1] = false;
       if (event.button.button == SDL_BUTTON_LEFT && state_.editor.gesture != EditorState::Gesture::None)
         edit_release(state_.camera.clamp_to_viewport(mouse_, 4.0));
-      if (event.button.button == SDL_BUTTON_LEFT && state_.drag.active()) end_drag();
+      if (event.button.button == SDL_BUTTON_LEFT && state_.dragging()) end_drag();
       if (event.button.button == SDL_BUTTON_LEFT && rod_press_ >= 0 && glm::length(mouse_ - press_pixel_) <= 3.0)
-        select_rod(state_.measure, state_.world, rod_press_);
+        select_rod(state_.measure, state_.world(), rod_press_);
       if (event.button.button == SDL_BUTTON_LEFT) rod_press_ = -1;
       gesture_ = Gesture::None;
       break;
@@ -199,7 +199,7 @@ void Sandbox::handle_event(const SDL_Event& event) {
       // half their distance, read from the fingers themselves.
       SDL_Finger* a = SDL_GetTouchFinger(event.mgesture.touchId, 0);
       SDL_Finger* b = SDL_GetTouchFinger(event.mgesture.touchId, 1);
-      if (event.mgesture.numFingers != 2 || !a || !b || state_.drag.active()) break;
+      if (event.mgesture.numFingers != 2 || !a || !b || state_.dragging()) break;
       const double now = 0.5 * std::hypot(a->x - b->x, a->y - b->y), before = now - event.mgesture.dDist;
       if (!(now > 1e-3 && before > 1e-3)) break;
       int width = 1, height = 1;
@@ -263,7 +263,7 @@ void Sandbox::handle_key(const SDL_KeyboardEvent& key) {
     case SDLK_RIGHTBRACKET: state_.time_scale = std::min(state_.time_scale * 2.0, 4.0); break;
     case SDLK_ESCAPE:
       if (state_.view.help) state_.view.help = false;
-      else if (state_.drag.active()) end_drag();
+      else if (state_.dragging()) end_drag();
       break;
     case SDLK_q:
       if (ctrl) quit_ = true;
@@ -290,7 +290,7 @@ void Sandbox::handle_key(const SDL_KeyboardEvent& key) {
 // sandbox only turns the cursor into a point on the drag plane.
 
 void Sandbox::begin_drag(int particle, glm::dvec2 pixel) {
-  World& world = state_.world;
+  World& world = state_.world();
   Drag& drag = state_.drag;
   end_drag();
   resume_from_snapshot();  // a drag in the past starts a new future from there
@@ -299,9 +299,8 @@ void Sandbox::begin_drag(int particle, glm::dvec2 pixel) {
   drag.plane_normal = world.dimension() == 2 ? glm::dvec3(0.0, 0.0, 1.0) : -state_.camera.forward();
   const auto hit = intersect_plane(state_.camera.ray(pixel), drag.plane_point, drag.plane_normal);
   drag.offset = hit ? position - *hit : glm::dvec3(0.0);
-  drag.controller.begin(world, particle, state_.drag_settings());
-  for (Lane& lane : state_.lanes)  // the same particle in every lane, moved by the same cursor
-    if (lane.stopped.empty()) lane.drag.begin(lane.world, particle, state_.drag_settings());
+  for (SimLane& lane : state_.sim.lanes())  // the same particle in every lane, moved by the same cursor
+    if (lane.running()) lane.drag.begin(lane.world, particle, state_.drag_settings());
 }
 
 void Sandbox::move_drag(glm::dvec2 pixel) {
@@ -309,28 +308,25 @@ void Sandbox::move_drag(glm::dvec2 pixel) {
   const auto hit = intersect_plane(state_.camera.ray(pixel), drag.plane_point, drag.plane_normal);
   if (!hit) return;
   glm::dvec3 target = *hit + drag.offset;
-  if (state_.world.dimension() == 2) target.z = drag.plane_point.z;
+  if (state_.world().dimension() == 2) target.z = drag.plane_point.z;
   place_drag(target);
 }
 
 void Sandbox::place_drag(glm::dvec3 point) {
-  Drag& drag = state_.drag;
-  drag.controller.move(point);
-  for (Lane& lane : state_.lanes)
+  for (SimLane& lane : state_.sim.lanes())
     if (lane.drag.active()) lane.drag.move(point);
   // Paused: pose. The particle goes to the point (or the nearest point its rods reach), everything else follows
   // with every rod exact and all velocities zero; play starts the motion from there.
   if (state_.paused) {
-    pose_pending_ = !drag.controller.pose(state_.world, kPoseSeconds);
-    for (Lane& lane : state_.lanes)
+    pose_pending_ = false;
+    for (SimLane& lane : state_.sim.lanes())
       if (lane.drag.active()) pose_pending_ = !lane.drag.pose(lane.world, kPoseSeconds) || pose_pending_;
     record_pose();
   }
 }
 
 void Sandbox::end_drag() {
-  state_.drag.controller.release(state_.world);  // the fling is the particle's own velocity, capped
-  for (Lane& lane : state_.lanes) lane.drag.release(lane.world);
+  for (SimLane& lane : state_.sim.lanes()) lane.drag.release(lane.world);  // the fling: its own velocity, capped
 }
 
 }  // namespace lagrange::app

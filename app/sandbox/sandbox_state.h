@@ -14,6 +14,7 @@
 #include "lagrange/drag.h"
 #include "lagrange/lanes.h"
 #include "lagrange/scene.h"
+#include "lagrange/simulation.h"
 #include "lagrange/world.h"
 #include "sandbox/camera.h"
 #include "sandbox/editor.h"
@@ -115,17 +116,16 @@ struct Command {
 struct Hover {
   enum class Kind { None, Particle, Rod } kind = Kind::None;
   int index = -1;  // particle index or constraint index
-  int lane = 0;    // the lane whose world it is in (0: lane 1; k: state.lanes[k − 1], split views)
+  int lane = 0;    // the lane whose world it is in (0: lane 1; k: lane k + 1, split views)
 };
 
-// A drag: the engine's controller (the pin, its compliance, the cursor filter, the fling cap, the work done) and
-// what only the screen knows, the plane the cursor moves the particle in.
+// A drag: what only the screen knows, the plane the cursor moves the particle in. The hand itself, the engine's
+// controller (the pin, its compliance, the cursor filter, the fling cap, the work done), is each lane's
+// SimLane::drag, lane 1's first (SandboxState::hand()).
 struct Drag {
-  DragController controller;
   glm::dvec3 plane_point{0.0};  // the drag plane: through the particle, facing the camera
   glm::dvec3 plane_normal{0.0, 0.0, 1.0};
   glm::dvec3 offset{0.0};       // particle − cursor hit at grab time, so the particle does not jump
-  bool active() const { return controller.active(); }
 };
 
 struct Trail {
@@ -149,38 +149,38 @@ struct InputCounts {
   long grabs = 0;                  // particles grabbed with the mouse
 };
 
-// A lane beyond the first (lanes.h): its own world, stepped in lockstep with SandboxState::world (lane 1), its own
-// drag (the same particle and cursor as lane 1's), plots and trails.
-struct Lane {
-  LaneSpec spec;
-  World world{2};
-  DragController drag;
+// What the window keeps of each lane beside its SimLane (simulation.h): its plots, its trails, and the Lanes
+// panel's field for its own settings ("dt=0.004 substeps=2", filled when the lane starts).
+struct LaneDisplay {
   History history;
   std::vector<Trail> trails;
-  double initial_energy = 0.0;
-  std::string stopped;  // why this lane stopped (it blew up or threw); "" while it runs
-  std::optional<DragScript> script;  // scripted drags (`shot --lanes --drag`), played as lane 1's are
-  // The Lanes section's field for the lane's own settings, "dt=0.004 substeps=2" (filled when the lane starts).
   std::array<char, 256> settings_field{};
 };
 
 struct SandboxState {
   Scene scene;                       // the static model, as loaded
   std::filesystem::path scene_path;  // "" when built in code
-  World world{2};
-  Settings edit;                     // what the panels edit; handed to the world between steps
-  std::vector<Lane> lanes;           // lanes 2..4 (lane 1 is `world`): each with its own solver or settings
+  // Every lane, lane 1 first: its world, its drag, its scripted drags and its accounts, stepped by one call
+  // (simulation.h). Lane 1 is the scene the panels edit and the tools measure; later lanes are copies of it with
+  // their own solver or settings (lanes.h).
+  Simulation sim{World(2)};
+  std::vector<LaneDisplay> displays = std::vector<LaneDisplay>(1);  // one per lane of `sim`, in the same order
+  Settings edit;                     // what the panels edit; handed to lane 1 between steps
   Timeline timeline;                 // the last seconds, one snapshot per step: scrub back, step back, resume
   RecordingStatus recording;         // the window's recording, while there is one (window_recorder.h)
   LaneView lane_view = LaneView::Overlay;
-  // Lane k's world, counted from 0: `world` (lane 1), then lanes[k − 1]; lane 1's when there is no such lane.
-  const World& lane_world(std::size_t k) const { return k >= 1 && k <= lanes.size() ? lanes[k - 1].world : world; }
+
+  World& world() { return sim.world(); }
+  const World& world() const { return sim.world(); }
+  std::size_t lane_count() const { return sim.size(); }
+  // Lane k's world, counted from 0 (lane 1); lane 1's when there is no such lane.
+  const World& lane_world(std::size_t k) const { return sim.world(k < sim.size() ? k : 0); }
   // Every lane's spec, lane 1 first (its spec is its solver): what lane colours and labels come from.
-  std::vector<LaneSpec> lane_specs() const {
-    std::vector<LaneSpec> specs{LaneSpec{world.settings().solver, {}}};
-    for (const Lane& lane : lanes) specs.push_back(lane.spec);
-    return specs;
-  }
+  std::vector<LaneSpec> lane_specs() const { return sim.specs(); }
+  // The mouse's hand in lane 1 (the other lanes' drags follow the same cursor).
+  DragController& hand() { return sim.lane(0).drag; }
+  const DragController& hand() const { return sim.lane(0).drag; }
+  bool dragging() const { return hand().active(); }
 
   ViewOptions view;
   Camera camera;
@@ -192,8 +192,6 @@ struct SandboxState {
   int max_steps_per_frame = 8;
   double accumulator = 0.0;
 
-  History history;
-  double initial_energy = 0.0;
   double ground_y = 0.0;
   double force_scale = 1.0;          // rod colour scale, newtons, eased toward the current max |λ|
   double length_scale = 1.0;         // typical rod length, for arrows
@@ -232,7 +230,6 @@ struct SandboxState {
   std::map<std::string, std::array<float, 4>> widget_rects;
   Hover hover;
   Drag drag;
-  std::vector<Trail> trails;
   EditorState editor;    // Edit mode (key E): the scene editor
   MeasureState measure;  // the Measure strip: period timer, stopwatch, protractor, energy bars (key M)
   FrameTiming timing;
@@ -258,21 +255,19 @@ struct SandboxState {
   }
 };
 
-// The Diagnostics panel's energy lines: E − E₀ since the last reset or load, the work of the mouse and of the
-// dampers in that time (the world's own accounts: a new world starts at zero), and the drift left over.
+// The Diagnostics panel's energy lines: E − E₀ since the lane started, the work of the mouse and of the dampers
+// (the world's own accounts), and the drift left over (LaneAccounts, simulation.h).
 struct EnergyBalance {
   double change = 0.0, mouse = 0.0, damping = 0.0, drift = 0.0;
 };
-// `initial_energy`: E₀ (a lane's: its energy less the work already done when it started, so its drift counts from
-// then).
-inline EnergyBalance energy_balance(const World& world, double initial_energy) {
+inline EnergyBalance energy_balance(const SimLane& lane) {
   EnergyBalance b;
-  b.change = world.energy().total() - initial_energy;
-  b.mouse = world.work().mouse;
-  b.damping = world.work().damping;
+  b.change = lane.world.energy().total() - lane.accounts.start_energy;
+  b.mouse = lane.world.work().mouse;
+  b.damping = lane.world.work().damping;
   b.drift = b.change - b.mouse - b.damping;
   return b;
 }
-inline EnergyBalance energy_balance(const SandboxState& state) { return energy_balance(state.world, state.initial_energy); }
+inline EnergyBalance energy_balance(const SandboxState& state) { return energy_balance(state.sim.lane(0)); }
 
 }  // namespace lagrange::app

@@ -43,7 +43,7 @@ double grid_step(const SandboxState& state) {
   const Camera& camera = state.camera;
   if (!camera.perspective) return nice_step(camera.half_height / 5.0);
   glm::dvec3 lo, hi;
-  reach_bounds(state.world, lo, hi);
+  reach_bounds(state.world(), lo, hi);
   return nice_step((std::max(hi.x - lo.x, hi.z - lo.z) * 1.5 + 1.0) / 8.0);
 }
 
@@ -73,7 +73,7 @@ void add_grid(const SandboxState& state, DrawList& list) {
     return;
   }
   glm::dvec3 lo, hi;
-  reach_bounds(state.world, lo, hi);
+  reach_bounds(state.world(), lo, hi);
   const glm::dvec3 middle = 0.5 * (lo + hi);
   const double half = std::max(hi.x - lo.x, hi.z - lo.z) * 1.5 + 1.0;
   const double step = grid_step(state);
@@ -234,7 +234,7 @@ void add_rest_ghost(const Camera& camera, Vec3 a, Vec3 b, double rest, float rod
 void build_draw_list(const SandboxState& state, std::span<const double> radii, DrawList& list, int lane) {
   list.clear();
   const World& world = state.lane_world(static_cast<std::size_t>(lane));
-  const std::vector<Trail>& trails = lane == 0 ? state.trails : state.lanes[static_cast<std::size_t>(lane - 1)].trails;
+  const std::vector<Trail>& trails = state.displays[static_cast<std::size_t>(lane)].trails;
   const State& p = world.state();
   const Model& model = world.model();
   const Camera& camera = state.camera;
@@ -294,7 +294,7 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
     const glm::vec4 colour = colours.pin;
     switch (drawing.shape) {
       case Shape::Point:
-        if (state.drag.controller.constraint() == index) {  // the mouse's pin, either model
+        if (state.hand().constraint() == index) {  // the mouse's pin, either model
           add_segment(list.over, p.position[held], drawing.point, 2.0f, colours.drag);
           add_ring(list.over, drawing.point, r * 0.5, view_dir, colours.drag, 2.0f);
         } else {  // a scene pin: a yellow ring and cross-hair around the point
@@ -342,7 +342,7 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
     const int index = static_cast<int>(i);
     float highlight = 0.0f;
     if (state.hover.kind == Hover::Kind::Particle && state.hover.index == index) highlight = 0.7f;
-    if (state.drag.controller.particle() == index) highlight = 1.0f;
+    if (state.hand().particle() == index) highlight = 1.0f;
     list.spheres.push_back({to_f(p.position[i]), static_cast<float>(radii[i]),
                             glm::vec4(particle_colour(state.scene, index), 1.0f),
                             glm::vec4(model.fixed(i) ? 1.0f : 0.0f, highlight, n > 400 ? 0.0f : 1.0f, 0.0f)});
@@ -351,8 +351,8 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
   // The other lanes over lane 1, each in its colour: translucent rods and smaller beads (hidden inside lane 1's
   // beads while the lanes agree, showing as soon as they part).
   if (lane == 0 && state.lane_view == LaneView::Overlay)
-    for (std::size_t k = 0; k < state.lanes.size(); ++k) {
-      const World& ghost = state.lanes[k].world;
+    for (std::size_t k = 0; k + 1 < state.lane_count(); ++k) {
+      const World& ghost = state.sim.world(k + 1);
       const State& g = ghost.state();
       const glm::vec4 colour = lane_rgba(state, static_cast<int>(k) + 1, 0.7f);
       const auto ghost_constraints = ghost.constraints();

@@ -17,7 +17,7 @@ void draw_diagnostics(SandboxState& state) {
     ImGui::End();
     return;
   }
-  const World& world = state.world;
+  const World& world = state.world();
   const std::vector<LaneSpec> specs = state.lane_specs();  // lane 1's, then the other lanes'
   const StepStats& stats = world.stats();
   const EnergyBalance balance = energy_balance(state);
@@ -41,9 +41,9 @@ void draw_diagnostics(SandboxState& state) {
     };
     row("energy drift", "E - E0 - W_mouse - W_damping: the energy the solver made or lost since the last reset or load",
         "%+.4e J", balance.drift);
-    if (std::abs(state.initial_energy) > 1e-12)
-      row("", "drift relative to the initial total energy", "%+.3e %%",
-          100.0 * balance.drift / std::abs(state.initial_energy));
+    const double e0 = state.sim.lane(0).accounts.start_energy;
+    if (std::abs(e0) > 1e-12)
+      row("", "drift relative to the initial total energy", "%+.3e %%", 100.0 * balance.drift / std::abs(e0));
     row("E - E0", "total energy now minus at the last reset or load", "%+.4e J", balance.change);
     row("mouse work", "work done by your drags and poses (W_mouse)", "%+.4e J", balance.mouse);
     if (balance.damping != 0.0)
@@ -71,8 +71,8 @@ void draw_diagnostics(SandboxState& state) {
       row("NaN rolled back", "a NaN or infinity appeared; the substep was undone (the state stays finite)", "%s", "yes");
     // Each lane's drift and largest rod error now, in its colour.
     for (std::size_t k = 1; k < specs.size(); ++k) {
-      const Lane& lane = state.lanes[k - 1];
-      const double drift = energy_balance(lane.world, lane.initial_energy).drift;
+      const SimLane& lane = state.sim.lane(k);
+      const double drift = energy_balance(lane).drift;
       const std::string name = "lane " + std::to_string(k + 1);
       const Colour c = lane_colour(specs, static_cast<int>(k));
       ImGui::TableNextRow();
@@ -84,7 +84,7 @@ void draw_diagnostics(SandboxState& state) {
       const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
       state.widget_rects["diagnostics: " + name] = {lo.x, lo.y, hi.x, hi.y};
       ImGui::TableSetColumnIndex(1);
-      if (!lane.stopped.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", lane.stopped.c_str());
+      if (!lane.running()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", lane.stopped.c_str());
       else ImGui::TextWrapped("%+.3e J, |C| %.2e m", drift, lane.world.max_violation());
     }
     if (state.timing.median_ms > 0.0)
@@ -102,18 +102,18 @@ void draw_diagnostics(SandboxState& state) {
     plot_h = std::clamp((ImGui::GetContentRegionAvail().y - fixed) / 4.5f, 0.75f * plot_h, plot_h);
   }
   ImGui::TextUnformatted("Energy");
-  if (state.history.size() > 1) {
+  if (state.displays[0].history.size() > 1) {
     ImGui::SameLine();
-    ImGui::TextDisabled("(the last %.1f s)", state.history.back().time - state.history[0].time);
+    ImGui::TextDisabled("(the last %.1f s)", state.displays[0].history.back().time - state.displays[0].history[0].time);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("The plots show the last %zu steps. Each scale covers the 1st to 99th percentile of what is "
                         "shown, so one spike does not flatten the rest; a value off scale runs along the edge and is "
                         "named below the plot.",
-                        state.history.size());
+                        state.displays[0].history.size());
   }
   auto plot = [&](const char* id, const std::vector<Series>& series, float height, bool log_scale,
                   const char* unit) {
-    const PlotRects rects = plot_series(id, state.history, series, height, log_scale, unit);
+    const PlotRects rects = plot_series(id, state.displays[0].history, series, height, log_scale, unit);
     const std::string name = std::string("plot ") + id;
     state.widget_rects[name] = rects.frame;
     state.widget_rects[name + " curves"] = rects.curves;
@@ -128,11 +128,11 @@ void draw_diagnostics(SandboxState& state) {
     for (std::size_t k = 0; k < specs.size(); ++k) {
       const Colour c = lane_colour(specs, static_cast<int>(k));
       series.push_back({names[k].c_str(), field, ImGui::GetColorU32(ImVec4(c.r, c.g, c.b, 1.0f)),
-                        k == 0 ? nullptr : &state.lanes[k - 1].history});
+                        k == 0 ? nullptr : &state.displays[k].history});
     }
     return series;
   };
-  const bool lanes = !state.lanes.empty();
+  const bool lanes = state.lane_count() > 1;
   plot("energy",
        {{"kinetic", &Sample::kinetic, colours.kinetic},
         {"potential", &Sample::potential, colours.potential},

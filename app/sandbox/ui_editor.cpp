@@ -501,7 +501,7 @@ void draw_edit_overlay(SandboxState& state) {
     const auto start = state.camera.project(from);
     std::optional<glm::dvec3> end;
     if (state.hover.kind == Hover::Kind::Particle)
-      end = state.camera.project(state.world.state().position[static_cast<std::size_t>(state.hover.index)]);
+      end = state.camera.project(state.world().state().position[static_cast<std::size_t>(state.hover.index)]);
     else if (const auto point = edit_point(state, e.cursor_pixel, from, true))
       end = state.camera.project(*point);
     if (start && end)

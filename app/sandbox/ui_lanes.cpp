@@ -62,7 +62,7 @@ int next_exaggeration(int current) {
 
 std::vector<std::array<int, 4>> lane_viewports(const SandboxState& state) {
   const std::array<int, 4> whole = scene_viewport(state);
-  const int n = static_cast<int>(state.lanes.size()) + 1;
+  const int n = static_cast<int>(state.lane_count());
   if (n < 2 || state.lane_view != LaneView::Split) return {whole};
   // Two lanes side by side (or one above the other in a tall window), three or four in a 2 × 2 grid; 2 px between.
   int columns = 2, rows = 2;
@@ -101,14 +101,14 @@ void lanes_section(SandboxState& state) {
       }
       remember_rect(state, "lane " + std::to_string(k) + " remove");
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("Remove lane %d (Ctrl+L removes the last)", k);
-      const Lane& lane = state.lanes[i - 1];
+      const SimLane& lane = state.sim.lane(static_cast<std::size_t>(i));
       // Its own settings on top of lane 1's, KEY=VALUE separated by spaces; Enter restarts the lane with them.
-      Lane& edited = state.lanes[i - 1];
+      LaneDisplay& display = state.displays[static_cast<std::size_t>(i)];
       ImGui::SetNextItemWidth(-FLT_MIN);
-      if (ImGui::InputTextWithHint("##settings", "own settings, e.g. dt=0.004 substeps=2", edited.settings_field.data(),
-                                   edited.settings_field.size(), ImGuiInputTextFlags_EnterReturnsTrue)) {
-        std::string text = edited.spec.solver;
-        std::string field = edited.settings_field.data();
+      if (ImGui::InputTextWithHint("##settings", "own settings, e.g. dt=0.004 substeps=2", display.settings_field.data(),
+                                   display.settings_field.size(), ImGuiInputTextFlags_EnterReturnsTrue)) {
+        std::string text = lane.spec.solver;
+        std::string field = display.settings_field.data();
         for (char& c : field)
           if (c == '\t') c = ' ';
         for (std::size_t at = 0; at < field.size();) {
@@ -126,7 +126,7 @@ void lanes_section(SandboxState& state) {
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Lane %d's own settings on top of lane 1's (the keys of --set: dt, substeps, stiffness, "
                           "baumgarte, ...). Enter restarts the lane from lane 1's state with them.", k);
-      if (!lane.stopped.empty()) {
+      if (!lane.running()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
         ImGui::TextWrapped("   %s", lane.stopped.c_str());
         ImGui::PopStyleColor();
@@ -195,7 +195,7 @@ void draw_lane_overlay(SandboxState& state) {
       const SolverInfo* info = find_solver(specs[k].solver);
       std::string text = std::to_string(k + 1) + "  " + (info ? info->name : specs[k].solver);
       for (const auto& [key, value] : specs[k].sets) text += "  " + key + "=" + value;
-      if (k > 0 && !state.lanes[k - 1].stopped.empty()) text += "  \xe2\x80\x94 " + state.lanes[k - 1].stopped;
+      if (const SimLane& lane = state.sim.lane(k); !lane.running()) text += "  \xe2\x80\x94 " + lane.stopped;
       const ImVec2 size = ImGui::CalcTextSize(text.c_str());
       draw->AddRectFilled(ImVec2(x - 4, y - 2), ImVec2(x + size.x + 4, y + size.y + 2), backdrop, 3.0f);
       draw->AddText(ImVec2(x, y), ImGui::GetColorU32(text_colour(lane_colour(specs, static_cast<int>(k)))),

@@ -87,7 +87,7 @@ void timer_column(SandboxState& state) {
   const Colours c = colours(state.appearance.theme);
   const ImVec4 kHeading = c.heading, kTimerColour = c.timer;
   MeasureState& m = state.measure;
-  const World& world = state.world;
+  const World& world = state.world();
   ImGui::TextColored(kHeading, "Period timer");
   const float restart_w = button_width("Restart");
   ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetContentRegionMax().x - restart_w));
@@ -116,7 +116,7 @@ void timer_column(SandboxState& state) {
   out.small_angle.reset();
   out.intervals = 0;
   const auto result = m.meter.result();
-  if (state.drag.active()) {
+  if (state.dragging()) {
     hint("timing starts again when you let go");
   } else if (result) {
     out.period = result->period;
@@ -146,7 +146,7 @@ void timer_column(SandboxState& state) {
       ImGui::SetTooltip("Simple pendulum: T = 4 sqrt(L/g) K(sin(amplitude/2)), K the complete elliptic integral of the "
                         "first kind; amplitude %.2f deg from the energy when timing started, L = %.4g m.",
                         m.exact->amplitude * kDeg, m.exact->length);
-    if (result && !state.drag.active()) {
+    if (result && !state.dragging()) {
       char text[48];
       std::snprintf(text, sizeof text, "%+.1e", result->period / m.exact->exact - 1.0);
       if (same_line_if_fits(ImGui::CalcTextSize(text).x)) {
@@ -158,7 +158,7 @@ void timer_column(SandboxState& state) {
     remember(state, "small angle");
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("2 pi sqrt(L/g) = %.6f s: the period of a swing of vanishing amplitude.", m.exact->small_angle);
-  } else if (!m.no_exact_reason.empty() && !state.drag.active()) {
+  } else if (!m.no_exact_reason.empty() && !state.dragging()) {
     hint("no exact value: %s", m.no_exact_reason.c_str());
     remember(state, "no exact");
   }
@@ -254,7 +254,7 @@ void protractor_column(SandboxState& state) {
   const Colours c = colours(state.appearance.theme);
   const ImVec4 kHeading = c.heading, kProtractorColour = c.protractor;
   MeasureState& m = state.measure;
-  const World& world = state.world;
+  const World& world = state.world();
   ImGui::TextColored(kHeading, "Protractor");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-FLT_MIN);
@@ -300,7 +300,7 @@ void energy_column(SandboxState& state) {
   const ImU32 kKinetic = c.kinetic, kPotential = c.potential, kTotal = c.total, kMouse = c.mouse,
               kDamping = c.damping, kAxis = c.axis, kLabel = c.label;
   MeasureState& m = state.measure;
-  const World& world = state.world;
+  const World& world = state.world();
   ImGui::TextColored(kHeading, "Energy [J]");
   bool lowest = m.energy_zero == EnergyZero::Lowest;
   same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize("U = 0 at lowest point").x + 4.0f);
@@ -445,7 +445,7 @@ void add_measure_gizmos(const SandboxState& state, std::span<const double> radii
   if (!m.shown || !state.view.panels) return;
   const Colours c = colours(state.appearance.theme);
   const ImVec4 kTimerColour = c.timer, kProtractorColour = c.protractor;
-  const World& world = state.world;
+  const World& world = state.world();
   const float scale = static_cast<float>(state.ui_scale * state.pixel_ratio);
   auto add = [&](Vec3 a, Vec3 b, float width, const ImVec4& colour, float alpha = 1.0f) {
     list.over.push_back({glm::vec3(a), width * scale, glm::vec3(b), 0.0f,

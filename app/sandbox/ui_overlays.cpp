@@ -49,7 +49,7 @@ constexpr Shortcut kShortcuts[] = {
 };
 
 ImVec4 solver_colour(const SandboxState& state) {
-  const Colour c = state.world.solver_info().colour;
+  const Colour c = state.world().solver_info().colour;
   return ImVec4(c.r, c.g, c.b, 1.0f);
 }
 
@@ -152,10 +152,10 @@ void draw_hud(SandboxState& state) {
     const Palette& colours = palette(state.appearance.theme);
     FlowLine line(max_width - 2.0f * ImGui::GetStyle().WindowPadding.x);
     char text[256];
-    std::snprintf(text, sizeof text, "\xe2\x97\x8f %s", state.world.solver_info().name);  // ●
+    std::snprintf(text, sizeof text, "\xe2\x97\x8f %s", state.world().solver_info().name);  // ●
     line.text(solver_colour(state), text);
     line.text(plain, state.scene.name.c_str());
-    std::snprintf(text, sizeof text, "t = %.2f s", state.world.time());
+    std::snprintf(text, sizeof text, "t = %.2f s", state.world().time());
     line.text(plain, text);
     if (state.time_scale != 1.0) {
       std::snprintf(text, sizeof text, "x%.3g", state.time_scale);

@@ -108,8 +108,8 @@ void scene_section(SandboxState& state) {
     ImGui::TextWrapped("%s", state.scene.description.c_str());
     ImGui::PopStyleColor();
   }
-  hint("%zu particles, %zu constraints, %dD", state.world.particle_count(), state.world.constraints().size(),
-       state.world.dimension());
+  hint("%zu particles, %zu constraints, %dD", state.world().particle_count(), state.world().constraints().size(),
+       state.world().dimension());
   ImGui::Spacing();
   if (ImGui::BeginListBox("##scenes", ImVec2(-FLT_MIN, ImGui::GetTextLineHeightWithSpacing() * 6.5f))) {
     for (const auto& file : state.scene_files) {
@@ -198,7 +198,7 @@ void scene_section(SandboxState& state) {
 
 void solver_section(SandboxState& state) {
   if (!ImGui::CollapsingHeader("Solver", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  const SolverInfo& current = state.world.solver_info();
+  const SolverInfo& current = state.world().solver_info();
   int k = 1;
   ImGui::SetNextItemWidth(-FLT_MIN);
   const bool open = ImGui::BeginCombo("##solver", current.name);
@@ -270,7 +270,7 @@ void simulation_section(SandboxState& state) {
   bool changed = false;
   changed |= slider_double(state, "dt", "\xce\x94t", s.dt, 1e-4, 0.05, "%.5f", true);
   changed |= slider_int(state, "substeps", "substeps", s.substeps, 1, 64);
-  if (state.world.dimension() == 2) {
+  if (state.world().dimension() == 2) {
     changed |= slider_double(state, "gravity", "gravity y", s.gravity.y, -30.0, 30.0, "%.3f");
   } else {
     const double speed = 0.05;

@@ -134,7 +134,7 @@ void Sandbox::capture_recording() {
   if (frame == recorded_frame_) return;
   recorded_frame_ = frame;
   try {
-    recorder_->after_frame(state_.timing.steps_last_frame, state_.world.settings().dt,
+    recorder_->after_frame(state_.timing.steps_last_frame, state_.world().settings().dt,
                            [this] { return read_pixels(); });
   } catch (const std::exception& error) {
     recorder_.reset();

@@ -56,7 +56,7 @@ void publish_status(const Sandbox& sandbox, long frame) {
                 "lanes=%zu \\u00b7 view=%.4g \\u00b7 ms=%.1f \\u00b7 frame=%ld'",
                 world.time(), scene.empty() ? "none" : scene.c_str(), world.solver_info().id, world.step_count(),
                 input.grabs, input.particle_hover_frames, sandbox.state().paused ? 1 : 0,
-                sandbox.state().editor.active ? 1 : 0, sandbox.state().lanes.size() + 1,
+                sandbox.state().editor.active ? 1 : 0, sandbox.state().lane_count(),
                 camera.perspective ? camera.distance : camera.half_height, sandbox.state().timing.median_ms, frame);
   emscripten_run_script(script);
 }
@@ -71,9 +71,9 @@ void follow_link(Page& page) {
   if (state.scene_path.parent_path() == state.assets_dir) scene = state.scene_path.stem().string();
   const std::string solver = sandbox.world().solver_info().id;
   std::string lanes;  // lane 1 by its solver, then the other lanes' specs, as --lanes takes them
-  if (!state.lanes.empty()) {
-    std::vector<LaneSpec> specs;
-    for (const Lane& lane : state.lanes) specs.push_back(lane.spec);
+  if (state.lane_count() > 1) {
+    std::vector<LaneSpec> specs = state.lane_specs();
+    specs.erase(specs.begin());
     lanes = solver + "," + lanes_text(specs);
   }
   const bool split = !lanes.empty() && state.lane_view == LaneView::Split;

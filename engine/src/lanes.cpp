@@ -100,16 +100,4 @@ Colour lane_colour(std::span<const LaneSpec> lanes, int index) {
   return colour;
 }
 
-int catch_up(World& world, DragController& drag, double time, int max_steps, DragScript* script) {
-  int steps = 0;
-  while (steps < max_steps && behind(world, time)) {
-    if (script) script->before_step(world, drag);
-    drag.before_step(world);
-    world.step();
-    drag.after_step(world);
-    ++steps;
-  }
-  return steps;
-}
-
 }  // namespace lagrange

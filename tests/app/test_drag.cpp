@@ -33,21 +33,21 @@ TEST_CASE("dragging while paused poses the scene: rods exact, at rest, and play 
   const glm::dvec2 start = screen_of(sandbox, world.state().position[bob]);
   push_mouse_button(SDL_MOUSEBUTTONDOWN, start);
   run_frames(sandbox, 1, kDt);
-  REQUIRE(state.drag.controller.particle() == bob);
+  REQUIRE(state.hand().particle() == bob);
 
   // Within reach: the bob is put where the cursor is.
   const Vec3 goal(-0.9, -1.2, 0.0);
   glm::dvec2 at = drag_mouse(sandbox, start, screen_of(sandbox, goal), 10);
   CHECK(world.step_count() == steps);  // no time passed
   const double pixel = 1.0 / sandbox.camera().pixels_per_unit(goal);
-  CHECK(glm::length(world.state().position[bob] - state.drag.controller.target()) < 1e-6);
+  CHECK(glm::length(world.state().position[bob] - state.hand().target()) < 1e-6);
   CHECK(glm::length(world.state().position[bob] - goal) < 2.0 * pixel);
   CHECK(world.max_violation(true) < 1e-10);  // the rods, exact; the mouse's pin is not counted
   for (const Vec3& v : world.state().velocity) CHECK(glm::length(v) == 0.0);
 
   // Beyond reach: the nearest reachable point, 2 m from the pivot toward the cursor.
   at = drag_mouse(sandbox, at, screen_of(sandbox, Vec3(-2.4, -1.8, 0.0)), 5);
-  const Vec3 cursor = state.drag.controller.target();
+  const Vec3 cursor = state.hand().target();
   REQUIRE(glm::length(cursor) > 2.5);
   CHECK(glm::length(world.state().position[bob] - 2.0 * glm::normalize(cursor)) < 1e-6);
   CHECK(world.max_violation(true) < 1e-10);
@@ -56,7 +56,7 @@ TEST_CASE("dragging while paused poses the scene: rods exact, at rest, and play 
 
   push_mouse_button(SDL_MOUSEBUTTONUP, at);
   run_frames(sandbox, 1, kDt);
-  CHECK(!state.drag.active());
+  CHECK(!state.dragging());
   CHECK(world.state().position[bob] == posed);
   for (const Vec3& v : world.state().velocity) CHECK(glm::length(v) == 0.0);
 
@@ -83,10 +83,10 @@ TEST_CASE("Diagnostics: the drift leaves out the mouse's work and max |C| leaves
   const glm::dvec2 start = screen_of(sandbox, world.state().position[bob]);
   push_mouse_button(SDL_MOUSEBUTTONDOWN, start);
   run_frames(sandbox, 1, kDt);
-  REQUIRE(state.drag.active());
+  REQUIRE(state.dragging());
   const glm::dvec2 at = drag_mouse(sandbox, start, screen_of(sandbox, Vec3(0.0, 2.5, 0.0)), 60);  // in 1 s
   run_frames(sandbox, 60, kDt);
-  const Constraint& pin = *world.constraints()[state.drag.controller.constraint()];
+  const Constraint& pin = *world.constraints()[state.hand().constraint()];
   CHECK(std::abs(pin.value(1, world.state().position)) > 0.3);  // the pin is stretched half a metre ...
   CHECK(world.max_violation() < 1e-8);                                 // ... and max |C| shows the rods only
   CHECK(world.state().position[bob].y > 1.99);                     // held up, at the top of its reach
@@ -97,7 +97,7 @@ TEST_CASE("Diagnostics: the drift leaves out the mouse's work and max |C| leaves
   // Lifting 2 kg by metres is tens of joules of the hand's work; the energy changed by about that much, and what
   // is left, the drift, is a few per cent of it at most (docs/physics.md).
   CHECK(after.mouse > 10.0);
-  CHECK(after.change == doctest::Approx(world.energy().total() - state.initial_energy));
+  CHECK(after.change == doctest::Approx(world.energy().total() - state.sim.lane(0).accounts.start_energy));
   CHECK(after.drift == doctest::Approx(after.change - after.mouse - after.damping));
   CHECK(std::abs(after.drift) < 0.05 * after.mouse);
   CHECK(after.damping == 0.0);  // no air drag in this scene

@@ -366,19 +366,19 @@ TEST_CASE("lanes step aside while editing and come back on Play, started from th
   REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
   run_frames(sandbox, 2, 0.0);
   key(sandbox, SDLK_l);  // a second lane
-  REQUIRE(sandbox.state().lanes.size() == 1);
+  REQUIRE(sandbox.state().lane_count() == 2);
   key(sandbox, SDLK_e);
   REQUIRE(sandbox.state().editor.active);
-  CHECK(sandbox.state().lanes.empty());
+  CHECK(sandbox.state().lane_count() == 1);
   key(sandbox, SDLK_2);
   click_at(sandbox, screen_of(sandbox, {0.0, 1.0, 0.0}));  // one more particle, free
   const std::size_t particles = sandbox.state().editor.draft.particles.size();
   key(sandbox, SDLK_e);
   REQUIRE(!sandbox.state().editor.active);
-  REQUIRE(sandbox.state().lanes.size() == 1);
-  CHECK(sandbox.state().lanes[0].world.particle_count() == particles);
+  REQUIRE(sandbox.state().lane_count() == 2);
+  CHECK(sandbox.state().sim.world(1).particle_count() == particles);
   CHECK(sandbox.world().particle_count() == particles);
-  CHECK(sandbox.state().lanes[0].world.state().position == sandbox.world().state().position);
+  CHECK(sandbox.state().sim.world(1).state().position == sandbox.world().state().position);
 }
 
 }  // namespace lagrange::app::test

@@ -160,9 +160,9 @@ TEST_CASE("the window's command line starts comparison lanes, a lane view and pa
   run_frames(sandbox, 2, 1.0 / 60.0);
   const SandboxState& state = sandbox.state();
   CHECK(state.scene_path == asset("double_pendulum.json"));
-  REQUIRE(state.lanes.size() == 1);  // lane 2 beside lane 1, the sandbox's world
-  CHECK(state.lanes[0].spec.solver == "acceleration");
-  CHECK(state.lanes[0].world.settings().dt == doctest::Approx(0.004));
+  REQUIRE(state.lane_count() == 2);  // lane 2 beside lane 1, the sandbox's world
+  CHECK(state.sim.lane(1).spec.solver == "acceleration");
+  CHECK(state.sim.world(1).settings().dt == doctest::Approx(0.004));
   CHECK(std::string(sandbox.world().solver_info().id) == "projection");
   CHECK(state.lane_view == LaneView::Split);
   CHECK(state.paused);

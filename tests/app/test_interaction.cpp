@@ -24,7 +24,7 @@ TEST_CASE("hard drag: the grabbed particle follows the cursor with rods held and
   const glm::dvec2 start_pixel = screen_of(sandbox, start);
   push_mouse_button(SDL_MOUSEBUTTONDOWN, start_pixel);
   sandbox.pump_events();
-  REQUIRE(state.drag.controller.particle() == bob);
+  REQUIRE(state.hand().particle() == bob);
   CHECK(world.constraints().size() == constraints + 1);  // the moving pin
 
   state.paused = false;
@@ -54,7 +54,7 @@ TEST_CASE("hard drag: the grabbed particle follows the cursor with rods held and
   }
   push_mouse_button(SDL_MOUSEBUTTONUP, fling);
   sandbox.pump_events();
-  CHECK(!state.drag.active());
+  CHECK(!state.dragging());
   CHECK(world.constraints().size() == constraints);  // the pin is gone
   const Vec3 v = world.state().velocity[bob];
   CHECK(v.x > 0.5);  // it keeps the drag velocity (to the right)
@@ -78,9 +78,9 @@ TEST_CASE("spring drag: a soft, damped pin pulls the particle toward the cursor"
   const glm::dvec2 start_pixel = screen_of(sandbox, start);
   push_mouse_button(SDL_MOUSEBUTTONDOWN, start_pixel);
   sandbox.pump_events();
-  REQUIRE(state.drag.controller.particle() == bob);
+  REQUIRE(state.hand().particle() == bob);
   REQUIRE(world.constraints().size() == constraints + 1);  // the mouse's pin, soft
-  const Constraint& pin = *world.constraints()[state.drag.controller.constraint()];
+  const Constraint& pin = *world.constraints()[state.hand().constraint()];
   CHECK(pin.tool());
   // k = s M with M the 2 kg the bob carries along: much softer than the hard pin's M/h².
   CHECK(pin.compliance() == doctest::Approx(1.0 / (state.spring_stiffness * 2.0)));
@@ -89,11 +89,11 @@ TEST_CASE("spring drag: a soft, damped pin pulls the particle toward the cursor"
   push_mouse_motion(goal_pixel, start_pixel, true);
   state.paused = false;
   run_frames(sandbox, 90, kDt);
-  CHECK(glm::length(state.drag.controller.target() - goal) < 0.05);
+  CHECK(glm::length(state.hand().target() - goal) < 0.05);
   CHECK(glm::length(world.state().position[bob] - goal) < glm::length(start - goal));
   push_mouse_button(SDL_MOUSEBUTTONUP, goal_pixel);
   sandbox.pump_events();
-  CHECK(!state.drag.active());
+  CHECK(!state.dragging());
   CHECK(world.constraints().size() == constraints);
 }
 
@@ -218,8 +218,8 @@ TEST_CASE("3D drag moves the grabbed point in the camera-facing plane under the 
   push_mouse_button(SDL_MOUSEBUTTONDOWN, start_pixel);
   push_mouse_motion(goal_pixel, start_pixel, true);
   run_frames(sandbox, 1, 1.0 / 60.0);
-  REQUIRE(state.drag.controller.kind() == DragController::Kind::Pin);
-  const auto& pin = static_cast<const PinConstraint&>(*world.constraints()[state.drag.controller.constraint()]);
+  REQUIRE(state.hand().kind() == DragController::Kind::Pin);
+  const auto& pin = static_cast<const PinConstraint&>(*world.constraints()[state.hand().constraint()]);
   // Paused: the pin follows the cursor at once, in the plane through the particle facing the camera.
   CHECK(std::abs(glm::dot(pin.point() - start, sandbox.camera().forward())) < 1e-9);
   const double pixel = 1.0 / sandbox.camera().pixels_per_unit(goal);
@@ -231,7 +231,7 @@ TEST_CASE("3D drag moves the grabbed point in the camera-facing plane under the 
   CHECK(world.max_violation() < 2.0 * pixel);  // a rounded goal off the sphere: the rod gives way that much
   push_mouse_button(SDL_MOUSEBUTTONUP, goal_pixel);
   run_frames(sandbox, 1, 1.0 / 60.0);
-  CHECK(!state.drag.active());
+  CHECK(!state.dragging());
 }
 
 }  // namespace lagrange::app::test
@@ -254,7 +254,7 @@ TEST_CASE("the solver combo box switches the solver with the mouse and the click
   CHECK(std::string(world.solver_info().id) == target);
   CHECK(world.step_count() == steps);  // frames of zero wall time: nothing stepped
   CHECK(world.state().position == before);
-  CHECK(!sandbox.state().drag.active());
+  CHECK(!sandbox.state().dragging());
 
   click_widget(sandbox, "pause");
   CHECK(sandbox.state().paused);
@@ -314,10 +314,10 @@ TEST_CASE("a press right after the pointer jumps from a panel onto a particle gr
   push_mouse_motion(bob, {100, 300}, false);
   push_mouse_button(SDL_MOUSEBUTTONDOWN, bob);
   run_frames(sandbox, 2, 0.0);
-  CHECK(state.drag.controller.particle() == 2);
+  CHECK(state.hand().particle() == 2);
   push_mouse_button(SDL_MOUSEBUTTONUP, bob);
   run_frames(sandbox, 1, 0.0);
-  CHECK_FALSE(state.drag.active());
+  CHECK_FALSE(state.dragging());
 }
 
 }  // namespace lagrange::app::test

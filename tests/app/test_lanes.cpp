@@ -45,9 +45,9 @@ TEST_CASE("lanes: L adds the next solvers in lockstep, each the world it would b
   run_frames(sandbox, 1, kDt);
   push_key(SDLK_l);
   run_frames(sandbox, 1, kDt);
-  REQUIRE(state.lanes.size() == 2);
-  CHECK(state.lanes[0].spec.solver == expected[0]);
-  CHECK(state.lanes[1].spec.solver == expected[1]);
+  REQUIRE(state.lane_count() == 3);
+  CHECK(state.sim.lane(1).spec.solver == expected[0]);
+  CHECK(state.sim.lane(2).spec.solver == expected[1]);
   state.paused = false;
   const long before = sandbox.world().step_count();
   run_frames(sandbox, 40, kDt);
@@ -56,14 +56,14 @@ TEST_CASE("lanes: L adds the next solvers in lockstep, each the world it would b
   for (std::size_t k = 0; k < 2; ++k) {
     CAPTURE(k);
     for (long s = 0; s < steps; ++s) alone[k].step();
-    CHECK(state.lanes[k].world.time() == sandbox.world().time());
-    CHECK(state.lanes[k].world.state().position == alone[k].state().position);
-    CHECK(state.lanes[k].world.state().velocity == alone[k].state().velocity);
-    CHECK(state.lanes[k].history.size() == static_cast<std::size_t>(steps));
+    CHECK(state.sim.world(k + 1).time() == sandbox.world().time());
+    CHECK(state.sim.world(k + 1).state().position == alone[k].state().position);
+    CHECK(state.sim.world(k + 1).state().velocity == alone[k].state().velocity);
+    CHECK(state.displays[k + 1].history.size() == static_cast<std::size_t>(steps));
   }
   push_key(SDLK_l, KMOD_LCTRL);
   run_frames(sandbox, 1, kDt);
-  CHECK(state.lanes.size() == 1);
+  CHECK(state.lane_count() == 2);
   push_key(SDLK_v);
   run_frames(sandbox, 1, kDt);
   CHECK(state.lane_view == LaneView::Split);
@@ -79,9 +79,9 @@ TEST_CASE("lanes: L adds the next solvers in lockstep, each the world it would b
   // A reset restarts every lane from the scene's start.
   push_key(SDLK_r);
   run_frames(sandbox, 1, 0.0);
-  REQUIRE(state.lanes.size() == 1);
-  CHECK(state.lanes[0].world.time() == 0.0);
-  CHECK(state.lanes[0].world.state().position == sandbox.world().state().position);
+  REQUIRE(state.lane_count() == 2);
+  CHECK(state.sim.world(1).time() == 0.0);
+  CHECK(state.sim.world(1).state().position == sandbox.world().state().position);
 }
 
 TEST_CASE("lanes: the panel adds, switches and removes lanes and picks the view") {
@@ -90,11 +90,11 @@ TEST_CASE("lanes: the panel adds, switches and removes lanes and picks the view"
   SandboxState& state = sandbox.state();
   run_frames(sandbox, 2, kDt);
   click_widget(sandbox, "add lane");
-  REQUIRE(state.lanes.size() == 1);
+  REQUIRE(state.lane_count() == 2);
   click_widget(sandbox, "lane 2 solver");  // opens the list
   click_widget(sandbox, "lane 2 solver rattle");
-  CHECK(state.lanes[0].spec.solver == "rattle");
-  CHECK(std::string(state.lanes[0].world.solver_info().id) == "rattle");
+  CHECK(state.sim.lane(1).spec.solver == "rattle");
+  CHECK(std::string(state.sim.world(1).solver_info().id) == "rattle");
   click_widget(sandbox, "lane 1 solver");
   click_widget(sandbox, "lane 1 solver acceleration");
   CHECK(std::string(sandbox.world().solver_info().id) == "acceleration");
@@ -105,12 +105,12 @@ TEST_CASE("lanes: the panel adds, switches and removes lanes and picks the view"
   click_widget(sandbox, "exaggerate x1000");
   CHECK(state.view.error_exaggeration == 1000);
   for (int k = 0; k < 3; ++k) click_widget(sandbox, "add lane");
-  CHECK(state.lanes.size() == 3);  // four lanes in all: the button stops there
+  CHECK(state.lane_count() == 4);  // four lanes in all: the button stops there
   click_widget(sandbox, "add lane");
-  CHECK(state.lanes.size() == 3);
+  CHECK(state.lane_count() == 4);
   click_widget(sandbox, "lane 3 remove");
-  REQUIRE(state.lanes.size() == 2);
-  CHECK(state.lanes[0].spec.solver == "rattle");
+  REQUIRE(state.lane_count() == 3);
+  CHECK(state.sim.lane(1).spec.solver == "rattle");
   run_frames(sandbox, 10, kDt);  // the Diagnostics draw a curve and a row per lane
   CHECK(state.widget_rects.count("diagnostics: lane 2") == 1);
   CHECK(state.widget_rects.count("diagnostics: lane 3") == 1);
@@ -124,7 +124,7 @@ TEST_CASE("lanes: a lane's own settings typed in its field restart it with them,
   run_frames(sandbox, 2, kDt);
   add_lane(state, "projection");
   run_frames(sandbox, 1, 0.0);
-  REQUIRE(state.lanes.size() == 1);
+  REQUIRE(state.lane_count() == 2);
   const auto type_and_enter = [&](const std::string& text) {
     click_widget(sandbox, "lane 2 settings");
     REQUIRE(ImGui::GetIO().WantTextInput);
@@ -137,18 +137,18 @@ TEST_CASE("lanes: a lane's own settings typed in its field restart it with them,
     run_frames(sandbox, 3, 0.0);
   };
   type_and_enter("dt=0.004 substeps=2");
-  REQUIRE(state.lanes.size() == 1);
-  CHECK(state.lanes[0].world.settings().dt == 0.004);
-  CHECK(state.lanes[0].world.settings().substeps == 2);
-  CHECK(state.lanes[0].spec.label() == "projection dt=0.004 substeps=2");
+  REQUIRE(state.lane_count() == 2);
+  CHECK(state.sim.world(1).settings().dt == 0.004);
+  CHECK(state.sim.world(1).settings().substeps == 2);
+  CHECK(state.sim.lane(1).spec.label() == "projection dt=0.004 substeps=2");
   CHECK(sandbox.world().settings().dt == doctest::Approx(1.0 / 60.0));  // lane 1 keeps its own
   // Stepped together: 1/60 s of lane 1 is four steps of 0.004 s, rounded to the nearest (lanes.h).
   state.paused = false;
   run_frames(sandbox, 30, kDt);
-  CHECK(std::abs(state.lanes[0].world.time() - sandbox.world().time()) <= 0.002 + 1e-12);
+  CHECK(std::abs(state.sim.world(1).time() - sandbox.world().time()) <= 0.002 + 1e-12);
   // A key that does not exist: refused with the engine's message, the lane unchanged.
   type_and_enter(" speed=3");
-  CHECK(state.lanes[0].spec.label() == "projection dt=0.004 substeps=2");
+  CHECK(state.sim.lane(1).spec.label() == "projection dt=0.004 substeps=2");
   CHECK(state.toast.find("speed") != std::string::npos);
 }
 
@@ -160,7 +160,7 @@ TEST_CASE("split lanes: four equal views, each drawing and picking its own lane'
   for (const char* spec : {"acceleration", "penalty", "rattle"}) add_lane(state, spec);
   state.lane_view = LaneView::Split;
   sandbox.advance_steps(0);
-  REQUIRE(state.lanes.size() == 3);
+  REQUIRE(state.lane_count() == 4);
   sandbox.frame_scene();
   sandbox.advance_steps(300);  // 5 s: the lanes have parted
   run_frames(sandbox, 1, 0.0);
@@ -178,7 +178,7 @@ TEST_CASE("split lanes: four equal views, each drawing and picking its own lane'
   state.paused = true;
   for (int k = 1; k <= 3; ++k) {
     CAPTURE(k);
-    const World& lane = state.lanes[static_cast<std::size_t>(k - 1)].world;
+    const World& lane = state.sim.world(static_cast<std::size_t>(k));
     const Vec3 bob = lane.state().position[2];
     // Where lane k draws its bob: lane 1's camera, moved to lane k's view.
     const glm::dvec2 pixel = screen_of(sandbox, bob) + glm::dvec2(views[k][0] - views[0][0], views[k][1] - views[0][1]);
@@ -200,13 +200,13 @@ TEST_CASE("overlaid lanes: a drag moves the same particle in every lane to the c
   for (const char* spec : {"acceleration", "rattle"}) add_lane(state, spec);
   state.paused = true;
   run_frames(sandbox, 1, kDt);
-  REQUIRE(state.lanes.size() == 2);
+  REQUIRE(state.lane_count() == 3);
   const int bob = 2;
   const glm::dvec2 start = screen_of(sandbox, sandbox.world().state().position[bob]);
   push_mouse_button(SDL_MOUSEBUTTONDOWN, start);
   run_frames(sandbox, 1, kDt);
-  REQUIRE(state.drag.controller.particle() == bob);
-  for (const Lane& lane : state.lanes) CHECK(lane.drag.particle() == bob);
+  REQUIRE(state.hand().particle() == bob);
+  for (const SimLane& lane : state.sim.lanes()) CHECK(lane.drag.particle() == bob);
   const Vec3 goal(-0.9, -1.2, 0.0);  // within the rods' reach (2 m from the pivot)
   const glm::dvec2 to = screen_of(sandbox, goal);
   for (int k = 1; k <= 10; ++k) {
@@ -215,13 +215,13 @@ TEST_CASE("overlaid lanes: a drag moves the same particle in every lane to the c
     run_frames(sandbox, 1, kDt);
   }
   const double pixel = 1.0 / sandbox.camera().pixels_per_unit(goal);
-  for (const Lane& lane : state.lanes) {  // posed while paused: at the cursor, rods exact, at rest
+  for (const SimLane& lane : state.sim.lanes()) {  // posed while paused: at the cursor, rods exact, at rest
     CHECK(glm::length(lane.world.state().position[bob] - goal) < 2.0 * pixel);
     CHECK(lane.world.max_violation(true) < 1e-9);
   }
   push_mouse_button(SDL_MOUSEBUTTONUP, to);
   run_frames(sandbox, 1, kDt);
-  for (const Lane& lane : state.lanes) CHECK(!lane.drag.active());
+  for (const SimLane& lane : state.sim.lanes()) CHECK(!lane.drag.active());
 }
 
 TEST_CASE("overlaid lanes: a lane that parted shows as a ghost bead in its colour, and one that blows up stops alone") {
@@ -233,14 +233,14 @@ TEST_CASE("overlaid lanes: a lane that parted shows as a ghost bead in its colou
   add_lane(state, "acceleration");
   add_lane(state, "penalty:stiffness=1e12");  // far too stiff for its Δt: it runs away in a few steps
   sandbox.advance_steps(0);
-  REQUIRE(state.lanes.size() == 2);
+  REQUIRE(state.lane_count() == 3);
   sandbox.frame_scene();
   sandbox.advance_steps(600);
-  CHECK(state.lanes[1].stopped.find("blew up") != std::string::npos);
-  for (const Vec3& x : state.lanes[1].world.state().position) CHECK(glm::length(x) < 1e9);  // its last finite state
+  CHECK(state.sim.lane(2).stopped.find("blew up") != std::string::npos);
+  for (const Vec3& x : state.sim.world(2).state().position) CHECK(glm::length(x) < 1e9);  // its last finite state
   CHECK(!state.paused);
   CHECK(sandbox.world().time() == doctest::Approx(10.0));
-  const Vec3 ghost = state.lanes[0].world.state().position[2];
+  const Vec3 ghost = state.sim.world(1).state().position[2];
   REQUIRE(glm::length(ghost - sandbox.world().state().position[2]) > 0.3);  // far apart after 10 s
   state.paused = true;
   run_frames(sandbox, 1, 0.0);
@@ -262,27 +262,25 @@ TEST_CASE("scripted drags (shot --lanes --drag) move the same particle in every 
   SandboxState& state = sandbox.state();
   add_lane(state, "rattle");
   sandbox.advance_steps(0);
-  REQUIRE(state.lanes.size() == 1);
+  REQUIRE(state.lane_count() == 2);
   // Pull the outer bob toward (-1.9, -1.4) for the first second, then let go: shot's --drag 2,-1.9,-1.4,0,0,1.
   const std::vector<ScriptedDrag> drags{{2, Vec3(-1.9, -1.4, 0.0), 0.0, 1.0}};
-  World alone = state.lanes[0].world;  // the lane as it starts, stepped alone with the same script
+  World alone = state.sim.world(1);  // the lane as it starts, stepped alone with the same script
   DragScript alone_script(drags, state.drag_settings());
   DragController alone_drag;
-  DragScript script(drags, state.drag_settings());
-  state.lanes[0].script.emplace(drags, state.drag_settings());
+  REQUIRE(state.sim.set_script(drags, state.drag_settings()) == "");  // every lane plays its own copy
   for (int s = 0; s < 90; ++s) {
-    script.before_step(state.world, state.drag.controller);
     sandbox.advance_steps(1);
     alone_script.before_step(alone, alone_drag);
     alone_drag.before_step(alone);
     alone.step();
     alone_drag.after_step(alone);
-    if (s == 50) CHECK(state.lanes[0].drag.particle() == 2);  // held in the lane too
+    if (s == 50) CHECK(state.sim.lane(1).drag.particle() == 2);  // held in the lane too
   }
-  CHECK(state.lanes[0].world.state().position == alone.state().position);
-  CHECK(state.lanes[0].world.state().velocity == alone.state().velocity);
+  CHECK(state.sim.world(1).state().position == alone.state().position);
+  CHECK(state.sim.world(1).state().velocity == alone.state().velocity);
   // Pulled: the bob went well left of where the undragged motion would have taken it in the first second.
-  CHECK(state.lanes[0].world.state().position[2].x < 0.0);
+  CHECK(state.sim.world(1).state().position[2].x < 0.0);
 }
 
 TEST_CASE("length errors exaggerated: a drifted rod is drawn its error times k longer about its middle") {

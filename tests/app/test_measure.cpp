@@ -178,7 +178,7 @@ TEST_CASE("grabbing a particle times it and puts the protractor on its rod, whic
   run_frames(sandbox, 1, 0.0);
   push_mouse_button(SDL_MOUSEBUTTONDOWN, bob);
   run_frames(sandbox, 1, 0.0);
-  CHECK(state.drag.active());
+  CHECK(state.dragging());
   CHECK(state.measure.particle == 1);
   CHECK(state.measure.rod == 0);
   push_mouse_button(SDL_MOUSEBUTTONUP, bob);

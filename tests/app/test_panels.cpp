@@ -81,11 +81,11 @@ TEST_CASE("a particle dragged toward Diagnostics stays in the viewport, never un
   const glm::dvec2 start = screen_of(sandbox, sandbox.world().state().position[bob]);
   push_mouse_button(SDL_MOUSEBUTTONDOWN, start);
   run_frames(sandbox, 1, 0.0);
-  REQUIRE(state.drag.controller.particle() == bob);
+  REQUIRE(state.hand().particle() == bob);
   const glm::dvec2 over_diagnostics(state.widget_rects.at("diagnostics panel")[0] + 120.0, 300.0);
   push_mouse_motion(over_diagnostics, start, true);
   run_frames(sandbox, 1, 0.0);
-  const glm::dvec2 target = screen_of(sandbox, state.drag.controller.target());
+  const glm::dvec2 target = screen_of(sandbox, state.hand().target());
   CHECK(camera.in_viewport(target));
   CHECK(target.x > camera.x() + camera.width() - 20.0);  // at the edge the cursor left through
   CHECK(target.y == doctest::Approx(300.0).epsilon(0.01));

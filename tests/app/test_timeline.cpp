@@ -79,7 +79,7 @@ TEST_CASE("Left steps back through the last steps, and a run resumed there is th
   SandboxState& state = sandbox.state();
   add_acceleration_lane(state);
   sandbox.advance_steps(120);
-  REQUIRE(state.lanes.size() == 1);
+  REQUIRE(state.lane_count() == 2);
   REQUIRE(state.timeline.size() == 121);  // t = 0 and every step
   for (int k = 0; k < 30; ++k) push_key(SDLK_LEFT);
   run_frames(sandbox, 1, 0.0);
@@ -90,7 +90,7 @@ TEST_CASE("Left steps back through the last steps, and a run resumed there is th
   CHECK(sandbox.world().step_count() == 90);
   CHECK(sandbox.world().state().position == alone90.state().position);
   CHECK(sandbox.world().state().velocity == alone90.state().velocity);
-  CHECK(state.lanes[0].world.state().position == lane90.state().position);
+  CHECK(state.sim.world(1).state().position == lane90.state().position);
   // Right replays forward through the history without computing; back again with Left.
   push_key(SDLK_RIGHT);
   run_frames(sandbox, 1, 0.0);
@@ -104,7 +104,7 @@ TEST_CASE("Left steps back through the last steps, and a run resumed there is th
   run_frames(sandbox, 1, 0.0);
   CHECK(!state.timeline.cursor());
   CHECK(state.timeline.size() == 91);
-  CHECK(state.history.back().time == doctest::Approx(90.0 / 60.0));
+  CHECK(state.displays[0].history.back().time == doctest::Approx(90.0 / 60.0));
   state.paused = true;
   sandbox.advance_steps(60);
   const World alone150 = stepped_alone("double_pendulum.json", 150);
@@ -112,8 +112,8 @@ TEST_CASE("Left steps back through the last steps, and a run resumed there is th
   CHECK(sandbox.world().step_count() == 150);
   CHECK(sandbox.world().state().position == alone150.state().position);
   CHECK(sandbox.world().state().velocity == alone150.state().velocity);
-  CHECK(state.lanes[0].world.state().position == lane150.state().position);
-  CHECK(state.lanes[0].world.state().velocity == lane150.state().velocity);
+  CHECK(state.sim.world(1).state().position == lane150.state().position);
+  CHECK(state.sim.world(1).state().velocity == lane150.state().velocity);
 }
 
 TEST_CASE("the timeline under the scene: its slider scrubs back, its arrow steps back, Play resumes") {
@@ -146,7 +146,7 @@ TEST_CASE("Export CSV writes the timeline with run's columns: the rows of the wo
   SandboxState& state = sandbox.state();
   add_acceleration_lane(state);
   sandbox.advance_steps(30);
-  REQUIRE(state.lanes.size() == 1);
+  REQUIRE(state.lane_count() == 2);
   Command command;
   command.kind = Command::Kind::ExportCsv;
   command.path = (dir / "t.csv").string();

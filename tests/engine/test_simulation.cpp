@@ -49,6 +49,9 @@ TEST_CASE("simulation: lanes stepped together are each the world stepped alone, 
     CHECK(sim.world(k).state().velocity == worlds[k].state().velocity);
     CHECK(sim.lane(k).accounts.steps == seen[k]);
   }
+  // And the point of lanes: the acceleration-level lane has drifted off its rods where projection has not.
+  CHECK(sim.world(0).max_violation(true) < 1e-9);
+  CHECK(sim.world(1).max_violation(true) > 1e-4);
 }
 
 TEST_CASE("simulation: the accounts are the worlds' own measurements, gathered step by step") {

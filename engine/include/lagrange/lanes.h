@@ -1,8 +1,8 @@
 // Lanes: copies of one scene stepped together, each with its own solver (or its own Δt or other settings), so two
 // numerical methods can be compared on the same system from the same state (the classroom's "projection against
 // acceleration"). The command line (`run --lanes`, `shot --lanes`) and the sandbox build their lanes from the same
-// spec text and step them by the same rule (catch_up): a lane with a different Δt steps until it reaches the
-// first lane's time, so every lane shows the same moment.
+// spec text and step them through one Simulation (simulation.h) by the same rule (`behind`): a lane with a
+// different Δt steps until it reaches the first lane's time, so every lane shows the same moment.
 //
 // Spec text: lanes separated by commas, each a solver id followed by optional `:KEY=VALUE` settings (the keys of
 // `--set`), e.g. "projection,acceleration", "projection,projection:dt=0.004,penalty:stiffness=1e5". A vector value
@@ -16,7 +16,6 @@
 #include <utility>
 #include <vector>
 
-#include "lagrange/drag.h"
 #include "lagrange/settings.h"
 #include "lagrange/types.h"
 #include "lagrange/world.h"
@@ -50,10 +49,5 @@ Colour lane_colour(std::span<const LaneSpec> lanes, int index);
 // The lockstep rule: `world` is behind `time` while a step of its own would bring it nearer (its time more than half
 // a step short).
 inline bool behind(const World& world, double time) { return world.time() + 0.5 * world.settings().dt <= time; }
-
-// Steps `world` (with its drag controller, and the scripted drags of `script` when given: `shot --lanes --drag`)
-// until its time is within half a step of `time`, at most `max_steps` steps: the lockstep rule for a lane whose Δt
-// differs from the first lane's. Returns the steps taken.
-int catch_up(World& world, DragController& drag, double time, int max_steps = 1000, DragScript* script = nullptr);
 
 }  // namespace lagrange
