@@ -246,198 +246,197 @@ void Sandbox::apply_commands() {
   for (const Command& command : commands) apply(command);
 }
 
-void Sandbox::apply(const Command& command) {
+// Edit mode: time does not run; Save writes the draft, Open edits the file opened. True when the command was
+// handled here (or is meaningless while editing); false to apply it as usual.
+bool Sandbox::apply_while_editing(const Command& command) {
   EditorState& editor = state_.editor;
-  if (editor.active) {  // Edit mode: time does not run; Save writes the draft, Open edits the file opened
-    switch (command.kind) {
-      case Command::Kind::TogglePause:
-      case Command::Kind::ToggleEdit: leave_edit(); return;
-      case Command::Kind::StepOnce:
-      case Command::Kind::StepBack:
-      case Command::Kind::Scrub:
-      case Command::Kind::Reset:
-      case Command::Kind::AddLane:
-      case Command::Kind::RemoveLane:
-      case Command::Kind::SetLane:
-      case Command::Kind::ExportCsv:
-      case Command::Kind::RestoreSceneSettings: return;
-      case Command::Kind::SaveScene: save_draft(command.path); return;
-      case Command::Kind::LoadScene:
-        try {
-          Scene opened = load_scene_file(command.path);
-          opened.state.reset();
-          editor.change("open " + std::filesystem::path(command.path).filename().string(),
-                        [&](Scene& draft) { draft = std::move(opened); });
-          editor.document = std::filesystem::path(command.path);
-          if (editor.document.parent_path() == state_.assets_dir || state_.assets_dir.empty()) editor.document.clear();
-          editor.selected.clear();
-          editor.constraint = -1;
-          show_draft();
-          frame_scene();
-        } catch (const std::exception& error) {
-          state_.show_toast(std::string("Could not open the scene: ") + error.what(), true);
-        }
-        return;
-      case Command::Kind::ApplySettings:
-        break;  // below; the draft takes the settings too
-      default: break;
+  switch (command.kind) {
+    case Command::Kind::TogglePause:
+    case Command::Kind::ToggleEdit: leave_edit(); return true;
+    case Command::Kind::StepOnce:
+    case Command::Kind::StepBack:
+    case Command::Kind::Scrub:
+    case Command::Kind::Reset:
+    case Command::Kind::AddLane:
+    case Command::Kind::RemoveLane:
+    case Command::Kind::SetLane:
+    case Command::Kind::ExportCsv:
+    case Command::Kind::RestoreSceneSettings: return true;
+    case Command::Kind::SaveScene: save_draft(command.path); return true;
+    case Command::Kind::LoadScene:
+      try {
+        Scene opened = load_scene_file(command.path);
+        opened.state.reset();
+        editor.change("open " + std::filesystem::path(command.path).filename().string(),
+                      [&](Scene& draft) { draft = std::move(opened); });
+        editor.document = std::filesystem::path(command.path);
+        if (editor.document.parent_path() == state_.assets_dir || state_.assets_dir.empty()) editor.document.clear();
+        editor.selected.clear();
+        editor.constraint = -1;
+        show_draft();
+        frame_scene();
+      } catch (const std::exception& error) {
+        state_.show_toast(std::string("Could not open the scene: ") + error.what(), true);
+      }
+      return true;
+    default: return false;  // ApplySettings among them: the draft takes the settings too
+  }
+}
+
+void Sandbox::apply_settings(const Settings& settings) {
+  try {
+    state_.world().set_settings(settings);
+    state_.settings_error.clear();
+  } catch (const std::exception& error) {
+    state_.settings_error = error.what();
+  }
+  state_.edit = state_.world().settings();
+  if (state_.editor.active) state_.editor.draft.settings = state_.world().settings();
+  for (std::size_t k = 1; k < state_.lane_count(); ++k) {  // a lane is lane 1's settings with its own on top
+    SimLane& lane = state_.sim.lane(k);
+    try {
+      lane.world.set_settings(lane_settings(state_.world().settings(), lane.spec));
+    } catch (const std::exception& error) {
+      lane.stopped = error.what();
     }
   }
+}
+
+// The lane "+ lane" (L) adds: the next solver of the table that no lane uses yet, of the other family first:
+// against a position-level lane 1 (projection) the acceleration level, whose drift is the lesson, then the stiff
+// springs.
+LaneSpec Sandbox::next_lane_spec() const {
+  const std::vector<LaneSpec> used = state_.lane_specs();
+  const bool position_level = state_.world().solver_info().implicit_compliance;
+  LaneSpec spec;
+  spec.solver = state_.world().settings().solver;
+  for (const bool other_family : {true, false})
+    for (const SolverInfo& info : solver_table())
+      if ((info.implicit_compliance != position_level) == other_family &&
+          std::none_of(used.begin(), used.end(), [&](const LaneSpec& l) { return l.solver == info.id; })) {
+        spec.solver = info.id;
+        return spec;
+      }
+  return spec;
+}
+
+// AddLane: `text` is the lane's spec, or "" for the next one.
+void Sandbox::add_lane_from(const std::string& text) {
+  if (state_.lane_count() >= static_cast<std::size_t>(kMaxLanes)) {
+    state_.show_toast("At most " + std::to_string(kMaxLanes) + " lanes: remove one first (Ctrl+L)", true);
+    return;
+  }
+  if (text.empty()) {
+    add_lane(next_lane_spec());
+    return;
+  }
+  LaneSpec spec;
+  try {
+    const std::vector<LaneSpec> parsed = parse_lanes(text, static_cast<int>(state_.lane_count()) + 1);
+    if (parsed.size() != 1) throw Error("one lane at a time");
+    spec = parsed[0];
+  } catch (const std::exception& error) {
+    state_.show_toast(std::string("Could not add the lane: ") + error.what(), true);
+    return;
+  }
+  add_lane(spec);
+}
+
+// RemoveLane: lane `number` (2.., −1 the last).
+void Sandbox::remove_lane(int number) {
+  const int k = number < 0 ? static_cast<int>(state_.lane_count()) : number;
+  if (k < 2 || k > static_cast<int>(state_.lane_count())) return;
+  state_.sim.remove_lane(static_cast<std::size_t>(k - 1));
+  state_.displays.erase(state_.displays.begin() + (k - 1));
+  state_.timeline.clear();
+  record_snapshot();
+}
+
+// SetLane: lane `number` (2..) restarts from lane 1's state with the spec `text`.
+void Sandbox::set_lane(int number, const std::string& text) {
+  if (number < 2 || number > static_cast<int>(state_.lane_count())) return;
+  try {
+    const std::vector<LaneSpec> parsed = parse_lanes(text, number);
+    if (parsed.size() != 1) throw Error("one lane at a time");
+    restart_lane(static_cast<std::size_t>(number - 1), parsed[0]);
+  } catch (const std::exception& error) {
+    state_.show_toast(error.what(), true);
+  }
+}
+
+// Reset: the scene again from its start, with the user's settings, camera and trailed particles kept.
+void Sandbox::reset_scene() {
+  Scene scene = state_.scene;
+  const Settings from_file = scene.settings;
+  scene.settings = state_.world().settings();  // a reset restarts the motion, not the user's choices
+  const std::filesystem::path path = state_.scene_path;
+  std::vector<int> trailed;
+  for (const Trail& t : state_.displays[0].trails) trailed.push_back(t.particle);
+  const Camera camera = state_.camera;
+  try {
+    start_scene(scene, path);
+    state_.scene.settings = from_file;
+  } catch (const std::exception& error) {
+    state_.scene_error = error.what();
+  }
+  state_.camera = camera;
+  state_.displays[0].trails.clear();
+  for (int id : trailed) state_.displays[0].trails.push_back({id, {}});
+  sync_lane_trails();
+}
+
+// StepOnce: in the past, one snapshot forward while there is one (a replay); then live steps.
+void Sandbox::step_once() {
+  if (const auto at = state_.timeline.cursor(); at && *at + 1 < state_.timeline.size()) {
+    show_snapshot(*at + 1);
+    return;
+  }
+  resume_from_snapshot();
+  state_.paused = true;
+  step_world();
+}
+
+void Sandbox::step_back() {
+  const Timeline& timeline = state_.timeline;
+  if (timeline.size() < 2) return;
+  const std::size_t now = timeline.cursor().value_or(timeline.size() - 1);
+  show_snapshot(now > 0 ? now - 1 : 0);
+}
+
+void Sandbox::apply(const Command& command) {
+  EditorState& editor = state_.editor;
+  if (editor.active && apply_while_editing(command)) return;
   switch (command.kind) {
-    case Command::Kind::ApplySettings:
-      try {
-        state_.world().set_settings(command.settings);
-        state_.settings_error.clear();
-      } catch (const std::exception& error) {
-        state_.settings_error = error.what();
-      }
-      state_.edit = state_.world().settings();
-      if (editor.active) editor.draft.settings = state_.world().settings();
-      for (std::size_t k = 1; k < state_.lane_count(); ++k) {  // a lane is lane 1's settings with its own on top
-        SimLane& lane = state_.sim.lane(k);
-        try {
-          lane.world.set_settings(lane_settings(state_.world().settings(), lane.spec));
-        } catch (const std::exception& error) {
-          lane.stopped = error.what();
-        }
-      }
-      break;
-    case Command::Kind::AddLane: {
-      if (state_.lane_count() >= static_cast<std::size_t>(kMaxLanes)) {
-        state_.show_toast("At most " + std::to_string(kMaxLanes) + " lanes: remove one first (Ctrl+L)", true);
-        break;
-      }
-      LaneSpec spec;
-      if (command.path.empty()) {
-        // The next solver of the table that no lane uses yet, of the other family first: against a position-level
-        // lane 1 (projection) the acceleration level, whose drift is the lesson, then the stiff springs.
-        const std::vector<LaneSpec> used = state_.lane_specs();
-        const bool position_level = state_.world().solver_info().implicit_compliance;
-        spec.solver = state_.world().settings().solver;
-        bool found = false;
-        for (const bool other_family : {true, false})
-          for (const SolverInfo& info : solver_table())
-            if (!found && (info.implicit_compliance != position_level) == other_family &&
-                std::none_of(used.begin(), used.end(), [&](const LaneSpec& l) { return l.solver == info.id; })) {
-              spec.solver = info.id;
-              found = true;
-            }
-      } else {
-        try {
-          const std::vector<LaneSpec> parsed = parse_lanes(command.path, static_cast<int>(state_.lane_count()) + 1);
-          if (parsed.size() != 1) throw Error("one lane at a time");
-          spec = parsed[0];
-        } catch (const std::exception& error) {
-          state_.show_toast(std::string("Could not add the lane: ") + error.what(), true);
-          break;
-        }
-      }
-      add_lane(spec);
-      break;
-    }
-    case Command::Kind::RemoveLane: {
-      const int k = command.index < 0 ? static_cast<int>(state_.lane_count()) : command.index;
-      if (k >= 2 && k <= static_cast<int>(state_.lane_count())) {
-        state_.sim.remove_lane(static_cast<std::size_t>(k - 1));
-        state_.displays.erase(state_.displays.begin() + (k - 1));
-        state_.timeline.clear();
-        record_snapshot();
-      }
-      break;
-    }
-    case Command::Kind::SetLane: {
-      const int k = command.index;
-      if (k < 2 || k > static_cast<int>(state_.lane_count())) break;
-      try {
-        const std::vector<LaneSpec> parsed = parse_lanes(command.path, k);
-        if (parsed.size() != 1) throw Error("one lane at a time");
-        restart_lane(static_cast<std::size_t>(k - 1), parsed[0]);
-        state_.timeline.clear();
-        record_snapshot();
-      } catch (const std::exception& error) {
-        state_.show_toast(error.what(), true);
-      }
-      break;
-    }
-    case Command::Kind::Reset: {
-      Scene scene = state_.scene;
-      const Settings from_file = scene.settings;
-      scene.settings = state_.world().settings();  // a reset restarts the motion, not the user's choices
-      const std::filesystem::path path = state_.scene_path;
-      const std::vector<int> trailed = [&] {
-        std::vector<int> ids;
-        for (const Trail& t : state_.displays[0].trails) ids.push_back(t.particle);
-        return ids;
-      }();
-      const Camera camera = state_.camera;
-      try {
-        start_scene(scene, path);
-        state_.scene.settings = from_file;
-      } catch (const std::exception& error) {
-        state_.scene_error = error.what();
-      }
-      state_.camera = camera;
-      state_.displays[0].trails.clear();
-      for (int id : trailed) state_.displays[0].trails.push_back({id, {}});
-      sync_lane_trails();
-      break;
-    }
-    case Command::Kind::RestoreSceneSettings:
-      apply(Command::apply_settings(state_.scene.settings));
-      break;
-    case Command::Kind::LoadScene:
-      load_scene(command.path);
-      break;
-    case Command::Kind::StepOnce:
-      // In the past: one snapshot forward while there is one (a replay), then live steps.
-      if (const auto at = state_.timeline.cursor(); at && *at + 1 < state_.timeline.size()) {
-        show_snapshot(*at + 1);
-        break;
-      }
-      resume_from_snapshot();
-      state_.paused = true;
-      step_world();
-      break;
+    case Command::Kind::ApplySettings: apply_settings(command.settings); break;
+    case Command::Kind::AddLane: add_lane_from(command.path); break;
+    case Command::Kind::RemoveLane: remove_lane(command.index); break;
+    case Command::Kind::SetLane: set_lane(command.index, command.path); break;
+    case Command::Kind::Reset: reset_scene(); break;
+    case Command::Kind::RestoreSceneSettings: apply(Command::apply_settings(state_.scene.settings)); break;
+    case Command::Kind::LoadScene: load_scene(command.path); break;
+    case Command::Kind::StepOnce: step_once(); break;
     case Command::Kind::TogglePause:
       state_.paused = !state_.paused;
       state_.accumulator = 0.0;
       if (!state_.paused) resume_from_snapshot();
       break;
-    case Command::Kind::ExportCsv:
-      export_csv(command.path);
-      break;
+    case Command::Kind::ExportCsv: export_csv(command.path); break;
     case Command::Kind::Scrub:
       if (command.index >= 0) show_snapshot(static_cast<std::size_t>(command.index));
       break;
-    case Command::Kind::StepBack: {
-      const Timeline& timeline = state_.timeline;
-      if (timeline.size() < 2) break;
-      const std::size_t now = timeline.cursor().value_or(timeline.size() - 1);
-      show_snapshot(now > 0 ? now - 1 : 0);
-      break;
-    }
-    case Command::Kind::Screenshot:
-      screenshot_request_ = !command.flag;
-      break;
-    case Command::Kind::ToggleRecording:
-      toggle_recording();
-      break;
+    case Command::Kind::StepBack: step_back(); break;
+    case Command::Kind::Screenshot: screenshot_request_ = !command.flag; break;
+    case Command::Kind::ToggleRecording: toggle_recording(); break;
     case Command::Kind::PickSceneFile:
       if (!platform_->pick_scene_file()) state_.show_toast("No file picker here: open a scene by its path", true);
       break;
-    case Command::Kind::FrameScene:
-      frame_scene();
-      break;
+    case Command::Kind::FrameScene: frame_scene(); break;
     case Command::Kind::ClearTrails:
       for (LaneDisplay& display : state_.displays)
         for (Trail& trail : display.trails) trail.points.clear();
       break;
-    case Command::Kind::SaveScene:
-      save_scene(command.path);
-      break;
-    case Command::Kind::ToggleEdit:
-      enter_edit();
-      break;
+    case Command::Kind::SaveScene: save_scene(command.path); break;
+    case Command::Kind::ToggleEdit: enter_edit(); break;
     case Command::Kind::EditNew:
       if (!editor.active) enter_edit();
       new_draft(command.index == 3 ? 3 : 2);

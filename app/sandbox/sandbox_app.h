@@ -91,6 +91,16 @@ class Sandbox {
   void apply_commands();
   void save_scene(std::string path);
   void apply(const Command& command);
+  // The commands' named steps (sandbox_app.cpp).
+  bool apply_while_editing(const Command& command);
+  void apply_settings(const Settings& settings);
+  LaneSpec next_lane_spec() const;
+  void add_lane_from(const std::string& text);
+  void remove_lane(int number);
+  void set_lane(int number, const std::string& text);
+  void reset_scene();
+  void step_once();
+  void step_back();
   void step_world();
   void start_simulation(World world);  // lane 1 alone, under the window's rules for a failed step
   void add_lane(const LaneSpec& spec);
