@@ -5,6 +5,7 @@
 #include <deque>
 #include <limits>
 
+#include "lagrange/constraint_kinds.h"
 #include "lagrange/measure.h"
 
 namespace lagrange::app {
@@ -14,8 +15,6 @@ Vec3 down_of(const Vec3& gravity) {
   const double g = glm::length(gravity);
   return g > 0.0 ? gravity / g : Vec3(0.0, -1.0, 0.0);
 }
-
-bool drawn_as_rod(const Constraint& c) { return c.particles().size() == 2 && c.drawing().shape == Shape::Segment; }
 
 }  // namespace
 
@@ -60,7 +59,7 @@ std::optional<std::pair<int, int>> rod_ends(const Model& model, int rod) {
   for (const auto& c : constraints) {
     if (c->tool()) continue;  // the mouse's pin is not an anchor
     const auto p = c->particles();
-    if (p.size() == 1 && hops[static_cast<std::size_t>(p[0])] != 0) {
+    if (c->kind().arity == 1 && hops[static_cast<std::size_t>(p[0])] != 0) {
       hops[static_cast<std::size_t>(p[0])] = 0;
       queue.push_back(p[0]);
     }
@@ -180,7 +179,7 @@ int default_timed_particle(const Model& model) {
 int rod_of(const Model& model, int particle) {
   const auto constraints = model.constraints();
   for (std::size_t c = 0; c < constraints.size(); ++c) {
-    if (!drawn_as_rod(*constraints[c]) || constraints[c]->tool()) continue;
+    if (!has_role(*constraints[c], KindRole::Rod) || constraints[c]->tool()) continue;
     const auto ids = constraints[c]->particles();
     if (ids[0] == particle || ids[1] == particle) return static_cast<int>(c);
   }
@@ -205,7 +204,7 @@ std::string why_no_exact_period(const Model& model, const State& state, int part
   if (held_by == 0) return "nothing holds it: it is not a pendulum";
   if (held_by > 1) return "it is held by " + std::to_string(held_by) + " constraints; a simple pendulum has one rod";
   const Constraint& c = *constraints[static_cast<std::size_t>(rod)];
-  if (!drawn_as_rod(c)) return "what holds it is not a rod (a pin, a wire or a plane)";
+  if (!has_role(c, KindRole::Rod)) return "what holds it is not a rod (a pin, a wire or a plane)";
   if (c.compliance() > 0.0) return "its rod is soft (compliant): a spring, not a rigid rod";
   const auto ids = c.particles();
   const int pivot = ids[0] == particle ? ids[1] : ids[0];
@@ -216,7 +215,7 @@ std::string why_no_exact_period(const Model& model, const State& state, int part
       if (static_cast<int>(k) == rod || constraints[k]->tool()) continue;
       const auto p = constraints[k]->particles();
       if (std::find(p.begin(), p.end(), pivot) == p.end()) continue;
-      if (p.size() == 1 && constraints[k]->drawing().shape == Shape::Point) pinned = true;
+      if (has_role(*constraints[k], KindRole::Pin)) pinned = true;
       else pins_only = false;
     }
     if (!(pins_only && pinned)) return "the rod's other end moves (a double pendulum, a chain, a cart)";

@@ -108,7 +108,7 @@ double lowest_potential(const World& world);
 // --- period timer ---------------------------------------------------------------------------------------------------
 // The last non-fixed particle (as `run --measure period` times), or −1 when every particle is fixed.
 int default_timed_particle(const Model& model);
-// The first two-particle constraint drawn as a rod (Shape::Segment) that holds `particle`; −1 when none.
+// The first rod (KindRole::Rod) that holds `particle`, not counting the mouse's; −1 when none.
 int rod_of(const Model& model, int particle);
 // Why simple_pendulum_period() gives no exact period for `particle`, in words for the panel.
 std::string why_no_exact_period(const Model& model, const State& state, int particle);

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "lagrange/constraint_kinds.h"
+
 namespace lagrange::app {
 
 Hover pick(const World& world, const Camera& camera, std::span<const double> radii, glm::dvec2 pixel,
@@ -33,7 +35,7 @@ Hover pick(const World& world, const Camera& camera, std::span<const double> rad
   double best_rod = slack_px + 1.0;
   for (std::size_t c = 0; c < constraints.size(); ++c) {
     const auto ids = constraints[c]->particles();
-    if (ids.size() != 2 || constraints[c]->drawing().shape != Shape::Segment) continue;
+    if (!has_role(*constraints[c], KindRole::Rod)) continue;
     const auto a = camera.project(particles.position[ids[0]]);
     const auto b = camera.project(particles.position[ids[1]]);
     if (!a || !b) continue;

@@ -282,7 +282,7 @@ void Sandbox::edit_release(glm::dvec2 pixel) {
   if (to >= 0 && to == from) return;
   if (to >= 0 && from >= 0) {
     const int ends[] = {from, to};
-    if (edit::find_constraint(e.draft, "distance", ends) >= 0) {
+    if (edit::find_constraint(e.draft, kind_name(KindRole::Rod), ends) >= 0) {
       state_.show_toast("Particles " + std::to_string(from) + " and " + std::to_string(to) +
                             " are already joined by a rod",
                         true);

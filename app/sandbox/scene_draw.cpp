@@ -90,15 +90,13 @@ void add_grid(const SandboxState& state, DrawList& list) {
 
 }  // namespace
 
-bool is_rod(const Constraint& constraint) {
-  return constraint.particles().size() == 2 && constraint.drawing().shape == Shape::Segment;
-}
+bool is_rod(const Constraint& constraint) { return has_role(constraint, KindRole::Rod); }
 
 
 double typical_length(const World& world) {
   std::vector<double> lengths;
   for (const auto& c : world.constraints())
-    if (is_rod(*c)) lengths.push_back(c->length_scale(0));
+    if (is_rod(*c)) lengths.push_back(c->length());
   if (!lengths.empty()) {
     std::nth_element(lengths.begin(), lengths.begin() + lengths.size() / 2, lengths.end());
     return lengths[lengths.size() / 2];

@@ -43,7 +43,7 @@ void add_ring(std::vector<SegmentInstance>& out, Vec3 centre, double radius, glm
 // drawn and the editor's snapping.
 double grid_step(const SandboxState& state);
 
-// A constraint drawn as a rod: two particles and the Segment drawing hint.
+// A rod: its kind's role is KindRole::Rod (how it is drawn is the drawing hint's to say).
 bool is_rod(const Constraint& constraint);
 
 // The draw list of lane `lane` (0: lane 1, SandboxState::world; k: state.lanes[k − 1]). Lane 1's list carries the

@@ -307,27 +307,28 @@ void particle_inspector(SandboxState& state, int p) {
   // its direction or normal can be typed next.
   struct Attach {
     const char* button;
-    const char* kind;
+    KindRole role;
     const char* key;
     Vec3 value;
     const char* tooltip;
   };
   const Attach attachments[] = {
-      {"+ line", "line", "direction", Vec3(1.0, 0.0, 0.0), "Put the particle on a straight wire (horizontal; change it below)."},
-      {"+ plane", "plane", "normal", Vec3(0.0, 1.0, 0.0), "Keep the particle in a plane (horizontal; change it below)."},
+      {"+ line", KindRole::Line, "direction", Vec3(1.0, 0.0, 0.0), "Put the particle on a straight wire (horizontal; change it below)."},
+      {"+ plane", KindRole::Plane, "normal", Vec3(0.0, 1.0, 0.0), "Keep the particle in a plane (horizontal; change it below)."},
   };
   for (const Attach& a : attachments) {
     if (&a != attachments) ImGui::SameLine();
+    const char* kind = kind_name(a.role);
     if (ImGui::Button(a.button))
-      e.change(std::string("add ") + a.kind, [&](Scene& s) {
+      e.change(std::string("add ") + kind, [&](Scene& s) {
         ConstraintDef def;
-        def.type = a.kind;
+        def.type = kind;
         def.particles = {p};
         def.set(a.key, a.value);
         s.constraints.push_back(def);
         e.constraint = static_cast<int>(s.constraints.size()) - 1;
       });
-    remember_rect(state, std::string("add ") + a.kind + " button");
+    remember_rect(state, std::string("add ") + kind + " button");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", a.tooltip);
   }
   for (int c : edit::constraints_on(e.draft, p))
@@ -354,7 +355,8 @@ void constraint_inspector(SandboxState& state, int c) {
   }
   if (kind)
     for (const KindField& field : kind->fields) {
-      if (def.type == "distance" && std::string_view(field.key) == "length" && edit::rod_frame(e.draft, c)) continue;
+      if (kind->role == KindRole::Rod && std::string_view(field.key) == "length" && edit::rod_frame(e.draft, c))
+        continue;
       const std::string label = std::string(field.key) + (field.required || def.has(field.key) ? "" : " (auto)");
       if (field.type == FieldType::Number) {
         double value = def.number(field.key).value_or(0.0);

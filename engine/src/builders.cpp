@@ -56,7 +56,7 @@ Vec3 unit(const char* field, Vec3 direction) {
 
 ConstraintDef rod(int a, int b, double length) {
   ConstraintDef c;
-  c.type = "distance";
+  c.type = kind_name(KindRole::Rod);
   c.particles = {a, b};
   c.set("length", length);
   return c;
@@ -89,7 +89,7 @@ int append_chain(Scene& scene, const ChainDef& def) {
     scene.particles.push_back(anchor);
     if (!def.fixed_anchor) {
       ConstraintDef pin;
-      pin.type = "pin";
+      pin.type = kind_name(KindRole::Pin);
       pin.particles = {first};
       pin.set("point", def.anchor);
       scene.constraints.push_back(pin);

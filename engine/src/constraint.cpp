@@ -1,8 +1,11 @@
 // The defaults of the Constraint interface. Every kind (distance, pin, line, plane) lives in constraint_kinds.cpp.
 #include <cmath>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "lagrange/constraint.h"
+#include "lagrange/constraint_kinds.h"
 
 namespace lagrange {
 
@@ -27,6 +30,19 @@ std::optional<double> Constraint::lone_root(int row, std::span<const Vec3> x, Co
 double Constraint::value(int row, std::span<const Vec3> x) const {
   RowGradient grad;
   return evaluate(row, x, grad);
+}
+
+// Asked of a kind without the role: the caller did not check has_role() first.
+double Constraint::length() const {
+  throw std::logic_error(std::string("a ") + kind().noun + " has no length: only a rod (KindRole::Rod) has one");
+}
+
+Vec3 Constraint::point() const {
+  throw std::logic_error(std::string("a ") + kind().noun + " has no point to move: only a pin (KindRole::Pin) has");
+}
+
+void Constraint::set_point(Vec3) {
+  throw std::logic_error(std::string("a ") + kind().noun + " has no point to move: only a pin (KindRole::Pin) has");
 }
 
 }  // namespace lagrange

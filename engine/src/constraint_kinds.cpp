@@ -1,5 +1,5 @@
 // Every constraint kind, and the table that lists them (constraint_kinds.h). A kind is its class (value, gradient,
-// J̇q̇, lone root, drawing, definition) and its entry (name, arity, rows, file keys, checks, construction); the
+// J̇q̇, lone root, drawing, definition) and its entry (name, role, arity, rows, file keys, checks, construction); the
 // scene reader and writer, make_world, the app and the docs read the table. The derivations are in docs/physics.md.
 //
 // distance (seed 000 eq. `mu`, seed 004): C = |r| − L with r = x_a − x_b, n = r / |r|.
@@ -136,9 +136,9 @@ class AffineConstraint : public Constraint {
   AffineConstraint(int particle, Vec3 point, Vec3 given) : particle_(particle), point_(point), given_(given) {}
   // The definition: the particle, the point, and the direction or normal as given (normalizing it again could
   // change the last bit of a saved file).
-  ConstraintDef definition_as(const char* type, const char* key) const {
+  ConstraintDef definition_as(const char* key) const {
     ConstraintDef def;
-    def.type = type;
+    def.type = kind().name;
     def.particles = {particle_};
     def.set("point", point_);
     def.set(key, given_);
@@ -170,7 +170,7 @@ class LineConstraint final : public AffineConstraint {
   }
   std::unique_ptr<Constraint> clone() const override { return std::make_unique<LineConstraint>(*this); }
   const ConstraintKind& kind() const override;
-  ConstraintDef definition() const override { return definition_as("line", "direction"); }
+  ConstraintDef definition() const override { return definition_as("direction"); }
   Drawing drawing() const override { return {Shape::Line, point_, direction_}; }
 
  private:
@@ -202,7 +202,7 @@ class PlaneConstraint final : public AffineConstraint {
   }
   std::unique_ptr<Constraint> clone() const override { return std::make_unique<PlaneConstraint>(*this); }
   const ConstraintKind& kind() const override;
-  ConstraintDef definition() const override { return definition_as("plane", "normal"); }
+  ConstraintDef definition() const override { return definition_as("normal"); }
   Drawing drawing() const override { return {Shape::Plane, point_, normal_[0]}; }
 };
 
@@ -228,14 +228,14 @@ int one_per_axis(int dimension) { return dimension; }
 int across_a_line(int dimension) { return dimension - 1; }
 
 const ConstraintKind kKinds[] = {
-    {"distance", "a rod of fixed length between two particles", "rod", 2, Shape::Segment, kDistanceFields, one_row,
-     check_distance, create_distance},
-    {"pin", "a particle held at a fixed point", "pin", 1, Shape::Point, kPinFields, one_per_axis, check_pin,
-     create_pin},
-    {"line", "a particle that slides on a fixed straight line (a bead on a wire)", "line", 1, Shape::Line,
-     kLineFields, across_a_line, check_line, create_line},
-    {"plane", "a particle that stays in a fixed plane", "plane", 1, Shape::Plane, kPlaneFields, one_row, check_plane,
-     create_plane},
+    {"distance", "a rod of fixed length between two particles", "rod", KindRole::Rod, 2, Shape::Segment,
+     kDistanceFields, one_row, check_distance, create_distance},
+    {"pin", "a particle held at a fixed point", "pin", KindRole::Pin, 1, Shape::Point, kPinFields, one_per_axis,
+     check_pin, create_pin},
+    {"line", "a particle that slides on a fixed straight line (a bead on a wire)", "line", KindRole::Line, 1,
+     Shape::Line, kLineFields, across_a_line, check_line, create_line},
+    {"plane", "a particle that stays in a fixed plane", "plane", KindRole::Plane, 1, Shape::Plane, kPlaneFields,
+     one_row, check_plane, create_plane},
 };
 
 }  // namespace
@@ -257,6 +257,19 @@ std::vector<std::string> kind_names() {
   std::vector<std::string> names;
   for (const ConstraintKind& kind : kKinds) names.emplace_back(kind.name);
   return names;
+}
+
+const ConstraintKind& kind_of(KindRole role) {
+  const auto it = std::find_if(std::begin(kKinds), std::end(kKinds),
+                               [role](const ConstraintKind& kind) { return kind.role == role; });
+  return *it;  // every role is one kind's (tests/engine/test_constraint_kinds.cpp)
+}
+
+const char* kind_name(KindRole role) { return kind_of(role).name; }
+
+bool has_role(const ConstraintDef& def, KindRole role) {
+  const ConstraintKind* kind = find_kind(def.type);
+  return kind && kind->role == role;
 }
 
 int rows_of(const ConstraintDef& def, int dimension) {
@@ -324,7 +337,7 @@ double DistanceConstraint::jdot_qdot(int, std::span<const Vec3> x, std::span<con
 
 ConstraintDef DistanceConstraint::definition() const {
   ConstraintDef def;
-  def.type = "distance";
+  def.type = kind().name;
   def.particles = {ids_[0], ids_[1]};
   def.set("length", length_);
   return def;
@@ -353,7 +366,7 @@ std::optional<double> PinConstraint::lone_root(int row, std::span<const Vec3> x,
 
 ConstraintDef PinConstraint::definition() const {
   ConstraintDef def;
-  def.type = "pin";
+  def.type = kind().name;
   def.particles = {particle_};
   def.set("point", point_);
   return def;

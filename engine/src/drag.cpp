@@ -16,6 +16,8 @@
 #include <cmath>
 #include <memory>
 
+#include "lagrange/constraint_kinds.h"
+
 namespace lagrange {
 namespace {
 
@@ -89,12 +91,12 @@ void DragController::begin(World& world, int particle, const DragSettings& setti
   }
   // A particle the scene pins is dragged by that pin: a second pin would contradict it.
   for (std::size_t c = 0; c < world.constraints().size(); ++c) {
-    auto* pin = dynamic_cast<PinConstraint*>(&world.constraint(static_cast<int>(c)));
-    if (pin && !pin->tool() && pin->particle() == particle) {
+    Constraint& pin = world.constraint(static_cast<int>(c));
+    if (has_role(pin, KindRole::Pin) && !pin.tool() && pin.particles()[0] == particle) {
       kind_ = Kind::ScenePin;
       constraint_ = static_cast<int>(c);
-      target_ = point_ = pin->point();
-      pin->set_tool(true);  // it is the hand's while dragged: measurements skip it, its work is the mouse's
+      target_ = point_ = pin.point();
+      pin.set_tool(true);  // it is the hand's while dragged: measurements skip it, its work is the mouse's
       choose_compliance(world, false);
       return;
     }
@@ -178,7 +180,7 @@ void DragController::before_step(World& world) {
   if (glm::length(change) > most) change *= most / glm::length(change);
   point_velocity_ += change;
   point_ += dt * point_velocity_;
-  static_cast<PinConstraint&>(world.constraint(constraint_)).set_point(point_);
+  world.constraint(constraint_).set_point(point_);
   // The force cap must hold in this step already: judge the stretch by where the particle would coast to, not
   // only by the last step's (a grab that jumps the point would otherwise get one step of a very stiff pin).
   const State& particles = world.state();
@@ -200,7 +202,7 @@ bool DragController::pose(World& world, double max_seconds) {
   if (world.dimension() == 2) target_.z = point_.z;
   point_ = target_;
   point_velocity_ = Vec3(0.0);
-  static_cast<PinConstraint&>(world.constraint(constraint_)).set_point(point_);
+  world.constraint(constraint_).set_point(point_);
   // One projection substep at a time, the force cap judged after each (beyond reach the stiff pose pin would
   // otherwise put a tension on the rods that the projection cannot turn: docs/physics.md).
   stretch_ = glm::length(world.state().position[particle_] - point_);
@@ -220,7 +222,7 @@ void DragController::release(World& world) {
   State& particles = world.state();
   const int p = particle_;
   if (kind_ == Kind::ScenePin) {
-    auto& pin = static_cast<PinConstraint&>(world.constraint(constraint_));
+    Constraint& pin = world.constraint(constraint_);
     pin.set_point(particles.position[p]);  // rigid again where the particle is: no jump
     pin.set_tool(false);
     world.set_compliance(constraint_, 0.0, 0.0);

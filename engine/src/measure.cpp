@@ -6,6 +6,7 @@
 #include <queue>
 #include <vector>
 
+#include "lagrange/constraint_kinds.h"
 #include "lagrange/solver.h"
 
 namespace lagrange {
@@ -95,12 +96,11 @@ void reach_bounds(const Model& model, const State& state, Vec3& lo, Vec3& hi) {
   for (const auto& c : model.constraints()) {
     if (c->tool()) continue;
     const auto ids = c->particles();
-    const Shape shape = c->drawing().shape;
-    if (shape == Shape::Segment && ids.size() == 2) {
-      const double length = c->length_scale(0);
+    if (has_role(*c, KindRole::Rod)) {
+      const double length = c->length();
       edges[ids[0]].push_back({ids[1], length});
       edges[ids[1]].push_back({ids[0], length});
-    } else if (ids.size() == 1) {  // held at a point, on a wire or in a plane: what hangs from it swings about it
+    } else if (c->kind().arity == 1) {  // held at a point, on a wire or in a plane: what hangs from it swings about it
       make_anchor(ids[0]);
     }
   }

@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "lagrange/constraint.h"
+#include "lagrange/constraint_kinds.h"
 
 namespace lagrange {
 
@@ -68,7 +69,7 @@ bool anchored(const Model& model, int q, int rod_index) {
     const Constraint& con = *constraints[c];
     const auto ids = con.particles();
     if (std::find(ids.begin(), ids.end(), q) == ids.end() || static_cast<int>(c) == rod_index) continue;
-    if (!dynamic_cast<const PinConstraint*>(&con) || con.compliance() > 0.0) return false;
+    if (!has_role(con, KindRole::Pin) || con.compliance() > 0.0) return false;
     pin_rows += con.rows();
   }
   return pin_rows >= model.dimension();
@@ -87,8 +88,9 @@ std::optional<PendulumPeriod> simple_pendulum_period(const Model& model, const S
   for (std::size_t c = 0; c < constraints.size(); ++c) {
     const auto ids = constraints[c]->particles();
     if (std::find(ids.begin(), ids.end(), particle) == ids.end()) continue;
-    const auto* rod = dynamic_cast<const DistanceConstraint*>(constraints[c].get());
-    if (!rod || rod_index >= 0 || rod->compliance() > 0.0) return std::nullopt;  // one rigid rod, nothing else
+    const Constraint& rod = *constraints[c];
+    if (!has_role(rod, KindRole::Rod) || rod_index >= 0 || rod.compliance() > 0.0)
+      return std::nullopt;  // one rigid rod, nothing else
     rod_index = static_cast<int>(c);
     pivot = ids[0] == particle ? ids[1] : ids[0];
   }

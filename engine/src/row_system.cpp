@@ -5,6 +5,8 @@
 #include <type_traits>
 #include <unordered_map>
 
+#include "lagrange/constraint_kinds.h"
+
 namespace lagrange {
 namespace {
 
@@ -35,8 +37,10 @@ void RowSystem::prepare(const Model& model) {
   for (int k = 0; k < m; ++k) {
     row_count_[k] = rows[k].count;
     inv_scale_[k] = 1.0 / rows[k].scale;
-    const auto* rod = dynamic_cast<const DistanceConstraint*>(rows[k].constraint);
-    rod_[k] = rod ? RodRow{rows[k].particle[0], rows[k].particle[1], rod->length()} : RodRow{0, 0, -1.0};
+    const Constraint& constraint = *rows[k].constraint;
+    rod_[k] = has_role(constraint, KindRole::Rod)
+                  ? RodRow{rows[k].particle[0], rows[k].particle[1], constraint.length()}
+                  : RodRow{0, 0, -1.0};
     stride_ = std::max(stride_, rows[k].count);
   }
   if (stride_ > 2) stride_ = kMaxRowParticles;  // the strides with_stride() knows

@@ -10,7 +10,7 @@ namespace {
 
 bool valid_particle(const Scene& scene, int p) { return p >= 0 && static_cast<std::size_t>(p) < scene.particles.size(); }
 
-bool is_rod(const ConstraintDef& def) { return def.type == "distance" && def.particles.size() == 2; }
+bool is_rod(const ConstraintDef& def) { return has_role(def, KindRole::Rod) && def.particles.size() == 2; }
 
 bool joins(const ConstraintDef& def, int p) {
   return std::find(def.particles.begin(), def.particles.end(), p) != def.particles.end();
@@ -21,7 +21,7 @@ std::vector<bool> anchored(const Scene& scene) {
   std::vector<bool> held(scene.particles.size(), false);
   for (std::size_t i = 0; i < scene.particles.size(); ++i) held[i] = scene.particles[i].fixed;
   for (const ConstraintDef& def : scene.constraints)
-    if (def.type == "pin" && def.particles.size() == 1 && valid_particle(scene, def.particles[0]))
+    if (has_role(def, KindRole::Pin) && def.particles.size() == 1 && valid_particle(scene, def.particles[0]))
       held[static_cast<std::size_t>(def.particles[0])] = true;
   return held;
 }
@@ -58,13 +58,13 @@ Vec3 onto_constraints(const Scene& scene, int p, Vec3 x) {
     if (def.particles.size() != 1 || def.particles[0] != p) continue;
     const auto point = def.vector("point");
     if (!point) continue;
-    if (def.type == "line") {
+    if (has_role(def, KindRole::Line)) {
       const auto d = def.vector("direction");
       if (d && glm::length(*d) > 0.0 && finite(*d)) {
         const Vec3 u = glm::normalize(*d);
         x = *point + glm::dot(x - *point, u) * u;
       }
-    } else if (def.type == "plane") {
+    } else if (has_role(def, KindRole::Plane)) {
       const auto n = def.vector("normal");
       if (n && glm::length(*n) > 0.0 && finite(*n)) {
         const Vec3 u = glm::normalize(*n);
@@ -84,7 +84,7 @@ void follow(Scene& scene, int p) {
       if (valid_particle(scene, a) && valid_particle(scene, b))
         def.set("length", glm::length(scene.particles[static_cast<std::size_t>(a)].position -
                                       scene.particles[static_cast<std::size_t>(b)].position));
-    } else if (def.type == "pin" && def.has("point")) {
+    } else if (has_role(def, KindRole::Pin) && def.has("point")) {
       def.set("point", scene.particles[static_cast<std::size_t>(p)].position);
     }
   }
@@ -139,9 +139,9 @@ int find_constraint(const Scene& scene, std::string_view type, std::span<const i
 int add_rod(Scene& scene, int a, int b) {
   if (a == b || !valid_particle(scene, a) || !valid_particle(scene, b)) return -1;
   const int ends[] = {a, b};
-  if (find_constraint(scene, "distance", ends) >= 0) return -1;
+  if (find_constraint(scene, kind_name(KindRole::Rod), ends) >= 0) return -1;
   ConstraintDef def;
-  def.type = "distance";
+  def.type = kind_name(KindRole::Rod);
   def.particles = {a, b};
   scene.constraints.push_back(def);
   return static_cast<int>(scene.constraints.size()) - 1;
@@ -191,7 +191,7 @@ void set_position(Scene& scene, int p, Vec3 position) {
 
 int pin_of(const Scene& scene, int p) {
   const int one[] = {p};
-  return find_constraint(scene, "pin", one);
+  return find_constraint(scene, kind_name(KindRole::Pin), one);
 }
 
 void set_fixed(Scene& scene, int p, bool fixed) {
@@ -219,7 +219,7 @@ void set_pinned(Scene& scene, int p, bool pinned) {
   if (existing >= 0) return;
   scene.particles[static_cast<std::size_t>(p)].fixed = false;
   ConstraintDef def;
-  def.type = "pin";
+  def.type = kind_name(KindRole::Pin);
   def.particles = {p};
   scene.constraints.push_back(def);
 }

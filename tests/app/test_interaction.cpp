@@ -219,7 +219,7 @@ TEST_CASE("3D drag moves the grabbed point in the camera-facing plane under the 
   push_mouse_motion(goal_pixel, start_pixel, true);
   run_frames(sandbox, 1, 1.0 / 60.0);
   REQUIRE(state.hand().kind() == DragController::Kind::Pin);
-  const auto& pin = static_cast<const PinConstraint&>(*world.constraints()[state.hand().constraint()]);
+  const Constraint& pin = *world.constraints()[state.hand().constraint()];
   // Paused: the pin follows the cursor at once, in the plane through the particle facing the camera.
   CHECK(std::abs(glm::dot(pin.point() - start, sandbox.camera().forward())) < 1e-9);
   const double pixel = 1.0 / sandbox.camera().pixels_per_unit(goal);

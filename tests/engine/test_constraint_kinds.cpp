@@ -1,15 +1,21 @@
 // The line and plane kinds against closed-form motions, compliance read from scene files against the static
-// stretch α m g, and saved states: copies and written files that step on to the same bits.
+// stretch α m g, saved states: copies and written files that step on to the same bits, and the kinds' roles: what
+// each promises, and a rod or pin found as one by the row system, the reach bounds and the period.
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <iterator>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "lagrange/measure.h"
+#include "lagrange/period.h"
 #include "lagrange/scene.h"
 #include "lagrange/solver.h"
 #include "lagrange/text.h"
+#include "row_system.h"
 #include "test_util.h"
 
 using namespace lagrange;
@@ -224,4 +230,169 @@ TEST_CASE("negative zero and awkward numbers survive writing and reading") {
   CHECK(back.particles[0].mass == 1.0 / 3.0);
   CHECK(back.particles[1].position.y == -2.0 / 3.0);
   CHECK(back.constraints[0].number("length") == std::sqrt(2.0));
+}
+
+TEST_CASE("every kind's role agrees with its arity and rows, each role is one kind's, and what it builds says so") {
+  // What each role means, written out here: the particles it joins and its rows in 2D and in 3D.
+  struct Meaning {
+    KindRole role;
+    const char* name;  // as scene files write it (docs/scenes.md)
+    int arity, rows_2d, rows_3d;
+  };
+  const Meaning meanings[] = {{KindRole::Rod, "distance", 2, 1, 1},
+                              {KindRole::Pin, "pin", 1, 2, 3},
+                              {KindRole::Line, "line", 1, 1, 2},
+                              {KindRole::Plane, "plane", 1, 1, 1}};
+  CHECK(constraint_kinds().size() == std::size(meanings));  // every kind has a role listed here
+  const std::vector<ParticleDef> particles = {{.position = {0.5, -1.0, 2.0}}, {.position = {1.5, 1.0, 4.0}}};
+  for (const Meaning& m : meanings) {
+    CAPTURE(m.name);
+    int owners = 0;
+    for (const ConstraintKind& kind : constraint_kinds()) owners += kind.role == m.role ? 1 : 0;
+    CHECK(owners == 1);
+    const ConstraintKind& kind = kind_of(m.role);
+    CHECK(kind.role == m.role);
+    CHECK(std::string(kind_name(m.role)) == m.name);
+    CHECK(find_kind(m.name) == &kind);
+    CHECK(kind.arity == m.arity);
+    CHECK(kind.rows(2) == m.rows_2d);
+    CHECK(kind.rows(3) == m.rows_3d);
+
+    ConstraintDef def;
+    def.type = kind_name(m.role);
+    def.particles = m.arity == 2 ? std::vector<int>{0, 1} : std::vector<int>{0};
+    if (m.role == KindRole::Line) def.set("direction", Vec3(0.0, 0.0, 2.0));
+    if (m.role == KindRole::Plane) def.set("normal", Vec3(0.0, 3.0, 0.0));
+    REQUIRE_FALSE(constraint_problem(def, particles, 3));
+    CHECK(has_role(def, m.role));
+    const std::unique_ptr<Constraint> built = kind.create(def, particles, 3);
+    CHECK(&built->kind() == &kind);
+    CHECK(has_role(*built, m.role));
+    CHECK(has_role(built->definition(), m.role));
+    CHECK(built->particles().size() == static_cast<std::size_t>(m.arity));
+    CHECK(built->rows() == m.rows_3d);
+    // What the roles promise beyond the rows: a rod's length (here |(1, 2, 2)| = 3), a pin's movable point.
+    if (m.role == KindRole::Rod) {
+      CHECK(built->length() == 3.0);
+    } else {
+      CHECK_THROWS_AS(built->length(), std::logic_error);
+    }
+    if (m.role == KindRole::Pin) {
+      CHECK(built->point() == particles[0].position);  // no "point": where the particle starts
+      built->set_point(Vec3(1.0, 2.0, 3.0));
+      const std::vector<Vec3> x = {Vec3(1.5, 2.5, 2.0), Vec3(0.0)};
+      CHECK(built->value(0, x) == 0.5);
+      CHECK(built->value(1, x) == 0.5);
+      CHECK(built->value(2, x) == -1.0);
+    } else {
+      CHECK_THROWS_AS(built->point(), std::logic_error);
+      CHECK_THROWS_AS(built->set_point(Vec3(0.0)), std::logic_error);
+    }
+  }
+  ConstraintDef unknown;
+  unknown.type = "spring";
+  for (const Meaning& m : meanings) CHECK_FALSE(has_role(unknown, m.role));
+  CHECK(ConstraintDef{}.type == "distance");  // a definition is a rod unless it says otherwise
+}
+
+TEST_CASE("a rod is found as a rod: the row system packs it, the reach bounds swing about its anchor, the period") {
+  SUBCASE("the row system: a chain of rods runs the chain kernel, a chain ending in a plane row does not") {
+    Scene scene;
+    scene.dimension = 2;
+    scene.settings = test::settings_for("projection", 0.01);
+    ChainDef chain;
+    chain.links = 4;
+    chain.link_length = 0.5;
+    append_chain(scene, chain);
+    const World rods = make_world(scene);
+    // Three links and a plane on the last particle: rows coupled as the four links are (a path, so a bidiagonal
+    // factor), which leaves the plane not being a rod as the one reason for no kernel.
+    chain.links = 3;
+    scene.particles.clear();
+    scene.constraints.clear();
+    append_chain(scene, chain);
+    ConstraintDef plane;
+    plane.type = "plane";
+    plane.particles = {3};
+    plane.set("normal", Vec3(0.0, 1.0, 0.0));
+    scene.constraints.push_back(plane);
+    const World mixed = make_world(scene);
+    RowSystem rod_system(make_sparse_ldlt_solver()), mixed_system(make_sparse_ldlt_solver());
+    rod_system.prepare(rods.model());
+    mixed_system.prepare(mixed.model());
+    CHECK(rod_system.chain_kernel());
+    CHECK_FALSE(mixed_system.chain_kernel());
+    // The packed rods hold their ends and lengths: C = |x_a − x_b| − 0.5 away from the rest positions.
+    std::vector<Vec3> x = mixed.state().position;
+    x[1] += Vec3(0.0, -0.1, 0.0);
+    x[3] += Vec3(0.2, 0.3, 0.0);
+    std::vector<double> c;
+    mixed_system.values(mixed.model(), x, c);
+    REQUIRE(c.size() == 4);
+    for (int k = 0; k < 3; ++k) CHECK(c[k] == doctest::Approx(glm::length(x[k + 1] - x[k]) - 0.5).epsilon(1e-15));
+    CHECK(c[3] == doctest::Approx(0.3).epsilon(1e-15));  // the plane y = 0 through the last particle's start
+  }
+
+  SUBCASE("the reach bounds: a bob swings on its rod about a fixed, pinned or wired pivot, not about a free one") {
+    // A pivot at the origin, a bob 2 m below it: in 2D the box holds the whole circle of radius 2 about the pivot.
+    for (const std::string holder : {"fixed", "pin", "line", "nothing"}) {
+      CAPTURE(holder);
+      Scene scene;
+      scene.dimension = 2;
+      scene.settings = test::settings_for("projection", 0.01);
+      scene.particles.push_back({.position = {0.0, 0.0, 0.0}, .fixed = holder == "fixed"});
+      scene.particles.push_back({.position = {0.0, -2.0, 0.0}});
+      ConstraintDef rod;
+      rod.particles = {0, 1};
+      scene.constraints.push_back(rod);
+      if (holder == "pin" || holder == "line") {
+        ConstraintDef held;
+        held.type = holder;
+        held.particles = {0};
+        if (holder == "line") held.set("direction", Vec3(1.0, 0.0, 0.0));
+        scene.constraints.push_back(held);
+      }
+      const World world = make_world(scene);
+      Vec3 lo, hi;
+      reach_bounds(world.model(), world.state(), lo, hi);
+      if (holder == "nothing") {  // no anchor: only where the particles are
+        CHECK(lo == Vec3(0.0, -2.0, 0.0));
+        CHECK(hi == Vec3(0.0, 0.0, 0.0));
+      } else {
+        CHECK(lo == Vec3(-2.0, -2.0, 0.0));
+        CHECK(hi == Vec3(2.0, 2.0, 0.0));
+      }
+    }
+  }
+
+  SUBCASE("the period: a rod from a pinned pivot is a simple pendulum, from a pivot on a wire it is not") {
+    const double g = 9.81, length = 1.3, theta = 0.4;
+    for (bool pinned : {true, false}) {
+      CAPTURE(pinned);
+      Scene scene;
+      scene.dimension = 2;
+      scene.settings = test::settings_for("projection", 0.01, {0.0, -g, 0.0});
+      scene.particles.push_back({.position = {0.0, 0.0, 0.0}, .mass = 1.0});
+      scene.particles.push_back(
+          {.position = {length * std::sin(theta), -length * std::cos(theta), 0.0}, .mass = 1.0});
+      ConstraintDef rod;
+      rod.particles = {0, 1};
+      scene.constraints.push_back(rod);
+      ConstraintDef holder;
+      holder.type = pinned ? "pin" : "line";
+      holder.particles = {0};
+      if (!pinned) holder.set("direction", Vec3(1.0, 0.0, 0.0));
+      scene.constraints.push_back(holder);
+      const World world = make_world(scene);
+      const auto period = simple_pendulum_period(world.model(), world.state(), 1);
+      if (pinned) {
+        REQUIRE(period);
+        CHECK(period->length == doctest::Approx(length).epsilon(1e-15));
+        CHECK(period->amplitude == doctest::Approx(theta).epsilon(1e-12));
+        CHECK(period->small_angle == doctest::Approx(2.0 * M_PI * std::sqrt(length / g)).epsilon(1e-15));
+      } else {
+        CHECK_FALSE(period);  // the cart moves: the pivot is not anchored
+      }
+    }
+  }
 }

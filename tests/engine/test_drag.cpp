@@ -1,6 +1,6 @@
 // The drag controller (lagrange/drag.h): the mouse as a compliant tool pin. Over-reach drags against the closed
 // form of the nearest reachable point, rods exact, settling, plausible forces, the fling cap, the energy balance,
-// posing, spring drags on the cloth, and the scripted drags of the command line.
+// posing, spring drags on the cloth, the scene's own pin as the hand, and the scripted drags of the command line.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -373,4 +373,28 @@ TEST_CASE("random drags, flings and grabs of pivots keep every pendulum's energy
       CHECK(worst_drift <= fraction * exchanged + 1.0);
     }
   }
+}
+
+TEST_CASE("a particle the scene pins is dragged by that pin, which is rigid again where the particle is on release") {
+  // Seeds 002/003's pendulum: particle 0 held at the origin by the scene's pin (constraint 0), a rod to (1, −1).
+  World world = lagrange::test::seed_pendulum("projection", 1.0 / 60.0, 9.81);
+  REQUIRE(world.constraints().size() == 2);
+  DragController drag;
+  drag.begin(world, 0, DragSettings{});
+  CHECK(drag.kind() == DragController::Kind::ScenePin);
+  CHECK(drag.constraint() == 0);
+  CHECK(world.constraint(0).tool());
+  const Vec3 target(0.5, 0.0, 0.0);
+  drag.move(target);
+  drive(world, drag, 120, [&] {
+    CHECK(world.constraints().size() == 2);  // no second pin
+    CHECK(world.constraint(0).point() == drag.point());
+  });
+  CHECK(glm::length(world.constraint(0).point() - target) < 0.25);  // on its way to the target
+  drag.release(world);
+  const Constraint& pin = world.constraint(0);
+  CHECK_FALSE(pin.tool());
+  CHECK(pin.compliance() == 0.0);
+  CHECK(pin.point() == world.state().position[0]);
+  CHECK(glm::length(world.state().velocity[0]) < 1e-12);  // held still (the pin's J v = v₀ = 0, up to rounding)
 }

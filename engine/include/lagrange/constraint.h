@@ -89,11 +89,18 @@ class Constraint {
   // Length that makes |C_row| dimensionless for tolerances and reports (the rod length for a distance).
   virtual double length_scale(int row) const = 0;
 
-  // The kind's table entry (name, file format, drawing shape), the data this constraint was made from (the inverse
-  // of ConstraintKind::create: write_scene saves it), and where the app draws it.
+  // The kind's table entry (name, file format, drawing shape, role), the data this constraint was made from (the
+  // inverse of ConstraintKind::create: write_scene saves it), and where the app draws it.
   virtual const ConstraintKind& kind() const = 0;
   virtual ConstraintDef definition() const = 0;
   virtual Drawing drawing() const = 0;
+
+  // What the kind's role (KindRole, constraint_kinds.h) promises beyond the rows, for code that asks the role and
+  // not the type: a rod's length (the row systems pack it beside the rod's ends), a pin's point (the mouse's pin
+  // moves it every step). Only the kind with that role overrides them; asking another kind is a bug, and throws.
+  virtual double length() const;
+  virtual Vec3 point() const;
+  virtual void set_point(Vec3 point);
 
   // Softness, the same for every row (docs/physics.md, "Compliance"). compliance α in m/N (C in metres, λ in
   // newtons): the row holds C + α λ = 0, i.e. it is a spring of stiffness 1/α; 0 (the default) is a rigid row.
@@ -169,8 +176,7 @@ class DistanceConstraint final : public Constraint {
   const ConstraintKind& kind() const override;
   ConstraintDef definition() const override;
   Drawing drawing() const override { return {Shape::Segment, Vec3(0.0), Vec3(0.0)}; }
-
-  double length() const { return length_; }
+  double length() const override { return length_; }
 
  private:
   int ids_[2];
@@ -194,9 +200,10 @@ class PinConstraint final : public Constraint {
   ConstraintDef definition() const override;
   Drawing drawing() const override { return {Shape::Point, point_, Vec3(0.0)}; }
 
+  Vec3 point() const override { return point_; }
+  void set_point(Vec3 point) override { point_ = point; }
+
   int particle() const { return particle_; }
-  Vec3 point() const { return point_; }
-  void set_point(Vec3 point) { point_ = point; }
 
  private:
   int particle_;
