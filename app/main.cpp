@@ -10,11 +10,11 @@
 #include <new>
 #include <string>
 
-#include "cli/args.h"
+#include "capture/output_file.h"
 #include "cli/commands.h"
-#include "common/output_file.h"
 #include "lagrange/scene.h"
 #include "lagrange/text.h"
+#include "options/args.h"
 #ifdef LAGRANGE_HAVE_SANDBOX
 #include "sandbox/sandbox.h"
 #endif

@@ -120,7 +120,7 @@ if [ ! -f "$imgui_prefix/lib/libimgui.a" ]; then
   echo "web.sh: Dear ImGui built in $((SECONDS - start)) s"
 fi
 
-# --- giflib (the page's GIF recordings: app/common/gif_encoder.cpp), the library's C files only (not its utilities)
+# --- giflib (the page's GIF recordings: app/capture/gif_encoder.cpp), the library's C files only (not its utilities)
 giflib_prefix="$cache/giflib"
 if [ ! -f "$giflib_prefix/lib/libgif.a" ]; then
   giflib_src="$(fetch_source giflib 'giflib-*')"

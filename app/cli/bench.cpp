@@ -17,12 +17,12 @@
 #include <string>
 #include <vector>
 
-#include "cli/args.h"
+#include "capture/output_file.h"
 #include "cli/commands.h"
-#include "common/output_file.h"
 #include "lagrange/builders.h"
 #include "lagrange/scene.h"
 #include "lagrange/solver.h"
+#include "options/args.h"
 
 namespace lagrange::cli {
 namespace {

@@ -1,18 +1,25 @@
 // The headless subcommands of lagrange-lab. Each takes the arguments after its own word and returns the exit code:
-// the exit codes below (docs/cli.md lists them).
+// options/exit_codes.h (docs/cli.md lists them).
 #pragma once
 
-namespace lagrange::cli {
+#include "options/exit_codes.h"
 
-constexpr int kExitOutputFailed = 1;      // an output could not be written (file, PNG, standard output)
-constexpr int kExitBadInput = 2;          // usage, scene file, settings, limits, output path = input path
-constexpr int kExitSimulationFailed = 3;  // a step became NaN/inf (rolled back) or max |C|/L went above 1
-constexpr int kExitOutOfMemory = 4;       // std::bad_alloc
-constexpr int kExitNoMeasurement = 5;     // run --measure: the run ended without what was to be measured
-// 130 / 143: interrupted by SIGINT / SIGTERM (128 + the signal), unfinished output removed
+namespace lagrange::cli {
 
 int run_main(int argc, char** argv);
 int solvers_main(int argc, char** argv);
 int bench_main(int argc, char** argv);
 
 }  // namespace lagrange::cli
+
+namespace lagrange::app {
+
+// The headless commands that draw, with the window's drawing in a hidden window (cli/shot.cpp, cli/record.cpp,
+// sharing cli/render_setup.h); built with the sandbox (LAGRANGE_BUILD_APP). Arguments as sandbox_main's
+// (sandbox/sandbox.h): those after the command word.
+// `lagrange-lab shot SCENE [--solver NAME] [--steps N | --time S] [--size WxH] [--out FILE.png]`.
+int shot_main(int argc, char** argv);
+// `lagrange-lab record SCENE --duration S [--fps N] [--out FILE.mp4|FILE.gif]` (and shot's options): a video.
+int record_main(int argc, char** argv);
+
+}  // namespace lagrange::app

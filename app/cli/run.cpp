@@ -9,11 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "cli/args.h"
+#include "capture/output_file.h"
+#include "capture/trajectory_csv.h"
 #include "cli/commands.h"
-#include "common/output_file.h"
-#include "common/trajectory_csv.h"
-#include "cli/drag_option.h"
 #include "lagrange/drag.h"
 #include "lagrange/lanes.h"
 #include "lagrange/period.h"
@@ -21,6 +19,8 @@
 #include "lagrange/simulation.h"
 #include "lagrange/solver.h"
 #include "lagrange/text.h"
+#include "options/args.h"
+#include "options/drag_option.h"
 
 namespace lagrange::cli {
 namespace {
@@ -86,7 +86,7 @@ std::string settings_help() {
   return text;
 }
 
-// One CSV row of a world (common/trajectory_csv.h): `prefix` is the lane columns, or nothing.
+// One CSV row of a world (capture/trajectory_csv.h): `prefix` is the lane columns, or nothing.
 void write_row(io::OutputFile& out, const World& world, std::string& line, const std::string& prefix) {
   io::write_trajectory_row(out, line, prefix, world.state(), world.energy(), world.max_violation());
 }

@@ -12,15 +12,16 @@
 #include <cstdio>
 #include <new>
 
-#include "common/output_file.h"
-#include "common/trajectory_csv.h"
-#include "sandbox/picking.h"
-#include "sandbox/scene_draw.h"
-#include "sandbox/screenshot_folder.h"
-#include "sandbox/ui.h"
-#include "sandbox/ui_layers.h"
-#include "sandbox/ui_measure.h"
-#include "sandbox/user_config.h"
+#include "capture/output_file.h"
+#include "capture/screenshot_folder.h"
+#include "capture/trajectory_csv.h"
+#include "ui/measure_panel.h"
+#include "ui/ui.h"
+#include "ui/ui_layers.h"
+#include "ui/user_config.h"
+#include "view/picking.h"
+#include "view/scene_draw.h"
+#include "window/gl_util.h"
 
 namespace lagrange::app {
 namespace {

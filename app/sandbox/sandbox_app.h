@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "sandbox/platform.h"
-#include "sandbox/renderer.h"
-#include "sandbox/sandbox_state.h"
-#include "sandbox/screenshot.h"
+#include "capture/screenshot.h"
+#include "state/sandbox_state.h"
+#include "window/platform.h"
+#include "window/renderer.h"
 
 namespace lagrange::app {
 
@@ -76,7 +76,7 @@ class Sandbox {
  private:
   // Builds the world from `scene` and starts it; `reframe` fits the camera to it (the editor keeps its view).
   void start_scene(Scene scene, const std::filesystem::path& path, bool reframe = true);
-  // Edit mode (sandbox_edit.cpp).
+  // Edit mode (edit/edit_mode.cpp).
   void enter_edit();
   bool leave_edit();  // false when the draft has a problem: it stays in Edit mode and says why
   void show_draft();

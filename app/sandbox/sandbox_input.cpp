@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "sandbox/picking.h"
-#include "sandbox/ui.h"
 #include "sandbox/sandbox_app.h"
-#include "sandbox/scene_draw.h"
+#include "ui/ui.h"
+#include "view/picking.h"
+#include "view/scene_draw.h"
 
 namespace lagrange::app {
 namespace {

@@ -7,13 +7,13 @@
 #include <string>
 #include <string_view>
 
-#include "cli/args.h"
-#include "sandbox/cli_options.h"
+#include "options/args.h"
+#include "options/cli_options.h"
 #include "sandbox/sandbox.h"
 #include "sandbox/sandbox_app.h"
-#include "sandbox/ui.h"
-#include "sandbox/user_config.h"
 #include "sandbox/window_options.h"
+#include "ui/ui.h"
+#include "ui/user_config.h"
 
 namespace lagrange::app {
 namespace {

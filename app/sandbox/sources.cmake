@@ -1,49 +1,61 @@
-# The sandbox sources both builds share: the desktop window (app/sandbox/CMakeLists.txt) and the web page
-# (app/web/CMakeLists.txt). What differs stays out of this list: the platform (platform.cpp / platform_web.cpp), the
-# main loop (sandbox_main.cpp / web_main.cpp), the window recorder's format (desktop/recording_format.cpp: MP4 /
-# app/web/recording_format_web.cpp: GIF) and `shot`, `record`, render_setup.cpp (desktop only). The recorder itself,
-# window_recorder.cpp, is shared: it needs the video writer (common/video_writer.cpp and the build's encoder source,
-# common/video_encoder.h). Paths are relative to this folder.
+# The window's sources both builds share: the desktop window (app/sandbox/CMakeLists.txt) and the web page
+# (app/web/CMakeLists.txt). What differs stays out of this list: the platform (window/platform.cpp /
+# web/platform_web.cpp), the main loop (sandbox/sandbox_main.cpp / web/web_main.cpp) and the window recorder's format
+# (capture/desktop/recording_format.cpp: MP4 / web/recording_format_web.cpp: GIF). The recorder itself,
+# capture/window_recorder.cpp, is shared: it needs the video writer (capture/video_writer.cpp and the build's encoder
+# source, capture/video_encoder.h). `shot` and `record` (cli/) are desktop only and not here. Paths are relative to
+# app/, one group per room, floor by floor (docs/architecture.md, "The app").
 set(LAGRANGE_SANDBOX_SHARED_SOURCES
-  camera.cpp
-  gl_util.cpp
-  measure_tools.cpp
-  picking.cpp
-  platform_sdl.cpp  # the SDL side of the Platform both platforms share (platform.cpp / platform_web.cpp: the rest)
-  plots.cpp
-  renderer.cpp
-  sandbox_app.cpp
-  sandbox_input.cpp
-  sandbox_edit.cpp
-  editor.cpp
-  ui_editor.cpp
-  scene_draw.cpp
-  screenshot.cpp
-  screenshot_folder.cpp
-  theme.cpp
-  ui_diagnostics.cpp
-  ui_measure.cpp
-  ui_overlays.cpp
-  ui_panels.cpp
-  ui_lanes.cpp
-  ui_layers.cpp
-  ui_timeline.cpp
-  timeline.cpp
-  ui_display.cpp
-  user_config.cpp
-  window_options.cpp  # the window's command line: the desktop's argv and the page's URL settings
-  window_recorder.cpp
+  # capture/ (floor 1): PNGs, the screenshot folder, the window's recorder
+  capture/screenshot.cpp
+  capture/screenshot_folder.cpp
+  capture/window_recorder.cpp
+  # window/ (floor 2): the SDL side of the Platform both platforms share (window/platform.cpp /
+  # web/platform_web.cpp: the rest), GL, the renderer, the camera, the themes
+  window/camera.cpp
+  window/gl_util.cpp
+  window/platform_sdl.cpp
+  window/renderer.cpp
+  window/theme.cpp
+  # tools/ (floor 2): the measuring tools and the timeline, no window
+  tools/measure_tools.cpp
+  tools/timeline.cpp
+  # state/ (floor 3): plain data
+  state/editor_state.cpp
+  state/history.cpp
+  # view/ (floor 4): the scene as drawn, and what lies under the cursor
+  view/picking.cpp
+  view/scene_draw.cpp
+  # ui/ (floor 5): the panels
+  ui/control_panel.cpp
+  ui/diagnostics_panel.cpp
+  ui/display_controls.cpp
+  ui/lanes_panel.cpp
+  ui/measure_panel.cpp
+  ui/overlays.cpp
+  ui/plots.cpp
+  ui/timeline_bar.cpp
+  ui/ui_layers.cpp
+  ui/user_config.cpp
+  # sandbox/ (floor 6): the Sandbox
+  sandbox/recording.cpp
+  sandbox/sandbox_app.cpp
+  sandbox/sandbox_input.cpp
+  sandbox/window_options.cpp  # the window's command line: the desktop's argv and the page's URL settings
+  # edit/ (floor 7): Edit mode's mouse, keys and panel
+  edit/edit_mode.cpp
+  edit/editor_panel.cpp
 )
 # The embedded shaders: sets SHADER_CPP, a generated .cpp for the sources list (GLSL_ES: rewritten for WebGL2).
 function(lagrange_embed_shaders out_var glsl_es)
   get_filename_component(root ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../.. ABSOLUTE)
   file(GLOB shader_files CONFIGURE_DEPENDS ${root}/shaders/*.vert ${root}/shaders/*.frag)
   set(output ${CMAKE_CURRENT_BINARY_DIR}/generated/shader_sources.cpp)
+  set(script ${root}/app/window/embed_shaders.cmake)
   add_custom_command(
     OUTPUT ${output}
-    COMMAND ${CMAKE_COMMAND} -DOUTPUT=${output} "-DINPUTS=${shader_files}" -DGLSL_ES=${glsl_es}
-            -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/embed_shaders.cmake
-    DEPENDS ${shader_files} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/embed_shaders.cmake
+    COMMAND ${CMAKE_COMMAND} -DOUTPUT=${output} "-DINPUTS=${shader_files}" -DGLSL_ES=${glsl_es} -P ${script}
+    DEPENDS ${shader_files} ${script}
     COMMENT "Embedding GLSL shaders"
     VERBATIM)
   set(${out_var} ${output} PARENT_SCOPE)

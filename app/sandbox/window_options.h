@@ -7,10 +7,11 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/args.h"
 #include "lagrange/lanes.h"
+#include "options/args.h"
+#include "options/lanes_option.h"
 #include "sandbox/sandbox_app.h"
-#include "sandbox/theme.h"
+#include "window/theme.h"
 
 namespace lagrange::app {
 
@@ -29,11 +30,6 @@ struct WindowCommandLine {
   std::optional<int> msaa;                // --msaa 0|2|4|8: the scene's samples (else the sandbox's own choice)
   bool help = false, list_keys = false;   // -h / --help, --list-keys: the caller prints and stops reading
 };
-
-// The values of --lanes (2..kMaxLanes lanes, as `run --lanes` takes them) and --lane-view (overlay or split), as the
-// window, `shot` and `record` read them. Throw cli::UsageError naming the option and the problem.
-std::vector<LaneSpec> parse_lanes_option(std::string_view text);
-LaneView parse_lane_view(std::string_view text);
 
 // Reads the next item of the command line (an option with its value, or the scene) into `line`. Throws
 // cli::UsageError with the message the window prints before its usage: a bad value, an unknown option, a second

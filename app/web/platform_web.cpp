@@ -1,4 +1,4 @@
-// The window adapter in the browser (app/sandbox/platform.h): SDL2's Emscripten video driver draws into the page's
+// The window adapter in the browser (app/window/platform.h): SDL2's Emscripten video driver draws into the page's
 // <canvas id="canvas"> with a WebGL2 context (OpenGL ES 3.0). No loader: the GL functions are Emscripten's.
 #include <emscripten.h>
 
@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "sandbox/platform.h"
+#include "window/platform.h"
 #include "sandbox_gl.h"
 
 namespace lagrange::app {

@@ -1,6 +1,6 @@
 // The page records the window as a GIF (recording_format.h): there is no FFmpeg in a browser, and giflib encodes in
-// process (common/gif_encoder.h, through common/encoder_in_process.cpp). The cap: see docs/web.md ("Recording").
-#include "sandbox/recording_format.h"
+// process (capture/gif_encoder.h, through capture/encoder_in_process.cpp). The cap: see docs/web.md ("Recording").
+#include "capture/recording_format.h"
 
 namespace lagrange::app {
 

@@ -1,5 +1,5 @@
 // The OpenGL API the sandbox draws with, web build: OpenGL ES 3.0 (WebGL2 in the browser), no loader. The few
-// desktop calls the sandbox uses that ES spells differently are mapped here (app/sandbox/desktop/sandbox_gl.h is the
+// desktop calls the sandbox uses that ES spells differently are mapped here (app/window/desktop/sandbox_gl.h is the
 // desktop side of this seam).
 #pragma once
 

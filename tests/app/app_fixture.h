@@ -16,10 +16,11 @@
 #include <string>
 #include <vector>
 
-#include "sandbox/renderer.h"
+#include "cli/commands.h"
 #include "sandbox/sandbox.h"
 #include "sandbox/sandbox_app.h"
-#include "sandbox/scene_draw.h"
+#include "view/scene_draw.h"
+#include "window/renderer.h"
 
 namespace lagrange::app::test {
 

@@ -2,7 +2,7 @@
 // on a rod and the "length error" rod colouring crashed (a null gradient), so each case here hovers or shows each
 // target directly and checks that the frame renders and the world stays finite.
 #include "app_fixture.h"
-#include "sandbox/ui.h"
+#include "ui/ui.h"
 
 namespace lagrange::app::test {
 namespace {

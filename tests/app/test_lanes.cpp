@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "app_fixture.h"
-#include "sandbox/ui.h"
+#include "ui/ui.h"
 
 namespace lagrange::app::test {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "app_fixture.h"
 #include "sandbox/sandbox.h"
-#include "sandbox/ui.h"
+#include "ui/ui.h"
 
 namespace lagrange::app::test {
 namespace {

@@ -1,4 +1,4 @@
-// The measuring tools' logic (app/sandbox/measure_tools.h) without a window: angles against closed forms and finite
+// The measuring tools' logic (app/tools/measure_tools.h) without a window: angles against closed forms and finite
 // differences, the stopwatch's arithmetic, the phase trace's ring, the steady scale, the energy bars' zero, the
 // selection defaults and why a particle has no exact period.
 #include <doctest/doctest.h>
@@ -8,7 +8,7 @@
 
 #include "lagrange/period.h"
 #include "lagrange/world.h"
-#include "sandbox/measure_tools.h"
+#include "tools/measure_tools.h"
 
 namespace lagrange::app::test {
 namespace {

@@ -7,9 +7,9 @@
 #include <optional>
 
 #include "app_fixture.h"
-#include "sandbox/plots.h"
-#include "sandbox/screenshot_folder.h"
-#include "sandbox/ui.h"
+#include "capture/screenshot_folder.h"
+#include "ui/plots.h"
+#include "ui/ui.h"
 
 namespace lagrange::app::test {
 namespace {

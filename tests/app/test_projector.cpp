@@ -10,9 +10,9 @@
 
 #include "app_fixture.h"
 #include "sandbox/sandbox.h"
-#include "sandbox/theme.h"
-#include "sandbox/ui.h"
-#include "sandbox/user_config.h"
+#include "ui/ui.h"
+#include "ui/user_config.h"
+#include "window/theme.h"
 
 namespace lagrange::app::test {
 namespace {

@@ -121,7 +121,7 @@ TEST_CASE("the Record button starts a recording, and a window closed while recor
 
 TEST_CASE("the window's recorder takes an encoder that needs each frame once: the desktop's GIF (FFmpeg's two passes) "
           "is refused with the reason, and an MP4 is cut to even sizes") {
-  // The page records GIFs in one pass (giflib: tests/common, tests/web/page_test.py); the desktop's FFmpeg cannot.
+  // The page records GIFs in one pass (giflib: tests/capture, tests/web/page_test.py); the desktop's FFmpeg cannot.
   const auto dir = temp_dir("recording-gif");
   try {
     WindowRecorder recorder(65, 47, dir / "window.gif", video::Format::Gif, 10.0);

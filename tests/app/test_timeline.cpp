@@ -4,8 +4,8 @@
 #include <sstream>
 
 #include "app_fixture.h"
-#include "common/trajectory_csv.h"
-#include "sandbox/timeline.h"
+#include "capture/trajectory_csv.h"
+#include "tools/timeline.h"
 
 namespace lagrange::app::test {
 namespace {

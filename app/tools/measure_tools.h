@@ -1,0 +1,166 @@
+// The measuring tools of the window (issue 10), as plain logic with no window: a rod's angle from the downward
+// vertical and its angular velocity (the protractor), a stopwatch in simulated seconds, the phase-space trace, the
+// energy bars and their steady scale, and what the Measure panel selects and times. measure_panel.cpp draws them;
+// docs/app.md, "Measuring", says what each one measures.
+#pragma once
+
+#include <deque>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lagrange/diagnostics.h"
+#include "lagrange/period.h"
+#include "lagrange/world.h"
+
+namespace lagrange::app {
+
+// --- protractor -----------------------------------------------------------------------------------------------------
+// The rod from `a` (its end toward the anchor) to `b`, against "down" = gravity / |gravity| (−y without gravity).
+// planar (a 2D scene, in the z = 0 plane): θ = atan2((down × r)·ẑ, down·r), signed, in (−π, π], positive counter-
+// clockwise as seen from +z; ω = dθ/dt = ((r × v)·ẑ) / |r|² with v = v_b − v_a (r and down in the plane).
+// Otherwise the polar angle θ = atan2(|down × r|, down·r) in [0, π] and its rate, from the same quotient rule.
+struct RodAngle {
+  double angle = 0.0;             // radians
+  double angular_velocity = 0.0;  // radians per second
+};
+RodAngle rod_angle(const Vec3& a, const Vec3& b, const Vec3& va, const Vec3& vb, const Vec3& gravity, bool planar);
+
+// The rod's ends in protractor order: first the end nearer (in rods) to an anchor — a fixed particle, or one held by
+// a one-particle constraint (pin, wire, plane) — so a pendulum's angle is the bob's about its pivot whatever order
+// the file lists the ends in. Ties keep the file's order. Empty when `rod` is not a two-particle constraint.
+std::optional<std::pair<int, int>> rod_ends(const Model& model, int rod);
+
+// --- stopwatch ------------------------------------------------------------------------------------------------------
+// Reads simulated time (World::time), so slow motion, pause and single steps behave: it measures the time the
+// physics lived through, not the wall clock.
+class Stopwatch {
+ public:
+  void start(double now);
+  void stop(double now);
+  void reset();
+  void lap(double now);  // records the elapsed time now (while running)
+  double elapsed(double now) const;
+  bool running() const { return running_; }
+  const std::vector<double>& laps() const { return laps_; }
+
+ private:
+  bool running_ = false;
+  double started_at_ = 0.0;  // simulated time of the last start
+  double banked_ = 0.0;      // seconds of earlier runs
+  std::vector<double> laps_;
+};
+
+// --- phase-space trace ----------------------------------------------------------------------------------------------
+// The last `capacity` (angle, angular velocity) samples, oldest first.
+class PhaseTrace {
+ public:
+  explicit PhaseTrace(std::size_t capacity = 900) : capacity_(capacity) {}
+  void push(double angle, double angular_velocity);
+  void clear() { angle_.clear(); rate_.clear(); head_ = 0; }
+  std::size_t size() const { return angle_.size(); }
+  std::size_t capacity() const { return capacity_; }
+  // k = 0 is the oldest sample kept.
+  double angle(std::size_t k) const { return angle_[index(k)]; }
+  double angular_velocity(std::size_t k) const { return rate_[index(k)]; }
+
+ private:
+  std::size_t index(std::size_t k) const { return (head_ + k) % angle_.size(); }
+  std::size_t capacity_;
+  std::size_t head_ = 0;  // the oldest sample once full
+  std::vector<double> angle_, rate_;
+};
+
+// A plot scale that does not jump every frame: it follows the largest |sample| of the last `window` simulated seconds,
+// rising at once to a new peak and easing down (time constant `tau`) only after the peak has left the window, never
+// below `floor`. A steady swing keeps one scale; a swing that dies away shrinks it slowly.
+class SteadyScale {
+ public:
+  SteadyScale(double window = 10.0, double tau = 2.0) : window_(window), tau_(tau) {}
+  void reset(double value, double floor = 0.0);
+  void update(double now, double sample, double seconds);
+  double value() const { return value_; }
+
+ private:
+  double window_, tau_;
+  double value_ = 0.0, floor_ = 0.0;
+  std::deque<std::pair<double, double>> peaks_;  // (time, |sample|), decreasing |sample|: the window's maximum first
+};
+// The smallest of 1, 2, 2.5, 5 times a power of ten that is ≥ x (x > 0): axis ends that read at a glance.
+double nice_ceil(double x);
+
+// --- energy bars ----------------------------------------------------------------------------------------------------
+// Where the potential energy is zero on the bars: at the lowest point the scene can reach (as PhET does: the bars of
+// a pendulum trade kinetic for potential, the total stays level) or at the scene's origin, the world's own zero.
+enum class EnergyZero { Lowest, Origin };
+
+struct EnergyBars {
+  double kinetic = 0.0, potential = 0.0, total = 0.0;  // J; total = kinetic + potential
+  double mouse = 0.0, damping = 0.0;                   // J: work of the hand and of the dampers since the last reset
+};
+// potential_offset: the world's potential energy at the chosen zero (0 for EnergyZero::Origin); the bars show
+// potential − offset and total − offset.
+EnergyBars energy_bars(const Energy& energy, const Work& work, double potential_offset);
+// The world's potential energy with every movable particle at the lowest point the scene can reach (measure.h,
+// reach_bounds) along gravity: −(Σ m) g·p_low. 0 without gravity.
+double lowest_potential(const World& world);
+
+// --- period timer ---------------------------------------------------------------------------------------------------
+// The last non-fixed particle (as `run --measure period` times), or −1 when every particle is fixed.
+int default_timed_particle(const Model& model);
+// The first rod (KindRole::Rod) that holds `particle`, not counting the mouse's; −1 when none.
+int rod_of(const Model& model, int particle);
+// Why simple_pendulum_period() gives no exact period for `particle`, in words for the panel.
+std::string why_no_exact_period(const Model& model, const State& state, int particle);
+
+// Everything the Measure panel keeps between frames.
+struct MeasureState {
+  bool shown = false;          // the Measure strip under the scene (key M)
+  int particle = -1;           // the timed particle
+  int rod = -1;                // the protractor's rod
+  std::optional<std::pair<int, int>> ends;  // rod_ends() of that rod, found when it was selected
+  std::string scene_key;       // the scene the selection belongs to (kept across Reset, not across another scene)
+
+  PeriodMeter meter;
+  std::optional<PendulumPeriod> exact;  // from the state when timing (re)started
+  std::string no_exact_reason;
+  double timing_since = 0.0;            // simulated time timing (re)started
+  Vec3 timed_gravity{0.0};              // settings when timing started: a change restarts it
+  double timed_damping = 0.0;
+  double timed_mouse_work = 0.0;        // World::work().mouse then: a drag or a pose restarts it
+  bool timer_full = false;              // kMaxSamples reached: sampling stopped until a restart
+  static constexpr std::size_t kMaxSamples = 100000;  // 28 minutes at 60 steps/s; result() reads all of them
+
+  Stopwatch stopwatch;
+  PhaseTrace trace;
+  SteadyScale energy_up, energy_down;   // the bars' positive and negative extents, J
+  SteadyScale phase_angle, phase_rate;  // the phase plot's half-ranges, rad and rad/s
+  EnergyZero energy_zero = EnergyZero::Lowest;
+  double potential_offset = 0.0;        // lowest_potential() at the last (re)start, or 0 for Origin
+
+  // What the panel showed in its last frame (the GUI tests read these).
+  struct Readout {
+    std::optional<double> period, exact, small_angle;
+    int intervals = 0;
+    std::optional<RodAngle> rod;
+    double stopwatch = 0.0;
+    EnergyBars bars;
+  } readout;
+};
+
+// A scene was loaded or reset: keeps the selection when it is the same scene (`key`) and still valid, else picks
+// the defaults; restarts the timer, clears the stopwatch and the trace.
+void measure_scene_started(MeasureState& measure, const World& world, const std::string& key);
+// Times `particle` from now on (and restarts the timer): the exact period is taken from the current state.
+void restart_timer(MeasureState& measure, const World& world);
+void select_particle(MeasureState& measure, const World& world, int particle);  // and its rod
+void select_rod(MeasureState& measure, const World& world, int rod);
+// Moves the bars' zero of potential energy (and rescales them).
+void set_energy_zero(MeasureState& measure, const World& world, EnergyZero zero);
+// After every step: feeds the timer (restarted first when gravity, damping or the mouse's work changed), the trace
+// and the scales.
+void measure_after_step(MeasureState& measure, const World& world);
+// The selected rod's angle now; empty without a valid rod.
+std::optional<RodAngle> selected_rod_angle(const MeasureState& measure, const World& world);
+
+}  // namespace lagrange::app

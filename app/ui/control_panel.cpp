@@ -1,0 +1,537 @@
+// The control panel (left): scene browser, solver, simulation settings, interaction, view, screenshots.
+#include <imgui.h>
+#include <imgui_internal.h>  // GetActiveID: is the folder field being edited
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string_view>
+
+#include "ui/measure_panel.h"
+#include "ui/ui.h"
+
+namespace lagrange::app {
+
+void remember_rect(SandboxState& state, const std::string& name) {
+  const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+  state.widget_rects[name] = {lo.x, lo.y, hi.x, hi.y};
+}
+
+void same_line_if_fits(float width) {
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  ImGui::SameLine();
+  if (ImGui::GetCursorScreenPos().x + width > right) ImGui::NewLine();
+}
+
+namespace {
+
+// Labels are sized by their text, never cut at the panel's edge. fit_label gives the next widget the width that
+// leaves room for its label beside it; a label too long for that goes on a line of its own above a full-width widget.
+// Returns the label to pass to the widget. Every labelled widget's rect is kept as "label: TEXT" for the GUI tests.
+std::string fit_label(const std::string& label) {
+  const std::string visible = label.substr(0, label.find("##"));
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float text = ImGui::CalcTextSize(visible.c_str()).x + ImGui::GetStyle().ItemInnerSpacing.x;
+  const float widget = std::min(0.6f * avail, avail - text);
+  if (widget >= 0.38f * avail) {
+    ImGui::SetNextItemWidth(widget);
+    return label;
+  }
+  ImGui::TextWrapped("%s", visible.c_str());
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  return "##" + label;
+}
+
+void remember_label(SandboxState& state, const std::string& label) {
+  remember_rect(state, "label: " + label.substr(0, label.find("##")));
+}
+
+
+// A checkbox whose label wraps at the panel's edge when it is too long for one line.
+bool checkbox(SandboxState& state, const char* label, bool* value) {
+  const float box = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x;
+  bool changed;
+  if (box + ImGui::CalcTextSize(label, nullptr, true).x <= ImGui::GetContentRegionAvail().x) {
+    changed = ImGui::Checkbox(label, value);
+  } else {
+    changed = ImGui::Checkbox((std::string("##") + label).c_str(), value);
+    ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
+    ImGui::TextWrapped("%s", label);
+  }
+  remember_label(state, label);
+  return changed;
+}
+
+const SettingInfo* setting_info(std::string_view key) {
+  for (const SettingInfo& info : setting_table())
+    if (key == info.key) return &info;
+  return nullptr;
+}
+
+// "label [unit]" from the settings table, with its description as a tooltip.
+std::string setting_label(std::string_view key, const char* fallback) {
+  const SettingInfo* info = setting_info(key);
+  std::string label = fallback;
+  if (info && info->unit && *info->unit) label += std::string(" [") + info->unit + "]";
+  return label + "##" + std::string(key);
+}
+
+void setting_tooltip(std::string_view key) {
+  const SettingInfo* info = setting_info(key);
+  if (info && ImGui::IsItemHovered()) ImGui::SetTooltip("%s: %s", info->key, info->description);
+}
+
+bool slider_double(SandboxState& state, std::string_view key, const char* label, double& value, double lo, double hi,
+                   const char* format, bool log = false) {
+  const std::string text = setting_label(key, label);
+  const bool changed = ImGui::SliderScalar(fit_label(text).c_str(), ImGuiDataType_Double, &value, &lo, &hi, format,
+                                           log ? ImGuiSliderFlags_Logarithmic : 0);
+  setting_tooltip(key);
+  remember_label(state, text);
+  return changed;
+}
+
+bool slider_int(SandboxState& state, std::string_view key, const char* label, int& value, int lo, int hi) {
+  const std::string text = setting_label(key, label);
+  const bool changed = ImGui::SliderInt(fit_label(text).c_str(), &value, lo, hi);
+  setting_tooltip(key);
+  remember_label(state, text);
+  return changed;
+}
+
+void scene_section(SandboxState& state) {
+  if (!ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const Palette& colours = palette(state.appearance.theme);
+  ImGui::TextColored(colours.title, "%s", state.scene.name.c_str());
+  if (!state.scene.description.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colours.description);
+    ImGui::TextWrapped("%s", state.scene.description.c_str());
+    ImGui::PopStyleColor();
+  }
+  hint("%zu particles, %zu constraints, %dD", state.world().particle_count(), state.world().constraints().size(),
+       state.world().dimension());
+  ImGui::Spacing();
+  if (ImGui::BeginListBox("##scenes", ImVec2(-FLT_MIN, ImGui::GetTextLineHeightWithSpacing() * 6.5f))) {
+    for (const auto& file : state.scene_files) {
+      const bool current = file == state.scene_path;
+      if (ImGui::Selectable(file.stem().string().c_str(), current))
+        state.commands.push_back(Command::load(file.string()));
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", file.string().c_str());
+    }
+    if (state.scene_files.empty()) hint("no scenes in %s", state.assets_dir.string().c_str());
+    ImGui::EndListBox();
+  }
+  auto& path = state.path_field;
+  if (!state.open_path.empty()) {
+    std::snprintf(path.data(), path.size(), "%s", state.open_path.c_str());
+    state.open_path.clear();
+  }
+  const float open_width = ImGui::CalcTextSize("Open").x + 2.0f * ImGui::GetStyle().FramePadding.x;
+  ImGui::SetNextItemWidth(-(open_width + ImGui::GetStyle().ItemSpacing.x));
+  // Enter opens the file, as Open does.
+  const bool enter = ImGui::InputTextWithHint("##path", "path/to/scene.json", path.data(), path.size(),
+                                              ImGuiInputTextFlags_EnterReturnsTrue);
+  remember_rect(state, "path field");
+  ImGui::SameLine();
+  const bool open = ImGui::Button("Open");
+  if ((open || enter) && path[0]) state.commands.push_back(Command::load(std::string(path.data())));
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Open the scene file named in the field (or press Enter there).");
+  if (state.scene_picker) {  // the page: a scene from the user's own disk
+    if (ImGui::Button("Open file...")) state.push(Command::Kind::PickSceneFile);
+    remember_rect(state, "open file button");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Open a scene file (.json) from your computer.");
+    ImGui::SameLine();
+    hint("...or drop a .json file on the page");
+  } else {
+    hint("...or drop a .json file on the window");
+  }
+  // Save: the scene as it is now, state and settings, as a scene file that opens where it was saved.
+  const float save_width = ImGui::CalcTextSize("Save as").x + 2.0f * ImGui::GetStyle().FramePadding.x;
+  if (ImGui::Button("Save (Ctrl+S)")) state.commands.push_back(Command::save(""));
+  remember_rect(state, "save button");
+  if (ImGui::IsItemHovered() && state.downloads)
+    ImGui::SetTooltip("Download the scene as it is now (positions, velocities, time, settings) as a .json file");
+  else if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Save the scene as it is now (positions, velocities, time, settings) to %s",
+                      state.saved_path.empty() ? (state.save_dir.string() + "/...json").c_str()
+                                               : state.saved_path.string().c_str());
+  ImGui::SameLine();
+  if (ImGui::Button("Export CSV")) {
+    Command command;
+    command.kind = Command::Kind::ExportCsv;
+    state.commands.push_back(command);
+  }
+  remember_rect(state, "export csv button");
+  same_line_if_fits(ImGui::CalcTextSize("Edit (E)").x + 2.0f * ImGui::GetStyle().FramePadding.x);
+  if (ImGui::Button("Edit (E)")) state.push(Command::Kind::ToggleEdit);
+  remember_rect(state, "edit button");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Edit mode: add, join, move, pin and delete particles with the mouse, type initial conditions, "
+                      "undo and redo, save.");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("The timeline (the last %.0f s, every step, every lane) as a CSV with the columns of "
+                      "lagrange-lab run --csv, %s%s",
+                      state.timeline.max_seconds, state.downloads ? "as a download" : "to a new file in ",
+                      state.downloads ? "" : state.save_dir.string().c_str());
+  auto& save_path = state.save_field;
+  ImGui::SetNextItemWidth(-(save_width + ImGui::GetStyle().ItemSpacing.x));
+  const bool save_enter = ImGui::InputTextWithHint("##save path",
+                                                   state.downloads ? "save as: name.json" : "save as: path/to/file.json",
+                                                   save_path.data(),
+                                                   save_path.size(), ImGuiInputTextFlags_EnterReturnsTrue);
+  remember_rect(state, "save path field");
+  ImGui::SameLine();
+  const bool save_as = ImGui::Button("Save as");
+  remember_rect(state, "save as button");
+  if ((save_as || save_enter) && save_path[0]) state.commands.push_back(Command::save(std::string(save_path.data())));
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(state.downloads ? "Download the scene as it is now under the name in the field."
+                                      : "Save the scene as it is now to the file named in the field.");
+  if (!state.scene_error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colours.error_text);
+    ImGui::TextWrapped("Could not open: %s", state.scene_error.c_str());
+    ImGui::PopStyleColor();
+    hint("The previous scene keeps running.");
+    if (ImGui::SmallButton("Dismiss")) state.scene_error.clear();
+  }
+}
+
+void solver_section(SandboxState& state) {
+  if (!ImGui::CollapsingHeader("Solver", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const SolverInfo& current = state.world().solver_info();
+  int k = 1;
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  const bool open = ImGui::BeginCombo("##solver", current.name);
+  if (!open) remember_rect(state, "solver combo");  // once open, the last item is inside the popup
+  if (open) {
+    for (const SolverInfo& info : solver_table()) {
+      ImGui::PushID(info.id);
+      ImGui::ColorButton("##c", ImVec4(info.colour.r, info.colour.g, info.colour.b, 1.0f),
+                         ImGuiColorEditFlags_NoTooltip, ImVec2(0.8f * ImGui::GetFontSize(), 0.8f * ImGui::GetFontSize()));
+      ImGui::SameLine();
+      char label[256];
+      std::snprintf(label, sizeof label, "%d  %s", k++, info.name);
+      const bool chosen = ImGui::Selectable(label, std::strcmp(info.id, current.id) == 0);
+      remember_rect(state, std::string("solver ") + info.id);
+      if (chosen) {
+        Settings settings = state.edit;
+        settings.solver = info.id;
+        state.commands.push_back(Command::apply_settings(settings));
+      }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", info.description);
+      ImGui::PopID();
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, palette(state.appearance.theme).description);
+  ImGui::TextWrapped("%s", current.description);
+  ImGui::PopStyleColor();
+  hint("Keys 1..%zu switch live, without a reset.", solver_table().size());
+}
+
+void simulation_section(SandboxState& state) {
+  if (!ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const float w = (ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().ItemSpacing.x) / 3.0f;
+  if (ImGui::Button(state.paused ? "Run" : "Pause", ImVec2(w, 0))) state.push(Command::Kind::TogglePause);
+  remember_rect(state, "pause");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Space");
+  ImGui::SameLine();
+  if (ImGui::Button("Step", ImVec2(w, 0))) state.push(Command::Kind::StepOnce);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("S or Right arrow: one step of dt, then paused");
+  ImGui::SameLine();
+  if (ImGui::Button("Reset", ImVec2(w, 0))) state.push(Command::Kind::Reset);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("R: back to the scene's start, keeping your settings");
+
+  double scale_lo = 1.0 / 64.0, scale_hi = 4.0;
+  ImGui::SliderScalar(fit_label("time scale").c_str(), ImGuiDataType_Double, &state.time_scale, &scale_lo, &scale_hi,
+                      "x%.3g", ImGuiSliderFlags_Logarithmic);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Slow motion below 1. Keys [ and ] halve and double it.");
+  remember_label(state, "time scale");
+  // Slow motion in one click, and back.
+  const bool slow = state.time_scale < 1.0;
+  if (ImGui::SmallButton(slow ? "real time" : "slow motion x1/4")) state.time_scale = slow ? 1.0 : 0.25;
+  remember_rect(state, "slow motion");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip(slow ? "Back to time scale x1" : "Time scale x1/4");
+  ImGui::SliderInt(fit_label("max steps / frame").c_str(), &state.max_steps_per_frame, 1, 64);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("A slow machine runs slower than real time instead of freezing.");
+  remember_label(state, "max steps / frame");
+  // Time travel: how far back the timeline under the scene reaches (and at most 256 MB of snapshots).
+  double history_lo = 1.0, history_hi = 600.0;
+  ImGui::SliderScalar(fit_label("history kept").c_str(), ImGuiDataType_Double, &state.timeline.max_seconds,
+                      &history_lo, &history_hi, "%.0f s", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("How many seconds of simulated time the timeline under the scene keeps to scrub back to (Left "
+                      "steps back); at most %.0f MB of snapshots, the oldest dropped first.",
+                      static_cast<double>(state.timeline.max_bytes) / (1 << 20));
+  remember_label(state, "history kept");
+
+  Settings s = state.edit;
+  bool changed = false;
+  changed |= slider_double(state, "dt", "\xce\x94t", s.dt, 1e-4, 0.05, "%.5f", true);
+  changed |= slider_int(state, "substeps", "substeps", s.substeps, 1, 64);
+  if (state.world().dimension() == 2) {
+    changed |= slider_double(state, "gravity", "gravity y", s.gravity.y, -30.0, 30.0, "%.3f");
+  } else {
+    const double speed = 0.05;
+    const std::string label = setting_label("gravity", "gravity");
+    changed |= ImGui::DragScalarN(fit_label(label).c_str(), ImGuiDataType_Double, &s.gravity.x, 3,
+                                  static_cast<float>(speed), nullptr, nullptr, "%.2f");
+    setting_tooltip("gravity");
+    remember_label(state, label);
+  }
+  // One click for another world's gravity, along the current direction (straight down when there is none).
+  {
+    struct Planet {
+      const char* name;
+      double g;
+      const char* what;
+    };
+    static constexpr Planet kPlanets[] = {{"Earth", 9.81, "the Earth"},
+                                          {"Moon", 1.62, "the Moon"},
+                                          {"Mars", 3.71, "Mars"},
+                                          {"Jupiter", 24.79, "Jupiter"},
+                                          {"zero g", 0.0, "weightless"}};
+    const double g = glm::length(s.gravity);
+    const Vec3 down = g > 0.0 ? s.gravity / g : Vec3(0.0, -1.0, 0.0);
+    bool first = true;
+    for (const Planet& planet : kPlanets) {
+      if (!first) same_line_if_fits(ImGui::CalcTextSize(planet.name).x + 2.0f * ImGui::GetStyle().FramePadding.x);
+      first = false;
+      if (ImGui::SmallButton(planet.name)) {
+        s.gravity = planet.g * down;
+        changed = true;
+      }
+      remember_rect(state, std::string("gravity ") + planet.name);
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("g = %.2f m/s\xc2\xb2, %s, along the current direction of gravity", planet.g, planet.what);
+    }
+  }
+  changed |= slider_double(state, "damping", "damping", s.damping, 0.0, 5.0, "%.3f");
+  // Air drag on and off in one click: off sets the damping to 0, on brings back the last non-zero value (0.5 1/s).
+  if (s.damping > 0.0) state.air_drag = s.damping;
+  bool drag_on = s.damping > 0.0;
+  if (checkbox(state, "air drag", &drag_on)) {
+    s.damping = drag_on ? state.air_drag : 0.0;
+    changed = true;
+  }
+  remember_rect(state, "air drag");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Linear air drag -damping m v on every particle: on or off");
+  changed |= slider_double(state, "tolerance", "tolerance", s.tolerance, 1e-14, 1e-2, "%.0e", true);
+  changed |= slider_int(state, "max_iterations", "iteration cap", s.max_iterations, 1, 500);
+  changed |= slider_double(state, "baumgarte", "Baumgarte \xce\xb2", s.baumgarte, 0.0, 100.0, "%.2f");
+  changed |= slider_double(state, "stiffness", "penalty k", s.stiffness, 10.0, 1e7, "%.3g", true);
+  changed |= slider_double(state, "spring_damping", "penalty damping", s.spring_damping, 0.0, 100.0, "%.3g");
+  if (changed) {
+    state.edit = s;
+    state.commands.push_back(Command::apply_settings(s));
+  }
+  if (ImGui::Button("Scene's own settings")) state.push(Command::Kind::RestoreSceneSettings);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Back to the values in the scene file (no reset).");
+  if (!state.settings_error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, palette(state.appearance.theme).error_text);
+    ImGui::TextWrapped("%s", state.settings_error.c_str());
+    ImGui::PopStyleColor();
+  }
+}
+
+void interaction_section(SandboxState& state) {
+  if (!ImGui::CollapsingHeader("Mouse drag", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  int model = state.drag_model == DragModel::Hard ? 0 : 1;
+  ImGui::RadioButton("hard", &model, 0);
+  remember_rect(state, "drag model hard");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "A stiff compliant hand: the particle sits on the cursor (within g h\xc2\xb2) and the rods stay exact. Beyond "
+        "their reach it goes to the nearest point they reach and is held there; the pull is capped at 100 weights "
+        "of what it moves.");
+  same_line_if_fits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("spring").x);
+  ImGui::RadioButton("spring", &model, 1);
+  remember_rect(state, "drag model spring");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("A soft, critically damped spring toward the cursor, its stiffness per kg of the mass it moves: "
+                      "a bead and a whole cloth follow alike.");
+  ImGui::SameLine();
+  ImGui::TextDisabled("(D)");
+  state.drag_model = model == 0 ? DragModel::Hard : DragModel::Spring;
+  if (state.drag_model == DragModel::Spring) {
+    double lo = 5.0, hi = 5000.0;
+    // Read by the drag controller before every step (per kg of the mass the drag moves).
+    const std::string label = "stiffness per kg moved [N/m/kg]";
+    ImGui::SliderScalar(fit_label(label).c_str(), ImGuiDataType_Double, &state.spring_stiffness, &lo, &hi, "%.0f",
+                        ImGuiSliderFlags_Logarithmic);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Spring stiffness per kilogram of the mass the drag moves (N/m per kg): the spring's own "
+                        "frequency is its square root, 10 /s at 100.");
+    remember_label(state, label);
+  }
+}
+
+constexpr ViewToggle kViewToggles[] = {
+    {"size particles by mass", &ViewOptions::size_by_mass, "Ignore the radii in the file: radius from the cube root of the mass."},
+    {"gravity arrows", &ViewOptions::gravity_arrows, "Green: the weight m g of each particle."},
+    {"constraint force (A)", &ViewOptions::constraint_arrows, "Magenta: the force the rods and pins exert, J\xe1\xb5\x80\xce\xbb."},
+    {"trails (T)", &ViewOptions::trails, "The last positions of the trailed particles. Shift+click a particle to trail it."},
+    {"grid (G)", &ViewOptions::grid, "Metre grid (2D) or ground grid (3D)."},
+    {"legend", &ViewOptions::legend, "What the colours mean, at the bottom of the scene."},
+    {"rest lengths", &ViewOptions::rest_ghosts,
+     "A thin line of each rod's rest length beside it: a rod that drifted is longer or shorter than its line."},
+    {"rod length labels", &ViewOptions::length_labels,
+     "Each rod's length now, in metres, beside it (the first 60 rods in view)."},
+};
+
+constexpr RodColouringInfo kRodColourings[] = {
+    {RodColouring::Tension, "tension", "Grey to red: the rod pulls (tension); grey to blue: it pushes (compression)."},
+    {RodColouring::LengthError, "length error", "Relative length error |C|/L, 1e-12 (green) to 1e-2 (red), log scale."},
+    {RodColouring::Plain, "plain", "One grey for every rod."},
+};
+
+void view_section(SandboxState& state) {
+  if (!ImGui::CollapsingHeader("View")) return;
+  draw_display_controls(state);  // theme and UI scale: projector mode
+  ImGui::Separator();
+  ImGui::TextUnformatted("Rod colour");
+  for (const RodColouringInfo& info : kRodColourings) {
+    if (&info != &kRodColourings[0])
+      same_line_if_fits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(info.label).x);
+    if (ImGui::RadioButton(info.label, state.view.rod_colouring == info.value)) state.view.rod_colouring = info.value;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", info.tip);
+    remember_rect(state, std::string("rod colour ") + info.label);
+  }
+  for (const ViewToggle& toggle : kViewToggles) {
+    checkbox(state, toggle.label, &(state.view.*toggle.member));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", toggle.tip);
+  }
+  if (ImGui::SmallButton("clear trails (C)")) state.push(Command::Kind::ClearTrails);
+  remember_label(state, "clear trails (C)");
+  ImGui::SliderInt(fit_label("trail length [steps]").c_str(), &state.view.trail_steps, 10, 2000);
+  remember_label(state, "trail length [steps]");
+  hint("Shift+click a particle to trail it.");
+  ImGui::SliderFloat(fit_label("rod width [px]").c_str(), &state.view.rod_width, 0.0f, 12.0f,
+                     state.view.rod_width <= 0 ? "auto" : "%.1f");
+  remember_label(state, "rod width [px]");
+  const char* msaa[] = {"off", "2x", "4x", "8x"};
+  int msaa_index = state.view.msaa >= 8 ? 3 : state.view.msaa >= 4 ? 2 : state.view.msaa >= 2 ? 1 : 0;
+  if (ImGui::Combo(fit_label("anti-aliasing").c_str(), &msaa_index, msaa, 4))
+    state.view.msaa = msaa_index == 0 ? 0 : 1 << msaa_index;
+  remember_label(state, "anti-aliasing");
+  if (ImGui::Button("Frame the scene (F)")) state.push(Command::Kind::FrameScene);
+}
+
+void screenshot_section(SandboxState& state) {
+  if (!ImGui::CollapsingHeader("Screenshot")) return;
+  auto& folder = state.folder_field;
+  if (state.downloads) {  // the page: no folder, the browser downloads the file
+    hint("F12 or P downloads a PNG of the window.");
+  } else {
+    // The field follows the folder in use (the default is the pictures folder) except while it is being edited.
+    if (ImGui::GetActiveID() != ImGui::GetID("##folder"))
+      std::snprintf(folder.data(), folder.size(), "%s", state.screenshot_dir.string().c_str());
+    hint("Folder (F12 or P saves a PNG there, F9 records an MP4):");
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    if (ImGui::InputText("##folder", folder.data(), folder.size())) state.screenshot_dir = folder.data();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", state.screenshot_dir.string().c_str());
+    remember_rect(state, "screenshot folder");
+  }
+  checkbox(state, "without panels", &state.screenshot_without_panels);
+  if (ImGui::Button(state.downloads ? "Download PNG (F12)" : "Save PNG (F12)"))
+    state.commands.push_back(Command::screenshot(state.screenshot_without_panels));
+  remember_label(state, state.downloads ? "Download PNG (F12)" : "Save PNG (F12)");
+  if (!state.notice.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, palette(state.appearance.theme).ok_text);
+    ImGui::TextWrapped("%s", state.notice.c_str());
+    ImGui::PopStyleColor();
+    remember_rect(state, "screenshot notice");
+  }
+}
+
+}  // namespace
+
+std::span<const ViewToggle> view_toggles() { return kViewToggles; }
+std::span<const RodColouringInfo> rod_colourings() { return kRodColourings; }
+
+PanelLayout panel_layout(const SandboxState& state) {
+  if (!state.view.panels) return {};
+  // A quarter of the window for the controls, up to 330 units, and a tenth more for the plots; in a narrow window
+  // both shrink so the scene keeps 40 % of the width.
+  const float scale = static_cast<float>(state.ui_scale);
+  const float window = static_cast<float>(state.window_width / std::max(state.pixel_ratio, 1e-6));
+  PanelLayout layout;
+  layout.left = std::clamp(0.24f * window, 240.0f * scale, 330.0f * scale);
+  layout.right = 1.1f * layout.left;
+  const float total = layout.left + layout.right;
+  if (total > 0.6f * window) {
+    layout.left *= 0.6f * window / total;
+    layout.right *= 0.6f * window / total;
+  }
+  layout.bottom = state.editor.active ? 0.0f : measure_strip_height(state);
+  return layout;
+}
+
+bool begin_right_panel(SandboxState& state, const char* title, const char* rect_name) {
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  const float width = panel_layout(state).right;
+  ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x + viewport->Size.x - width, viewport->Pos.y));
+  ImGui::SetNextWindowSize(ImVec2(width, viewport->Size.y));
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                                 ImGuiWindowFlags_NoSavedSettings;
+  if (!ImGui::Begin(title, nullptr, flags)) return false;
+  const ImVec2 pos = ImGui::GetWindowPos();
+  state.widget_rects[rect_name] = {pos.x + ImGui::GetWindowContentRegionMin().x, pos.y,
+                                   pos.x + ImGui::GetWindowContentRegionMax().x, pos.y + ImGui::GetWindowHeight()};
+  return true;
+}
+
+std::array<int, 4> scene_viewport(const SandboxState& state) {
+  const PanelLayout layout = panel_layout(state);
+  const int left = static_cast<int>(std::lround(layout.left * state.pixel_ratio));
+  const int right = static_cast<int>(std::lround(layout.right * state.pixel_ratio));
+  const int bottom = static_cast<int>(std::lround(layout.bottom * state.pixel_ratio));
+  return {left, 0, std::max(state.window_width - left - right, 1), std::max(state.window_height - bottom, 1)};
+}
+
+void refresh_scene_files(SandboxState& state) {
+  state.scene_files.clear();
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(state.assets_dir, error))
+    if (entry.path().extension() == ".json") state.scene_files.push_back(entry.path());
+  std::sort(state.scene_files.begin(), state.scene_files.end());
+}
+
+void draw_control_panel(SandboxState& state) {
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(viewport->Pos);
+  ImGui::SetNextWindowSize(ImVec2(panel_layout(state).left, viewport->Size.y));
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                                 ImGuiWindowFlags_NoSavedSettings;
+  if (ImGui::Begin("Lagrange Lab", nullptr, flags)) {
+    const ImVec2 pos = ImGui::GetWindowPos();
+    state.widget_rects["control panel"] = {pos.x + ImGui::GetWindowContentRegionMin().x, pos.y,
+                                           pos.x + ImGui::GetWindowContentRegionMax().x, pos.y + ImGui::GetWindowHeight()};
+    if (state.expand_sections)
+      for (const char* header : {"View", "Screenshot"}) ImGui::GetStateStorage()->SetInt(ImGui::GetID(header), 1);
+    scene_section(state);
+    solver_section(state);
+    if (!state.editor.active) lanes_section(state);  // editing: the lanes come back on Play
+    simulation_section(state);
+    interaction_section(state);
+    view_section(state);
+    screenshot_section(state);
+    ImGui::Separator();
+    if (ImGui::Button("Help (H)")) state.view.help = !state.view.help;
+    same_line_if_fits(ImGui::CalcTextSize("Hide measure (M)").x + 2.0f * ImGui::GetStyle().FramePadding.x);
+    if (ImGui::Button(state.measure.shown ? "Hide measure (M)" : "Measure (M)")) {
+      state.measure.shown = !state.measure.shown;
+      state.push(Command::Kind::FrameScene);  // the scene's viewport changed height
+    }
+    remember_rect(state, "measure button");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Period timer, stopwatch, protractor, phase-space plot and energy bars, under the scene.");
+    same_line_if_fits(ImGui::CalcTextSize("Tab hides the panels").x);
+    ImGui::TextDisabled("Tab hides the panels");
+    remember_label(state, "Tab hides the panels");
+  }
+  ImGui::End();
+}
+
+}  // namespace lagrange::app

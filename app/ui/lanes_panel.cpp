@@ -1,0 +1,239 @@
+// Lanes and drift you can see: the control panel's "Lanes" section (add, remove and configure lanes, overlay or side
+// by side, length-error exaggeration), the lane names over the scene, and the rod length labels.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "lagrange/lanes.h"
+#include "ui/ui.h"
+#include "view/scene_draw.h"
+#include "window/theme.h"
+
+namespace lagrange::app {
+namespace {
+
+constexpr int kExaggerations[] = {1, 10, 100, 1000};
+
+ImVec4 to_imgui(const Colour& c, float alpha = 1.0f) { return ImVec4(c.r, c.g, c.b, alpha); }
+
+// Lane k's solver chooser: lane 1 switches the scene's solver (as the Solver section does), a later lane restarts
+// from lane 1's state with the new solver and its own settings kept.
+void lane_solver_combo(SandboxState& state, int k, const LaneSpec& spec) {
+  const SolverInfo* current = find_solver(spec.solver);
+  ImGui::SetNextItemWidth(std::max(ImGui::GetContentRegionAvail().x - (k > 1 ? ImGui::GetFrameHeight() + 8.0f : 0.0f), 60.0f));
+  const std::string id = "##lane solver " + std::to_string(k);
+  const bool open = ImGui::BeginCombo(id.c_str(), current ? current->name : spec.solver.c_str());
+  if (!open) remember_rect(state, "lane " + std::to_string(k) + " solver");
+  if (open) {
+    for (const SolverInfo& info : solver_table()) {
+      const bool chosen = ImGui::Selectable(info.name, spec.solver == info.id);
+      remember_rect(state, "lane " + std::to_string(k) + " solver " + info.id);
+      if (!chosen || spec.solver == info.id) continue;
+      if (k == 1) {
+        Settings settings = state.edit;
+        settings.solver = info.id;
+        state.commands.push_back(Command::apply_settings(settings));
+      } else {
+        LaneSpec next = spec;
+        next.solver = info.id;
+        Command command;
+        command.kind = Command::Kind::SetLane;
+        command.index = k;
+        command.path = lanes_text(std::span<const LaneSpec>(&next, 1));
+        state.commands.push_back(command);
+      }
+    }
+    ImGui::EndCombo();
+  }
+}
+
+}  // namespace
+
+int next_exaggeration(int current) {
+  for (std::size_t i = 0; i + 1 < std::size(kExaggerations); ++i)
+    if (current == kExaggerations[i]) return kExaggerations[i + 1];
+  return kExaggerations[0];
+}
+
+std::vector<std::array<int, 4>> lane_viewports(const SandboxState& state) {
+  const std::array<int, 4> whole = scene_viewport(state);
+  const int n = static_cast<int>(state.lane_count());
+  if (n < 2 || state.lane_view != LaneView::Split) return {whole};
+  // Two lanes side by side (or one above the other in a tall window), three or four in a 2 × 2 grid; 2 px between.
+  int columns = 2, rows = 2;
+  if (n == 2) {
+    columns = whole[2] >= whole[3] ? 2 : 1;
+    rows = 3 - columns;
+  }
+  const int gap = 2;
+  const int w = std::max((whole[2] - (columns - 1) * gap) / columns, 1), h = std::max((whole[3] - (rows - 1) * gap) / rows, 1);
+  std::vector<std::array<int, 4>> views;
+  for (int k = 0; k < n; ++k)
+    views.push_back({whole[0] + (k % columns) * (w + gap), whole[1] + (k / columns) * (h + gap), w, h});
+  return views;
+}
+
+void lanes_section(SandboxState& state) {
+  if (!ImGui::CollapsingHeader("Lanes: compare solvers", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  remember_rect(state, "lanes header");
+  const std::vector<LaneSpec> specs = state.lane_specs();
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const int k = static_cast<int>(i) + 1;
+    ImGui::PushID(k);
+    ImGui::ColorButton("##colour", to_imgui(lane_colour(specs, static_cast<int>(i))), ImGuiColorEditFlags_NoTooltip,
+                       ImVec2(ImGui::GetFrameHeight(), ImGui::GetFrameHeight()));
+    ImGui::SameLine();
+    ImGui::Text("%d", k);
+    ImGui::SameLine();
+    lane_solver_combo(state, k, specs[i]);
+    if (k > 1) {
+      ImGui::SameLine();
+      if (ImGui::Button("x", ImVec2(ImGui::GetFrameHeight(), 0))) {
+        Command command;
+        command.kind = Command::Kind::RemoveLane;
+        command.index = k;
+        state.commands.push_back(command);
+      }
+      remember_rect(state, "lane " + std::to_string(k) + " remove");
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("Remove lane %d (Ctrl+L removes the last)", k);
+      const SimLane& lane = state.sim.lane(static_cast<std::size_t>(i));
+      // Its own settings on top of lane 1's, KEY=VALUE separated by spaces; Enter restarts the lane with them.
+      LaneDisplay& display = state.displays[static_cast<std::size_t>(i)];
+      ImGui::SetNextItemWidth(-FLT_MIN);
+      if (ImGui::InputTextWithHint("##settings", "own settings, e.g. dt=0.004 substeps=2", display.settings_field.data(),
+                                   display.settings_field.size(), ImGuiInputTextFlags_EnterReturnsTrue)) {
+        std::string text = lane.spec.solver;
+        std::string field = display.settings_field.data();
+        for (char& c : field)
+          if (c == '\t') c = ' ';
+        for (std::size_t at = 0; at < field.size();) {
+          const std::size_t end = std::min(field.find(' ', at), field.size());
+          if (end > at) text += ":" + field.substr(at, end - at);
+          at = end + 1;
+        }
+        Command command;
+        command.kind = Command::Kind::SetLane;
+        command.index = k;
+        command.path = text;
+        state.commands.push_back(command);
+      }
+      remember_rect(state, "lane " + std::to_string(k) + " settings");
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Lane %d's own settings on top of lane 1's (the keys of --set: dt, substeps, stiffness, "
+                          "baumgarte, ...). Enter restarts the lane from lane 1's state with them.", k);
+      if (!lane.running()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+        ImGui::TextWrapped("   %s", lane.stopped.c_str());
+        ImGui::PopStyleColor();
+      }
+    }
+    ImGui::PopID();
+  }
+  ImGui::BeginDisabled(specs.size() >= static_cast<std::size_t>(kMaxLanes));
+  if (ImGui::Button("+ lane (L)")) state.push(Command::Kind::AddLane);
+  ImGui::EndDisabled();
+  remember_rect(state, "add lane");
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("A copy of the scene as it is now, with the next solver, stepped alongside (up to %d lanes)",
+                      kMaxLanes);
+  ImGui::SameLine();
+  if (ImGui::RadioButton("overlaid", state.lane_view == LaneView::Overlay)) state.lane_view = LaneView::Overlay;
+  remember_rect(state, "lanes overlaid");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("side by side", state.lane_view == LaneView::Split)) state.lane_view = LaneView::Split;
+  remember_rect(state, "lanes side by side");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("V switches");
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("Every lane is stepped together from the same state; a drag moves the same particle in each. R "
+                     "restarts them all.");
+  ImGui::PopStyleColor();
+
+  ImGui::TextUnformatted("Rod length errors drawn");
+  for (int factor : kExaggerations) {
+    if (factor != kExaggerations[0]) ImGui::SameLine();
+    char label[16];
+    std::snprintf(label, sizeof label, "x%d", factor);
+    if (ImGui::RadioButton(label, state.view.error_exaggeration == factor)) state.view.error_exaggeration = factor;
+    remember_rect(state, std::string("exaggerate ") + label);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Each rod is drawn with its length error |d| - L times %d, about its middle: a rod that "
+                        "grew pokes out of its beads, one that shrank leaves a gap (X cycles)", factor);
+  }
+}
+
+// Over the scene: each lane's name in its view (side by side) or a list of the overlaid lanes and their colours, and
+// the rod length labels.
+void draw_lane_overlay(SandboxState& state) {
+  ImDrawList* draw = ImGui::GetBackgroundDrawList();
+  const double ratio = std::max(state.pixel_ratio, 1e-6);
+  const auto views = lane_viewports(state);
+  const std::vector<LaneSpec> specs = state.lane_specs();
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  // Text over the scene sits on the panels' own background, a little see-through; on the light theme the lane
+  // colours are darkened to read on white.
+  ImVec4 panel = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+  panel.w = 0.85f;
+  const ImU32 backdrop = ImGui::GetColorU32(panel);
+  const bool light = state.appearance.theme == Theme::Light;
+  const auto text_colour = [light](const Colour& c) {
+    const float k = light ? 0.7f : 1.0f;
+    return ImVec4(c.r * k, c.g * k, c.b * k, 1.0f);
+  };
+  if (specs.size() > 1) {
+    for (std::size_t k = 0; k < specs.size(); ++k) {
+      const auto& view = views[std::min(k, views.size() - 1)];
+      const float x = static_cast<float>(view[0] / ratio) + 10.0f;
+      // Below the top line (which runs across the top views), one under the other when overlaid.
+      const bool top_row = view[1] == views[0][1];
+      const float y = static_cast<float>(view[1] / ratio) + (views.size() > 1 ? (top_row ? 2.2f * line : 8.0f)
+                                                                              : 2.2f * line + k * line);
+      const SolverInfo* info = find_solver(specs[k].solver);
+      std::string text = std::to_string(k + 1) + "  " + (info ? info->name : specs[k].solver);
+      for (const auto& [key, value] : specs[k].sets) text += "  " + key + "=" + value;
+      if (const SimLane& lane = state.sim.lane(k); !lane.running()) text += "  \xe2\x80\x94 " + lane.stopped;
+      const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+      draw->AddRectFilled(ImVec2(x - 4, y - 2), ImVec2(x + size.x + 4, y + size.y + 2), backdrop, 3.0f);
+      draw->AddText(ImVec2(x, y), ImGui::GetColorU32(text_colour(lane_colour(specs, static_cast<int>(k)))),
+                    text.c_str());
+      state.widget_rects["lane label " + std::to_string(k + 1)] = {x, y, x + size.x, y + size.y};
+    }
+  }
+  if (!state.view.length_labels) return;
+  // Every lane's rods, in its view (overlaid: all in the one view; another lane's labels in its colour), the first
+  // kMaxLengthLabels of each.
+  for (std::size_t k = 0; k < specs.size(); ++k) {
+    const World& world = state.lane_world(k);
+    const auto& view = views[std::min(k, views.size() - 1)];
+    const bool overlaid = views.size() == 1 && k > 0;
+    Camera camera = state.camera;
+    camera.set_viewport(view[0], view[1], view[2], view[3]);
+    int labelled = 0;
+    for (const auto& c : world.constraints()) {
+      if (!is_rod(*c) || labelled == kMaxLengthLabels) continue;
+      const auto ids = c->particles();
+      const Vec3 a = world.state().position[ids[0]], b = world.state().position[ids[1]];
+      const auto at = camera.project(0.5 * (a + b));
+      if (!at || !camera.in_viewport(glm::dvec2(at->x, at->y))) continue;
+      ++labelled;
+      char text[48];
+      std::snprintf(text, sizeof text, "%.4f m", glm::length(b - a));
+      const ImVec2 size = ImGui::CalcTextSize(text);
+      const float x = static_cast<float>(at->x / ratio) + 6.0f, y = static_cast<float>(at->y / ratio) - size.y * 0.5f;
+      draw->AddRectFilled(ImVec2(x - 2, y - 1), ImVec2(x + size.x + 2, y + size.y + 1), backdrop, 2.0f);
+      const double error = std::abs(glm::length(b - a) - c->length_scale(0)) / c->length_scale(0);
+      const glm::vec4 colour = error_colour(error, state.appearance.theme);
+      draw->AddText(ImVec2(x, y),
+                    overlaid      ? ImGui::GetColorU32(text_colour(lane_colour(specs, static_cast<int>(k))))
+                    : error > 1e-4 ? ImGui::GetColorU32(text_colour({colour.r, colour.g, colour.b}))
+                                   : ImGui::GetColorU32(ImGuiCol_Text),
+                    text);
+    }
+  }
+}
+
+}  // namespace lagrange::app

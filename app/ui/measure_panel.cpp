@@ -1,0 +1,500 @@
+// The Measure strip (key M), under the scene between the side panels, as PhET's Pendulum Lab has its tools: three
+// columns, the period timer and the stopwatch, the protractor with its phase-space plot, the energy bars. Drawn
+// only while shown (the panels cost rasterization time on a software renderer).
+#include "ui/measure_panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+#include <string>
+
+#include "ui/ui.h"
+#include "view/scene_draw.h"
+#include "window/theme.h"
+
+namespace lagrange::app {
+namespace {
+
+constexpr double kDeg = 180.0 / std::numbers::pi;
+
+// The strip's colours in the current theme (theme.h): the plots' frame, guides and labels, the energy colours of the
+// Diagnostics plots, and two of its own, darker in the light theme so they read on white.
+struct Colours {
+  ImVec4 timer;       // the timed particle's ring and its period
+  ImVec4 protractor;  // the rod's arc, the angle, the phase trace
+  ImVec4 heading, running;
+  ImU32 frame, axis, label, kinetic, potential, total, mouse, damping;
+};
+
+Colours colours(Theme theme) {
+  const Palette& p = palette(theme);
+  const bool light = theme == Theme::Light;
+  Colours c;
+  c.timer = light ? ImVec4(0.78f, 0.10f, 0.48f, 1.0f) : ImVec4(1.0f, 0.50f, 0.78f, 1.0f);
+  c.protractor = light ? ImVec4(0.05f, 0.50f, 0.15f, 1.0f) : ImVec4(0.55f, 0.95f, 0.60f, 1.0f);
+  c.heading = p.title;
+  c.running = light ? ImVec4(0.05f, 0.50f, 0.15f, 1.0f) : ImVec4(0.6f, 0.95f, 0.6f, 1.0f);
+  c.frame = p.plot.curves_bg;
+  c.axis = p.plot.guide;
+  c.label = p.plot.label;
+  c.kinetic = p.plot.kinetic;
+  c.potential = p.plot.potential;
+  c.total = p.plot.total;
+  c.mouse = light ? IM_COL32(20, 130, 170, 255) : IM_COL32(140, 230, 255, 255);
+  c.damping = light ? IM_COL32(170, 60, 60, 255) : IM_COL32(210, 120, 120, 255);
+  return c;
+}
+
+void remember(SandboxState& state, const std::string& name) { remember_rect(state, "measure: " + name); }
+
+// A number a class reads from the back row: the font drawn larger.
+template <typename... Args>
+void big(const ImVec4& colour, const char* format, Args... args) {
+  ImGui::SetWindowFontScale(1.45f);
+  ImGui::TextColored(colour, format, args...);
+  ImGui::SetWindowFontScale(1.0f);
+}
+
+std::string particle_name(int i) {
+  if (i < 0) return "none";
+  return "particle " + std::to_string(i);
+}
+
+std::string rod_name(const World& world, int c) {
+  if (c < 0 || static_cast<std::size_t>(c) >= world.constraints().size()) return "none";
+  const auto ids = world.constraints()[static_cast<std::size_t>(c)]->particles();
+  return "rod " + std::to_string(c) + " (" + std::to_string(ids[0]) + "\xe2\x80\x93" + std::to_string(ids[1]) + ")";
+}
+
+// SameLine when an item `width` wide still fits on the current line of the column; false (a new line) otherwise.
+bool same_line_if_fits(float width) {
+  const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+  ImGui::SameLine();
+  if (ImGui::GetCursorScreenPos().x + width <= right) return true;
+  ImGui::NewLine();
+  return false;
+}
+
+float button_width(const char* label) {
+  return ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x;
+}
+
+void timer_column(SandboxState& state) {
+  const Colours c = colours(state.appearance.theme);
+  const ImVec4 kHeading = c.heading, kTimerColour = c.timer;
+  MeasureState& m = state.measure;
+  const World& world = state.world();
+  ImGui::TextColored(kHeading, "Period timer");
+  const float restart_w = button_width("Restart");
+  ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetContentRegionMax().x - restart_w));
+  if (ImGui::SmallButton("Restart")) restart_timer(m, world);
+  remember(state, "restart timer");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Forget what was timed and time from now. Reset, a new scene, a drag and a change of gravity "
+                      "or damping restart it too.");
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  if (ImGui::BeginCombo("##timed", particle_name(m.particle).c_str())) {
+    for (std::size_t i = 0; i < world.particle_count(); ++i) {
+      if (world.model().fixed(i)) continue;
+      const int p = static_cast<int>(i);
+      if (ImGui::Selectable(particle_name(p).c_str(), p == m.particle)) select_particle(m, world, p);
+    }
+    ImGui::EndCombo();
+  } else {
+    remember(state, "timed particle");
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("The particle whose period is timed (ringed in pink). Grabbing a particle times it.");
+
+  auto& out = m.readout;
+  out.period.reset();
+  out.exact.reset();
+  out.small_angle.reset();
+  out.intervals = 0;
+  const auto result = m.meter.result();
+  if (state.dragging()) {
+    hint("timing starts again when you let go");
+  } else if (result) {
+    out.period = result->period;
+    out.intervals = result->intervals;
+    big(kTimerColour, "T = %.4f s", result->period);
+    remember(state, "period");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Measured: the mean of %d intervals between successive crossings of the swing's midline in the "
+                        "same direction (along %c), each crossing interpolated between two steps. Spread %.2g s.",
+                        result->intervals, "xyz"[result->axis], result->spread);
+    if (m.exact) hint("measured, %d intervals, amplitude %.1f\xc2\xb0", result->intervals, m.exact->amplitude * kDeg);
+    else hint("measured, %d interval%s", result->intervals, result->intervals == 1 ? "" : "s");
+  } else if (m.particle >= 0) {
+    big(kTimerColour, "%s", "T = ...");
+    remember(state, "period");
+    hint("timing for %.1f s: a whole swing is needed", world.time() - m.timing_since);
+  } else {
+    hint("every particle is fixed: nothing to time");
+  }
+  if (m.timer_full) hint("timer full (%zu steps): Restart to time again", MeasureState::kMaxSamples);
+  if (m.exact) {
+    out.exact = m.exact->exact;
+    out.small_angle = m.exact->small_angle;
+    ImGui::Text("exact         %.4f s", m.exact->exact);
+    remember(state, "exact");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Simple pendulum: T = 4 sqrt(L/g) K(sin(amplitude/2)), K the complete elliptic integral of the "
+                        "first kind; amplitude %.2f deg from the energy when timing started, L = %.4g m.",
+                        m.exact->amplitude * kDeg, m.exact->length);
+    if (result && !state.dragging()) {
+      char text[48];
+      std::snprintf(text, sizeof text, "%+.1e", result->period / m.exact->exact - 1.0);
+      if (same_line_if_fits(ImGui::CalcTextSize(text).x)) {
+        ImGui::TextDisabled("%s", text);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("measured / exact - 1");
+      }
+    }
+    ImGui::Text("small angle  %.4f s", m.exact->small_angle);
+    remember(state, "small angle");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("2 pi sqrt(L/g) = %.6f s: the period of a swing of vanishing amplitude.", m.exact->small_angle);
+  } else if (!m.no_exact_reason.empty() && !state.dragging()) {
+    hint("no exact value: %s", m.no_exact_reason.c_str());
+    remember(state, "no exact");
+  }
+
+  ImGui::Spacing();
+  ImGui::TextColored(kHeading, "Stopwatch");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Counts simulated seconds: slow motion slows it, pause stops it, a single step adds one \xce\x94t.");
+  const double now = world.time();
+  out.stopwatch = m.stopwatch.elapsed(now);
+  ImGui::SameLine();
+  ImGui::SetCursorPosY(ImGui::GetCursorPosY() - 0.25f * ImGui::GetFontSize());
+  big(m.stopwatch.running() ? c.running : kHeading, "%.3f s", out.stopwatch);
+  remember(state, "stopwatch time");
+  if (ImGui::Button(m.stopwatch.running() ? "Stop" : "Start")) {
+    if (m.stopwatch.running()) m.stopwatch.stop(now);
+    else m.stopwatch.start(now);
+  }
+  remember(state, "stopwatch start");
+  same_line_if_fits(button_width("Lap"));
+  if (ImGui::Button("Lap")) m.stopwatch.lap(now);
+  remember(state, "stopwatch lap");
+  same_line_if_fits(button_width("Reset"));
+  if (ImGui::Button("Reset##stopwatch")) m.stopwatch.reset();
+  remember(state, "stopwatch reset");
+  const auto& laps = m.stopwatch.laps();
+  if (!laps.empty()) {
+    const std::size_t k = laps.size() - 1;
+    const double split = laps[k] - (k > 0 ? laps[k - 1] : 0.0);
+    char text[64];
+    std::snprintf(text, sizeof text, "lap %zu: %.3f s", k + 1, split);
+    same_line_if_fits(ImGui::CalcTextSize(text).x);
+    ImGui::TextDisabled("%s", text);
+    remember(state, "last lap");
+  }
+}
+
+// (angle, angular velocity) of the selected rod over the last steps, both axes symmetric about zero.
+void phase_plot(SandboxState& state, ImVec2 size) {
+  const Colours c = colours(state.appearance.theme);
+  const ImU32 kAxis = c.axis, kLabel = c.label;
+  const ImVec4 kProtractorColour = c.protractor;
+  const MeasureState& m = state.measure;
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton("##phase", size);
+  remember(state, "phase plot");
+  const ImVec2 p1(p0.x + size.x, p0.y + size.y);
+  draw->AddRectFilled(p0, p1, c.frame, 3.0f);
+  const double a_max = nice_ceil(std::max(m.phase_angle.value() * kDeg, 1.0));
+  const double w_max = nice_ceil(std::max(m.phase_rate.value() * kDeg, 1.0));
+  const float pad = 4.0f, label_h = ImGui::GetFontSize();
+  const float left = p0.x + pad, right = p1.x - pad, top = p0.y + label_h + 2.0f, bottom = p1.y - label_h - 2.0f;
+  const float cx = 0.5f * (left + right), cy = 0.5f * (top + bottom);
+  auto to_screen = [&](double a, double w) {
+    const double x = std::clamp(a * kDeg / a_max, -1.0, 1.0), y = std::clamp(w * kDeg / w_max, -1.0, 1.0);
+    return ImVec2(cx + static_cast<float>(x) * 0.5f * (right - left), cy - static_cast<float>(y) * 0.5f * (bottom - top));
+  };
+  draw->AddLine(ImVec2(left, cy), ImVec2(right, cy), kAxis);
+  draw->AddLine(ImVec2(cx, top), ImVec2(cx, bottom), kAxis);
+  char text[64];
+  std::snprintf(text, sizeof text, "\xcf\x89 +%g\xc2\xb0/s", w_max);  // ω
+  draw->AddText(ImVec2(cx + 4.0f, p0.y + 1.0f), kLabel, text);
+  std::snprintf(text, sizeof text, "\xe2\x88\x92%g\xc2\xb0/s", w_max);
+  draw->AddText(ImVec2(cx + 4.0f, bottom + 1.0f), kLabel, text);
+  std::snprintf(text, sizeof text, "\xce\xb8 +%g\xc2\xb0", a_max);  // θ
+  draw->AddText(ImVec2(right - ImGui::CalcTextSize(text).x, cy + 2.0f), kLabel, text);
+  std::snprintf(text, sizeof text, "\xe2\x88\x92%g\xc2\xb0", a_max);
+  draw->AddText(ImVec2(left + 1.0f, cy + 2.0f), kLabel, text);
+  const PhaseTrace& trace = m.trace;
+  const ImU32 colour = ImGui::ColorConvertFloat4ToU32(kProtractorColour);
+  draw->PushClipRect(p0, p1, true);
+  for (std::size_t k = 1; k < trace.size(); ++k) {
+    if (std::abs(trace.angle(k) - trace.angle(k - 1)) > std::numbers::pi) continue;  // wrapped through ±180°
+    const float age = static_cast<float>(k) / static_cast<float>(trace.size());
+    const ImU32 faded = (colour & 0x00FFFFFFu) | (static_cast<ImU32>(60 + 195 * age) << 24);
+    draw->AddLine(to_screen(trace.angle(k - 1), trace.angular_velocity(k - 1)),
+                  to_screen(trace.angle(k), trace.angular_velocity(k)), faded, 1.5f);
+  }
+  if (trace.size() > 0) {
+    const std::size_t k = trace.size() - 1;
+    draw->AddCircleFilled(to_screen(trace.angle(k), trace.angular_velocity(k)), 4.0f, colour);
+  }
+  draw->PopClipRect();
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Phase space of the rod: angle \xce\xb8 (across) against angular velocity \xcf\x89 (up) over the "
+                      "last %zu steps. A swing draws a closed loop; a loop that spirals in loses energy, one that "
+                      "spirals out gains it.",
+                      trace.capacity());
+}
+
+void protractor_column(SandboxState& state) {
+  const Colours c = colours(state.appearance.theme);
+  const ImVec4 kHeading = c.heading, kProtractorColour = c.protractor;
+  MeasureState& m = state.measure;
+  const World& world = state.world();
+  ImGui::TextColored(kHeading, "Protractor");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  if (ImGui::BeginCombo("##rod", rod_name(world, m.rod).c_str())) {
+    const auto constraints = world.constraints();
+    for (std::size_t c = 0; c < constraints.size(); ++c) {
+      if (!is_rod(*constraints[c]) || constraints[c]->tool()) continue;
+      const int r = static_cast<int>(c);
+      if (ImGui::Selectable(rod_name(world, r).c_str(), r == m.rod)) select_rod(m, world, r);
+    }
+    ImGui::EndCombo();
+  } else {
+    remember(state, "rod");
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The rod the protractor reads (click a rod in the scene to pick it).");
+  const auto angle = selected_rod_angle(m, world);
+  m.readout.rod = angle;
+  if (angle) {
+    big(kProtractorColour, "\xce\xb8 = %+.2f\xc2\xb0", angle->angle * kDeg);
+    remember(state, "angle");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(world.dimension() == 2
+                            ? "The rod's angle from straight down (along gravity), from its end nearer the anchor; "
+                              "positive counter-clockwise."
+                            : "The rod's angle from straight down (along gravity), 0 to 180 degrees, from its end "
+                              "nearer the anchor.");
+    char text[48];
+    std::snprintf(text, sizeof text, "\xcf\x89 = %+.1f\xc2\xb0/s", angle->angular_velocity * kDeg);
+    same_line_if_fits(ImGui::CalcTextSize(text).x);
+    ImGui::TextUnformatted(text);
+    remember(state, "angular velocity");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Angular velocity d\xce\xb8/dt of the rod, degrees per second.");
+  } else {
+    hint("no rod: click a rod in the scene");
+  }
+  const float h = ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y;
+  phase_plot(state, ImVec2(ImGui::GetContentRegionAvail().x, std::max(h, 60.0f * static_cast<float>(state.ui_scale))));
+}
+
+void energy_column(SandboxState& state) {
+  const Colours c = colours(state.appearance.theme);
+  const ImVec4 kHeading = c.heading;
+  const ImU32 kKinetic = c.kinetic, kPotential = c.potential, kTotal = c.total, kMouse = c.mouse,
+              kDamping = c.damping, kAxis = c.axis, kLabel = c.label;
+  MeasureState& m = state.measure;
+  const World& world = state.world();
+  ImGui::TextColored(kHeading, "Energy [J]");
+  bool lowest = m.energy_zero == EnergyZero::Lowest;
+  same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize("U = 0 at lowest point").x + 4.0f);
+  if (ImGui::Checkbox("U = 0 at lowest point", &lowest))
+    set_energy_zero(m, world, lowest ? EnergyZero::Lowest : EnergyZero::Origin);
+  remember(state, "energy zero");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("On: potential energy counted from the lowest point the scene can reach (as PhET does). Off: "
+                      "from the scene's origin, the world's own zero (the Diagnostics panel's values).");
+  const EnergyBars bars = energy_bars(world.energy(), world.work(), m.potential_offset);
+  m.readout.bars = bars;
+  struct Bar {
+    const char* label;
+    const char* tip;
+    double value;
+    ImU32 colour;
+  };
+  const Bar list[] = {
+      {"K", "kinetic energy \xc2\xbd m v\xc2\xb2", bars.kinetic, kKinetic},
+      {"U", "potential energy (gravity, springs)", bars.potential, kPotential},
+      {"E", "total energy K + U", bars.total, kTotal},
+      {"mouse", "work done by your drags and poses since the last reset", bars.mouse, kMouse},
+      {"damp", "work done by air drag and dampers since the last reset (never positive)", bars.damping, kDamping},
+  };
+  const double up = nice_ceil(std::max(m.energy_up.value(), 1e-12));
+  const double down = m.energy_down.value() > 1e-3 * up ? nice_ceil(m.energy_down.value()) : 0.0;
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  const ImVec2 size(ImGui::GetContentRegionAvail().x,
+                    std::max(ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y,
+                             60.0f * static_cast<float>(state.ui_scale)));
+  ImGui::InvisibleButton("##energy bars", size);
+  remember(state, "energy bars");
+  const bool hovered = ImGui::IsItemHovered();
+  const ImVec2 p1(p0.x + size.x, p0.y + size.y);
+  draw->AddRectFilled(p0, p1, c.frame, 3.0f);
+  const float line = ImGui::GetFontSize();
+  const float top = p0.y + line + 4.0f, bottom = p1.y - 2.0f * line - 4.0f;
+  const float zero_y = top + (bottom - top) * static_cast<float>(up / (up + down));
+  const float slot = size.x / 5.0f;
+  draw->AddLine(ImVec2(p0.x + 2.0f, zero_y), ImVec2(p1.x - 2.0f, zero_y), kAxis);
+  char text[64];
+  std::snprintf(text, sizeof text, "%g J", up);
+  draw->AddText(ImVec2(p0.x + 3.0f, p0.y + 1.0f), kLabel, text);
+  draw->AddLine(ImVec2(p0.x + 2.0f, top), ImVec2(p0.x + 8.0f, top), kAxis);
+  // Labels shrink (to 70 % at most) rather than run into each other in a narrow column.
+  float widest = 0.0f;
+  for (const Bar& bar : list) widest = std::max(widest, ImGui::CalcTextSize(bar.label).x);
+  const float label_scale = std::clamp((slot - 4.0f) / widest, 0.7f, 1.0f);
+  for (int k = 0; k < 5; ++k) {
+    const Bar& bar = list[k];
+    const float x0 = p0.x + slot * (static_cast<float>(k) + 0.2f), x1 = p0.x + slot * (static_cast<float>(k) + 0.8f);
+    const double fraction = bar.value >= 0.0 ? bar.value / up : (down > 0.0 ? bar.value / down : 0.0);
+    const float extent = bar.value >= 0.0 ? zero_y - top : bottom - zero_y;
+    const float y = zero_y - static_cast<float>(std::clamp(fraction, -1.0, 1.0)) * extent;
+    draw->AddRectFilled(ImVec2(x0, std::min(y, zero_y)), ImVec2(x1, std::max(y, zero_y) + 0.5f), bar.colour);
+    if (std::abs(fraction) > 1.0)  // off scale (until the scale catches up): an arrow tip at the end
+      draw->AddTriangleFilled(ImVec2(x0, y), ImVec2(x1, y), ImVec2(0.5f * (x0 + x1), y + (fraction > 0 ? -6.0f : 6.0f)),
+                              bar.colour);
+    std::snprintf(text, sizeof text, std::abs(bar.value) >= 100.0 ? "%.0f" : "%.2f", bar.value);
+    const float tw = ImGui::CalcTextSize(text).x;
+    const float ty = bar.value >= 0.0 ? std::max(y - line - 1.0f, p0.y + line + 2.0f - line)
+                                      : std::min(y + 1.0f, bottom + 1.0f);
+    draw->AddText(ImVec2(0.5f * (x0 + x1) - 0.5f * tw, bar.value >= 0.0 ? std::max(ty, top - line) : ty), bar.colour,
+                  text);
+    const float lw = ImGui::CalcTextSize(bar.label).x * label_scale;
+    draw->AddText(ImGui::GetFont(), line * label_scale, ImVec2(0.5f * (x0 + x1) - 0.5f * lw, p1.y - line - 2.0f), kLabel,
+                  bar.label);
+    if (hovered && ImGui::GetIO().MousePos.x >= p0.x + slot * k && ImGui::GetIO().MousePos.x < p0.x + slot * (k + 1))
+      ImGui::SetTooltip("%s: %+.6g J", bar.tip, bar.value);
+  }
+}
+
+}  // namespace
+
+float measure_strip_height(const SandboxState& state) {
+  if (!state.view.panels || !state.measure.shown) return 0.0f;
+  const float scale = static_cast<float>(state.ui_scale);
+  const float window = static_cast<float>(state.window_height / std::max(state.pixel_ratio, 1e-6));
+  return std::min(std::clamp(0.32f * window, 255.0f * scale, 340.0f * scale), 0.5f * window);
+}
+
+void draw_measure_panel(SandboxState& state) {
+  const PanelLayout layout = panel_layout(state);
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  const float height = measure_strip_height(state);
+  const ImVec2 pos(viewport->Pos.x + layout.left, viewport->Pos.y + viewport->Size.y - height);
+  ImGui::SetNextWindowPos(pos);
+  ImGui::SetNextWindowSize(ImVec2(std::max(viewport->Size.x - layout.left - layout.right, 1.0f), height));
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoTitleBar |
+                                 ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
+  if (!ImGui::Begin("Measure", nullptr, flags)) {
+    ImGui::End();
+    return;
+  }
+  const ImVec2 wpos = ImGui::GetWindowPos(), wsize = ImGui::GetWindowSize();
+  state.widget_rects["measure panel"] = {wpos.x, wpos.y, wpos.x + wsize.x, wpos.y + wsize.y};
+  for (auto it = state.widget_rects.begin(); it != state.widget_rects.end();)  // widgets come and go
+    it = it->first.starts_with("measure: ") ? state.widget_rects.erase(it) : std::next(it);
+  // Three columns, each at least ~200 units wide: a narrower strip scrolls sideways.
+  const float min_column = 200.0f * static_cast<float>(state.ui_scale);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  if (avail.x >= 3.0f * min_column) {
+    // Wide enough (1280x720 and up at scale 1): the three tools side by side.
+    if (ImGui::BeginTable("measure", 3, ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp, avail)) {
+      ImGui::TableSetupColumn("timer", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+      ImGui::TableSetupColumn("protractor", ImGuiTableColumnFlags_WidthStretch, 1.1f);
+      ImGui::TableSetupColumn("energy", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+      ImGui::TableNextRow(0, avail.y);
+      ImGui::TableSetColumnIndex(0);
+      timer_column(state);
+      ImGui::TableSetColumnIndex(1);
+      protractor_column(state);
+      ImGui::TableSetColumnIndex(2);
+      energy_column(state);
+      ImGui::EndTable();
+    }
+  } else if (ImGui::BeginTabBar("measure tabs")) {
+    // Narrow (a small window, or a projector's scale of 2 or 3): one tool at a time, each the strip's whole width,
+    // scrolling when it is taller than the strip.
+    struct Tab {
+      const char* name;
+      void (*draw)(SandboxState&);
+    };
+    static constexpr Tab kTabs[] = {{"Timer", timer_column}, {"Protractor", protractor_column}, {"Energy", energy_column}};
+    for (const Tab& tab : kTabs) {
+      const bool open = ImGui::BeginTabItem(tab.name);
+      remember(state, std::string("tab ") + tab.name);
+      if (!open) continue;
+      if (ImGui::BeginChild(tab.name, ImVec2(0.0f, 0.0f))) tab.draw(state);
+      ImGui::EndChild();
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
+  ImGui::End();
+}
+
+void add_measure_gizmos(const SandboxState& state, std::span<const double> radii, DrawList& list) {
+  const MeasureState& m = state.measure;
+  if (!m.shown || !state.view.panels) return;
+  const Colours c = colours(state.appearance.theme);
+  const ImVec4 kTimerColour = c.timer, kProtractorColour = c.protractor;
+  const World& world = state.world();
+  const float scale = static_cast<float>(state.ui_scale * state.pixel_ratio);
+  auto add = [&](Vec3 a, Vec3 b, float width, const ImVec4& colour, float alpha = 1.0f) {
+    list.over.push_back({glm::vec3(a), width * scale, glm::vec3(b), 0.0f,
+                         glm::vec4(colour.x, colour.y, colour.z, colour.w * alpha)});
+  };
+  const glm::dvec3 view = state.camera.forward();
+  // The timed particle: a pink ring.
+  if (m.particle >= 0 && static_cast<std::size_t>(m.particle) < world.particle_count()) {
+    const Vec3 centre = world.state().position[static_cast<std::size_t>(m.particle)];
+    const double r = 1.6 * radii[static_cast<std::size_t>(m.particle)];
+    add_ring(list.over, centre, r, view, glm::vec4(kTimerColour.x, kTimerColour.y, kTimerColour.z, kTimerColour.w),
+             2.5f * scale, 28);
+  }
+  // The protractor on the selected rod: the vertical through its upper end (dashed), an arc from it to the rod.
+  const auto& ends = m.ends;
+  if (!ends || static_cast<std::size_t>(std::max(ends->first, ends->second)) >= world.particle_count()) return;
+  const Vec3 a = world.state().position[static_cast<std::size_t>(ends->first)];
+  const Vec3 b = world.state().position[static_cast<std::size_t>(ends->second)];
+  const double length = glm::length(b - a);
+  if (!(length > 0.0)) return;
+  const Vec3 g = world.settings().gravity;
+  const Vec3 down = glm::length(g) > 0.0 ? glm::normalize(g) : Vec3(0.0, -1.0, 0.0);
+  constexpr int kDashes = 10;
+  for (int k = 0; k < kDashes; ++k) {
+    const double t0 = length * 1.1 * k / kDashes, t1 = t0 + 0.55 * length * 1.1 / kDashes;
+    add(a + t0 * down, a + t1 * down, 1.5f, kProtractorColour, 0.8f);
+  }
+  const Vec3 dir = (b - a) / length;
+  const Vec3 side = dir - glm::dot(dir, down) * down;
+  const double angle = std::atan2(glm::length(side), glm::dot(dir, down));
+  if (glm::length(side) > 1e-9) {
+    const Vec3 e = glm::normalize(side);
+    const double radius = 0.45 * length;
+    const int pieces = std::max(2, static_cast<int>(std::ceil(angle / (std::numbers::pi / 36.0))));
+    for (int k = 0; k < pieces; ++k) {
+      const double f0 = angle * k / pieces, f1 = angle * (k + 1) / pieces;
+      add(a + radius * (std::cos(f0) * down + std::sin(f0) * e), a + radius * (std::cos(f1) * down + std::sin(f1) * e),
+          2.5f, kProtractorColour);
+    }
+    // Ticks every 10° along the arc, longer every 30°.
+    for (int deg = 10; deg < angle * kDeg; deg += 10) {
+      const double f = deg / kDeg, tick = deg % 30 == 0 ? 0.07 : 0.035;
+      const Vec3 ray = std::cos(f) * down + std::sin(f) * e;
+      add(a + radius * ray, a + (radius + tick * length) * ray, 1.5f, kProtractorColour, 0.8f);
+    }
+  }
+  // A thin line along the rod between the two spheres: which rod is read.
+  const double ra = radii[static_cast<std::size_t>(ends->first)], rb = radii[static_cast<std::size_t>(ends->second)];
+  if (length > ra + rb) add(a + dir * ra, b - dir * rb, 1.5f, kProtractorColour);
+}
+
+}  // namespace lagrange::app

@@ -1,0 +1,130 @@
+// The timeline under the scene (time travel, issue 11): a step back, play/pause, and a slider over the snapshots
+// of the last seconds. Dragging the slider shows the scene as it was then; Play (or a step, or a drag) resumes from
+// the moment shown, and the later history is dropped.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "capture/recording_format.h"
+#include "ui/ui.h"
+
+namespace lagrange::app {
+namespace {
+
+// Record / Stop (F9): the window as a video (the platform's format: recording_format.h) at simulated time
+// (window_recorder.h).
+void record_button(SandboxState& state) {
+  const RecordingStatus& recording = state.recording;
+  if (recording.active) {
+    ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.75f, 0.12f, 0.12f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImVec4(0.88f, 0.2f, 0.2f, 1.0f));
+  }
+  if (ImGui::Button(recording.active ? "Stop##record" : "Record##record"))
+    state.push(Command::Kind::ToggleRecording);
+  if (recording.active) ImGui::PopStyleColor(2);
+  remember_rect(state, "record button");
+  if (ImGui::IsItemHovered()) {
+    if (recording.active)
+      ImGui::SetTooltip("Stop and save the video (F9): %ld frames so far, to %s", recording.frames,
+                        recording.file.string().c_str());
+    else
+      ImGui::SetTooltip("Record the window as a video (%s, F9): a frame every 1/%d s of simulated time while it "
+                        "runs, at the window's size; none while paused. Stop %s%s (at most %s).",
+                        window_recording_format().label, WindowRecorder::kFps,
+                        state.downloads ? "downloads it" : "saves it into the screenshot folder, ",
+                        state.downloads ? "" : state.screenshot_dir.string().c_str(),
+                        duration_text(window_recording_format().max_seconds).c_str());
+  }
+}
+
+}  // namespace
+
+void draw_recording_indicator(SandboxState& state) {
+  if (!state.recording.active) {
+    state.widget_rects.erase("recording indicator");
+    return;
+  }
+  // On the foreground layer, which the video leaves out: the window shows it, the recording does not.
+  ImDrawList* draw = ImGui::GetForegroundDrawList();
+  const auto rect = scene_viewport(state);  // drawable pixels
+  const float ratio = static_cast<float>(std::max(state.pixel_ratio, 1e-6));
+  const float scale = static_cast<float>(state.ui_scale);
+  char text[48];
+  std::snprintf(text, sizeof text, "REC %.1f s", state.recording.seconds);
+  const ImVec2 size = ImGui::CalcTextSize(text);
+  const float radius = 0.35f * size.y, pad = 6.0f * scale;
+  const float x1 = (rect[0] + rect[2]) / ratio - 12.0f * scale, y0 = rect[1] / ratio + 12.0f * scale;
+  const float x0 = x1 - (2.0f * pad + 2.0f * radius + pad + size.x);
+  const ImVec2 lo(x0, y0), hi(x1, y0 + size.y + 2.0f * pad);
+  draw->AddRectFilled(lo, hi, IM_COL32(0, 0, 0, 170), 4.0f * scale);
+  const ImVec2 dot(x0 + pad + radius, y0 + pad + 0.5f * size.y);
+  draw->AddCircleFilled(dot, radius, IM_COL32(230, 30, 30, 255));
+  draw->AddText(ImVec2(dot.x + radius + pad, y0 + pad), IM_COL32(255, 255, 255, 255), text);
+  state.widget_rects["recording indicator"] = {lo.x, lo.y, hi.x, hi.y};
+}
+
+float timeline_height(const SandboxState& state) {
+  if (!state.view.panels || state.timeline.size() < 2) return 0.0f;
+  return ImGui::GetFrameHeight() + 2.0f * ImGui::GetStyle().WindowPadding.y + 8.0f;
+}
+
+void draw_timeline(SandboxState& state) {
+  const Timeline& timeline = state.timeline;
+  if (timeline_height(state) == 0.0f) return;
+  const auto rect = scene_viewport(state);  // drawable pixels
+  const float ratio = static_cast<float>(std::max(state.pixel_ratio, 1e-6));
+  const float x0 = rect[0] / ratio + 12.0f, x1 = (rect[0] + rect[2]) / ratio - 12.0f;
+  const float bottom = (rect[1] + rect[3]) / ratio - 8.0f;
+  ImGui::SetNextWindowPos(ImVec2(x0, bottom), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
+  ImGui::SetNextWindowSize(ImVec2(std::max(x1 - x0, 200.0f), 0.0f));
+  ImGui::SetNextWindowBgAlpha(0.8f);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings |
+                                 ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav |
+                                 ImGuiWindowFlags_NoMove;
+  if (!ImGui::Begin("##timeline", nullptr, flags)) {
+    ImGui::End();
+    return;
+  }
+  if (ImGui::ArrowButton("##back", ImGuiDir_Left)) state.push(Command::Kind::StepBack);
+  remember_rect(state, "timeline back");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("One step back in time (Left)");
+  ImGui::SameLine();
+  if (ImGui::Button(state.paused ? "Play" : "Pause")) state.push(Command::Kind::TogglePause);
+  remember_rect(state, "timeline play");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(timeline.cursor() ? "Resume from the moment shown: what came after it is dropped (Space)"
+                                        : "Space");
+  ImGui::SameLine();
+  record_button(state);
+  ImGui::SameLine();
+  const std::size_t last = timeline.size() - 1;
+  const std::size_t shown = timeline.cursor().value_or(last);
+  char status[96];
+  if (timeline.cursor())
+    std::snprintf(status, sizeof status, "%.2f s back", timeline.back().world.time - timeline.at(shown).world.time);
+  else
+    std::snprintf(status, sizeof status, "now");
+  const float status_w = ImGui::CalcTextSize("00.00 s back").x;
+  ImGui::SetNextItemWidth(std::max(ImGui::GetContentRegionAvail().x - status_w - ImGui::GetStyle().ItemSpacing.x, 60.0f));
+  int index = static_cast<int>(shown);
+  char label[48];
+  std::snprintf(label, sizeof label, "t = %.2f s", timeline.at(shown).world.time);
+  if (ImGui::SliderInt("##time", &index, 0, static_cast<int>(last), label, ImGuiSliderFlags_AlwaysClamp) &&
+      static_cast<std::size_t>(index) != shown) {
+    Command command;
+    command.kind = Command::Kind::Scrub;
+    command.index = index;
+    state.commands.push_back(command);
+  }
+  remember_rect(state, "timeline slider");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("The last %.0f s of simulated time (%zu steps kept): drag to go back, Play to resume from there",
+                      timeline.max_seconds, timeline.size());
+  ImGui::SameLine();
+  if (timeline.cursor()) ImGui::TextColored(ImVec4(0.95f, 0.7f, 0.3f, 1.0f), "%s", status);
+  else ImGui::TextDisabled("%s", status);
+  ImGui::End();
+}
+
+}  // namespace lagrange::app

@@ -1,0 +1,117 @@
+// The panels and overlays, drawn with Dear ImGui from SandboxState. They never touch the world directly: they push
+// Commands (applied between steps) or edit view options.
+#pragma once
+
+#include <SDL_keycode.h>
+#include <imgui.h>
+
+#include <array>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "state/sandbox_state.h"
+
+namespace lagrange::app {
+
+struct Shortcut {
+  const char* keys;    // as the help overlay and docs/app.md show them
+  const char* action;
+  // The keys themselves: codes[0] alone, codes[0] and codes[1], or every key from codes[0] to codes[1] when `range`.
+  // None for mouse gestures.
+  SDL_Keycode codes[2] = {SDLK_UNKNOWN, SDLK_UNKNOWN};
+  bool range = false;
+  bool ctrl = false;
+};
+// Every keyboard and mouse shortcut, for the help overlay and docs/app.md.
+std::span<const Shortcut> shortcuts();
+
+struct KeyPress {
+  SDL_Keycode key;
+  bool ctrl;
+  bool quits;  // Ctrl+Q
+};
+// Every key of shortcuts(), one entry per key (1 .. 9 gives nine): what the GUI tests and `--list-keys` press.
+std::vector<KeyPress> documented_keys();
+
+// The View section's on/off options, in the order the panel shows them: the panel is drawn from this table and the
+// GUI tests toggle every entry, so a new option added here is drawn and tested.
+struct ViewToggle {
+  const char* label;
+  bool ViewOptions::*member;
+  const char* tip;
+};
+std::span<const ViewToggle> view_toggles();
+struct RodColouringInfo {
+  RodColouring value;
+  const char* label;
+  const char* tip;
+};
+std::span<const RodColouringInfo> rod_colourings();
+
+// The whole UI for one frame: HUD, control panel, diagnostics, legend, hover tooltip, help.
+void draw_ui(SandboxState& state);
+
+void draw_control_panel(SandboxState& state);  // control_panel.cpp
+void draw_diagnostics(SandboxState& state);    // diagnostics_panel.cpp
+void draw_hud(SandboxState& state);            // overlays.cpp
+void draw_legend(SandboxState& state);
+void draw_hover(SandboxState& state);
+void draw_help(SandboxState& state);
+// The View section's theme and UI scale controls (display_controls.cpp).
+void draw_display_controls(SandboxState& state);
+
+void lanes_section(SandboxState& state);     // lanes_panel.cpp
+// Edit mode (defined above, in edit/editor_panel.cpp): the Editor panel on the right (tools, undo, file, generators,
+// inspector) and the banner, frame, box and rubber band over the scene.
+void draw_editor_panel(SandboxState& state);
+struct EditKey {
+  const char* keys;
+  const char* what;
+};
+std::span<const EditKey> edit_keys();  // Edit mode's keys: the panel's list and the help
+void draw_edit_overlay(SandboxState& state);
+void draw_timeline(SandboxState& state);     // timeline_bar.cpp: the time-travel bar under the scene
+float timeline_height(const SandboxState& state);  // its height in window units (0 when not shown)
+// While recording: a red dot and the seconds of video at the scene's top right, on ImGui's foreground layer, which
+// the video's frames leave out (timeline_bar.cpp, beside the Record button).
+void draw_recording_indicator(SandboxState& state);
+void draw_lane_overlay(SandboxState& state);
+// The rectangles the lanes are drawn in (x, y, width, height in drawable pixels): the scene viewport, or with split
+// lanes one per lane, the same size each: side by side for two, a 2 × 2 grid for three or four.
+std::vector<std::array<int, 4>> lane_viewports(const SandboxState& state);
+// The length-error exaggeration after `current`: 1, 10, 100, 1000, then 1 again.
+int next_exaggeration(int current);
+// Keeps the rectangle of the last widget as `name` (SandboxState::widget_rects: the GUI tests click it).
+void remember_rect(SandboxState& state, const std::string& name);
+// SameLine when an item `width` wide still fits before the window's right edge, else a new line.
+void same_line_if_fits(float width);
+// A greyed hint that wraps at the panel's edge instead of running under it: hint(text), or hint(format, args...).
+inline void hint(const char* text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", text);  // not a format: no '%' is ever taken as a conversion (clang -Wformat-security)
+  ImGui::PopStyleColor();
+}
+template <typename... Args>
+void hint(const char* format, Args... args) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped(format, args...);
+  ImGui::PopStyleColor();
+}
+
+// Lists assets/*.json into state.scene_files.
+void refresh_scene_files(SandboxState& state);
+
+// Widths of the side panels in window units (0 when hidden): the control panel on the left, Diagnostics on the right.
+struct PanelLayout {
+  float left = 0.0f, right = 0.0f;
+  float bottom = 0.0f;  // the Measure strip under the scene, between the two panels
+};
+PanelLayout panel_layout(const SandboxState& state);
+// Begins the fixed panel on the right (Diagnostics, or the Editor in Edit mode), the full height of the window, and
+// keeps its rectangle as `rect_name`. Returns ImGui::Begin's answer; call ImGui::End either way.
+bool begin_right_panel(SandboxState& state, const char* title, const char* rect_name);
+// The free middle between the panels (and above the Measure strip), where the scene is drawn: x, y, width, height in drawable pixels.
+std::array<int, 4> scene_viewport(const SandboxState& state);
+
+}  // namespace lagrange::app

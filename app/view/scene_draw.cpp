@@ -1,0 +1,400 @@
+#include "view/scene_draw.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <queue>
+
+namespace lagrange::app {
+namespace {
+
+glm::vec3 to_f(const Vec3& v) { return glm::vec3(v); }
+
+double nice_step(double raw) {
+  const double decade = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * decade >= raw) return m * decade;
+  return 10.0 * decade;
+}
+
+void add_segment(std::vector<SegmentInstance>& out, Vec3 a, Vec3 b, float width, glm::vec4 colour, float bias = 0) {
+  out.push_back({to_f(a), width, to_f(b), bias, colour});
+}
+
+void add_arrow(std::vector<SegmentInstance>& out, Vec3 from, Vec3 vector, glm::dvec3 view_dir, glm::vec4 colour) {
+  const double length = glm::length(vector);
+  if (length < 1e-9) return;
+  const Vec3 dir = vector / length;
+  Vec3 side = glm::cross(dir, view_dir);
+  if (glm::length(side) < 1e-6) side = glm::cross(dir, Vec3(0.0, 0.0, 1.0));
+  side = glm::normalize(side);
+  const Vec3 tip = from + vector;
+  const double head = std::min(0.3 * length, 0.15 * length + 0.02);
+  add_segment(out, from, tip, 2.5f, colour);
+  add_segment(out, tip, tip - dir * head + side * head * 0.5, 2.5f, colour);
+  add_segment(out, tip, tip - dir * head - side * head * 0.5, 2.5f, colour);
+}
+
+
+}  // namespace
+
+double grid_step(const SandboxState& state) {
+  const Camera& camera = state.camera;
+  if (!camera.perspective) return nice_step(camera.half_height / 5.0);
+  glm::dvec3 lo, hi;
+  reach_bounds(state.world(), lo, hi);
+  return nice_step((std::max(hi.x - lo.x, hi.z - lo.z) * 1.5 + 1.0) / 8.0);
+}
+
+namespace {
+
+void add_grid(const SandboxState& state, DrawList& list) {
+  const Camera& camera = state.camera;
+  const Palette& colours = palette(state.appearance.theme);
+  const glm::vec4 minor = colours.grid_minor, major = colours.grid_major, axis = colours.grid_axis;
+  if (!camera.perspective) {
+    const double aspect = static_cast<double>(camera.width()) / camera.height();
+    const double hw = camera.half_height * aspect, hh = camera.half_height;
+    const double step = grid_step(state);
+    const double x0 = std::floor((camera.centre.x - hw) / step), x1 = std::ceil((camera.centre.x + hw) / step);
+    const double y0 = std::floor((camera.centre.y - hh) / step), y1 = std::ceil((camera.centre.y + hh) / step);
+    const double z = -1.0;
+    for (double i = x0; i <= x1; ++i) {
+      const long k = std::lround(i);
+      add_segment(list.under, {i * step, y0 * step, z}, {i * step, y1 * step, z}, 1.0f,
+                  k == 0 ? axis : (k % 5 == 0 ? major : minor));
+    }
+    for (double j = y0; j <= y1; ++j) {
+      const long k = std::lround(j);
+      add_segment(list.under, {x0 * step, j * step, z}, {x1 * step, j * step, z}, 1.0f,
+                  k == 0 ? axis : (k % 5 == 0 ? major : minor));
+    }
+    return;
+  }
+  glm::dvec3 lo, hi;
+  reach_bounds(state.world(), lo, hi);
+  const glm::dvec3 middle = 0.5 * (lo + hi);
+  const double half = std::max(hi.x - lo.x, hi.z - lo.z) * 1.5 + 1.0;
+  const double step = grid_step(state);
+  const double x0 = std::floor((middle.x - half) / step), x1 = std::ceil((middle.x + half) / step);
+  const double z0 = std::floor((middle.z - half) / step), z1 = std::ceil((middle.z + half) / step);
+  const double y = state.ground_y;
+  for (double i = x0; i <= x1; ++i)
+    add_segment(list.under, {i * step, y, z0 * step}, {i * step, y, z1 * step}, 1.0f,
+                std::lround(i) % 5 == 0 ? major : minor);
+  for (double j = z0; j <= z1; ++j)
+    add_segment(list.under, {x0 * step, y, j * step}, {x1 * step, y, j * step}, 1.0f,
+                std::lround(j) % 5 == 0 ? major : minor);
+}
+
+}  // namespace
+
+bool is_rod(const Constraint& constraint) { return has_role(constraint, KindRole::Rod); }
+
+
+double typical_length(const World& world) {
+  std::vector<double> lengths;
+  for (const auto& c : world.constraints())
+    if (is_rod(*c)) lengths.push_back(c->length());
+  if (!lengths.empty()) {
+    std::nth_element(lengths.begin(), lengths.begin() + lengths.size() / 2, lengths.end());
+    return lengths[lengths.size() / 2];
+  }
+  glm::dvec3 lo(std::numeric_limits<double>::infinity()), hi(-std::numeric_limits<double>::infinity());
+  for (const Vec3& p : world.state().position) {
+    lo = glm::min(lo, p);
+    hi = glm::max(hi, p);
+  }
+  const double size = world.particle_count() > 1 ? glm::length(hi - lo) : 1.0;
+  return std::max(size / 10.0, 0.05);
+}
+
+double bead_radius(const World& world) {
+  glm::dvec3 lo, hi;
+  reach_bounds(world, lo, hi);
+  const double median = typical_length(world);
+  // Big enough to see and grab in a large scene, small enough that beads on a typical rod stay apart.
+  // Dense meshes (cloth) get small beads so the rods and their colours stay visible.
+  const double cap = world.particle_count() > 100 ? 0.2 * median : 0.3 * median;
+  return std::max(std::min(std::max(0.16 * median, 0.012 * glm::length(hi - lo)), cap), 1e-4);
+}
+
+std::vector<double> display_radii(const Scene& scene, const World& world, bool size_by_mass, double base) {
+  const Model& p = world.model();
+  std::vector<double> masses;
+  for (std::size_t i = 0; i < p.particle_count(); ++i)
+    if (!p.fixed(i)) masses.push_back(p.mass(i));
+  double reference = 1.0;
+  if (!masses.empty()) {
+    std::nth_element(masses.begin(), masses.begin() + masses.size() / 2, masses.end());
+    reference = masses[masses.size() / 2];
+  }
+  std::vector<double> radii(p.particle_count());
+  for (std::size_t i = 0; i < p.particle_count(); ++i) {
+    const double radius = i < scene.particles.size() ? scene.particles[i].radius : 0.0;
+    if (!size_by_mass && radius > 0.0) {
+      radii[i] = radius;
+    } else if (p.fixed(i)) {
+      radii[i] = base;
+    } else {
+      radii[i] = base * std::clamp(std::cbrt(p.mass(i) / reference), 0.4, 3.0);
+    }
+  }
+  return radii;
+}
+
+glm::vec3 particle_colour(const Scene& scene, int index) {
+  if (index >= 0 && static_cast<std::size_t>(index) < scene.particles.size() && scene.particles[index].has_colour) {
+    const Colour c = scene.particles[index].colour;
+    return {c.r, c.g, c.b};
+  }
+  static constexpr glm::vec3 kPalette[] = {
+      {0.30f, 0.62f, 0.98f}, {0.98f, 0.55f, 0.25f}, {0.45f, 0.82f, 0.45f}, {0.92f, 0.38f, 0.50f},
+      {0.70f, 0.52f, 0.95f}, {0.95f, 0.82f, 0.30f}, {0.35f, 0.82f, 0.82f}, {0.85f, 0.85f, 0.88f}};
+  if (scene.particles.size() > 8) return kPalette[0];  // chains and cloth read better in one colour
+  return kPalette[index % 8];
+}
+
+glm::vec4 tension_colour(double force, double scale, Theme theme) {
+  const float t = static_cast<float>(std::clamp(std::abs(force) / std::max(scale, 1e-12), 0.0, 1.0));
+  const Palette& colours = palette(theme);
+  const glm::vec3 neutral = colours.rod_neutral;
+  if (force < 0.0) {  // tension: warm
+    const glm::vec3 mid = colours.tension_mid, full = colours.tension_full;
+    return glm::vec4(t < 0.5f ? glm::mix(neutral, mid, t * 2.0f) : glm::mix(mid, full, t * 2.0f - 1.0f), 1.0f);
+  }
+  const glm::vec3 mid = colours.compression_mid, full = colours.compression_full;  // compression: cool
+  return glm::vec4(t < 0.5f ? glm::mix(neutral, mid, t * 2.0f) : glm::mix(mid, full, t * 2.0f - 1.0f), 1.0f);
+}
+
+glm::vec4 error_colour(double relative_error, Theme theme) {
+  // log10 |C|/L from 1e-12 (green) to 1e-2 (red).
+  const double e = std::log10(std::max(relative_error, 1e-16));
+  const float t = static_cast<float>(std::clamp((e + 12.0) / 10.0, 0.0, 1.0));
+  const Palette& colours = palette(theme);
+  const glm::vec3 good = colours.error_good, mid = colours.error_mid, bad = colours.error_bad;
+  return glm::vec4(t < 0.5f ? glm::mix(good, mid, t * 2.0f) : glm::mix(mid, bad, t * 2.0f - 1.0f), 1.0f);
+}
+
+void add_ring(std::vector<SegmentInstance>& out, Vec3 centre, double radius, glm::dvec3 view_dir, glm::vec4 colour,
+              float width, int sides) {
+  Vec3 u = glm::cross(view_dir, Vec3(0.0, 1.0, 0.0));
+  if (glm::length(u) < 1e-6) u = Vec3(1.0, 0.0, 0.0);
+  u = glm::normalize(u);
+  const Vec3 v = glm::normalize(glm::cross(u, view_dir));
+  for (int k = 0; k < sides; ++k) {
+    const double a0 = 2.0 * M_PI * k / sides, a1 = 2.0 * M_PI * (k + 1) / sides;
+    add_segment(out, centre + radius * (std::cos(a0) * u + std::sin(a0) * v),
+                centre + radius * (std::cos(a1) * u + std::sin(a1) * v), width, colour);
+  }
+}
+
+void reach_bounds(const World& world, glm::dvec3& lo, glm::dvec3& hi) {
+  lagrange::reach_bounds(world.model(), world.state(), lo, hi);
+}
+
+namespace {
+
+glm::vec4 lane_rgba(const SandboxState& state, int lane, float alpha) {
+  const Colour c = lane_colour(state.lane_specs(), lane);
+  return {c.r, c.g, c.b, alpha};
+}
+
+// The two ends a rod is drawn between: its particles, or with exaggeration k its length error |d| − L magnified k
+// times about its middle (a rod 1 cm too long drawn 1 m too long at k = 100: it pokes out of its beads), between 0
+// and 3 L.
+std::pair<Vec3, Vec3> drawn_ends(Vec3 a, Vec3 b, double rest, int exaggeration) {
+  if (exaggeration <= 1 || !(rest > 0.0)) return {a, b};
+  const double d = glm::length(b - a);
+  if (!(d > 1e-300)) return {a, b};
+  const Vec3 middle = 0.5 * (a + b), along = (b - a) / d;
+  // At most three rest lengths: a rod that drifted by half its length is not drawn 50 lengths long at ×100.
+  const double drawn = std::clamp(rest + exaggeration * (d - rest), 0.0, 3.0 * rest);
+  return {middle - 0.5 * drawn * along, middle + 0.5 * drawn * along};
+}
+
+// Beside the rod, a few pixels off to the side on screen: a thin line of the rod's rest length, centred on it.
+void add_rest_ghost(const Camera& camera, Vec3 a, Vec3 b, double rest, float rod_width, glm::vec4 colour,
+                    std::vector<SegmentInstance>& out) {
+  const double d = glm::length(b - a);
+  if (!(d > 1e-300) || !(rest > 0.0)) return;
+  const Vec3 middle = 0.5 * (a + b), along = (b - a) / d;
+  Vec3 side = glm::cross(along, camera.forward());
+  if (glm::length(side) < 1e-9) return;  // a rod seen end on
+  side = glm::normalize(side) * ((rod_width + 4.0) / std::max(camera.pixels_per_unit(middle), 1e-12));
+  add_segment(out, middle + side - 0.5 * rest * along, middle + side + 0.5 * rest * along, 1.5f,
+              colour);
+}
+
+}  // namespace
+
+void build_draw_list(const SandboxState& state, std::span<const double> radii, DrawList& list, int lane) {
+  list.clear();
+  const World& world = state.lane_world(static_cast<std::size_t>(lane));
+  const std::vector<Trail>& trails = state.displays[static_cast<std::size_t>(lane)].trails;
+  const State& p = world.state();
+  const Model& model = world.model();
+  const Camera& camera = state.camera;
+  const glm::dvec3 view_dir = camera.forward();
+  const int exaggeration = state.view.error_exaggeration;
+  const Theme theme = state.appearance.theme;
+  const Palette& colours = palette(theme);
+  list.background = colours.background;
+  if (state.view.grid) add_grid(state, list);
+
+  // Trails, oldest faint.
+  if (state.view.trails)
+    for (const Trail& trail : trails) {
+      const glm::vec3 c = particle_colour(state.scene, trail.particle);
+      const std::size_t n = trail.points.size();
+      for (std::size_t k = 1; k < n; ++k) {
+        const float age = static_cast<float>(k) / static_cast<float>(n);
+        add_segment(list.under, trail.points[k - 1], trail.points[k], 2.0f, glm::vec4(glm::mix(c, colours.trail_mix, 0.3f), 0.85f * age));
+      }
+    }
+
+  // Rods.
+  const auto constraints = world.constraints();
+  const auto& forces = world.state().row_force;
+  std::size_t rod_count = 0;
+  for (const auto& c : constraints) rod_count += is_rod(*c) ? 1 : 0;
+  float width = state.view.rod_width;
+  if (width <= 0.0f) width = camera.perspective ? (rod_count > 200 ? 1.5f : 3.5f) : (rod_count > 200 ? 2.0f : 5.0f);
+  for (std::size_t c = 0; c < constraints.size(); ++c) {
+    const Constraint& constraint = *constraints[c];
+    const int index = static_cast<int>(c);
+    if (is_rod(constraint)) {
+      const auto ids = constraint.particles();
+      glm::vec4 colour(colours.rod_neutral, 1.0f);
+      if (state.view.rod_colouring == RodColouring::Tension) {
+        const std::size_t r = static_cast<std::size_t>(world.model().row_offset(index));
+        colour = tension_colour(r < forces.size() ? forces[r] : 0.0, state.force_scale, theme);
+      } else if (state.view.rod_colouring == RodColouring::LengthError) {
+        colour = error_colour(std::abs(constraint.value(0, p.position)) / constraint.length_scale(0), theme);
+      }
+      const bool hovered = state.hover.kind == Hover::Kind::Rod && state.hover.index == index;
+      const double rest = constraint.length_scale(0);
+      const auto [a, b] = drawn_ends(p.position[ids[0]], p.position[ids[1]], rest, exaggeration);
+      add_segment(list.segments, a, b, hovered ? width + 3.0f : width,
+                  hovered ? glm::mix(colour, glm::vec4(1.0f, 0.95f, 0.55f, 1.0f), 0.5f) : colour);
+      if (state.view.rest_ghosts)  // the grid's axis colour, strong: white-ish on dark, dark on light
+        add_rest_ghost(camera, p.position[ids[0]], p.position[ids[1]], rest, width,
+                       glm::vec4(glm::vec3(colours.grid_axis), 0.85f), list.segments);
+      continue;
+    }
+    // Everything else is drawn from its drawing hint: the app never asks what type a constraint is.
+    const Drawing drawing = constraint.drawing();
+    const auto ids = constraint.particles();
+    if (ids.empty()) continue;
+    const int held = ids[0];
+    const double r = radii[static_cast<std::size_t>(held)];
+    const glm::vec4 colour = colours.pin;
+    switch (drawing.shape) {
+      case Shape::Point:
+        if (state.hand().constraint() == index) {  // the mouse's pin, either model
+          add_segment(list.over, p.position[held], drawing.point, 2.0f, colours.drag);
+          add_ring(list.over, drawing.point, r * 0.5, view_dir, colours.drag, 2.0f);
+        } else {  // a scene pin: a yellow ring and cross-hair around the point
+          add_ring(list.over, drawing.point, r * 1.45, view_dir, colour, 2.5f);
+          const Vec3 u = glm::normalize(glm::cross(view_dir, glm::length(glm::cross(view_dir, Vec3(0, 1, 0))) > 1e-6 ? Vec3(0, 1, 0) : Vec3(1, 0, 0)));
+          const Vec3 v = glm::normalize(glm::cross(u, view_dir));
+          add_segment(list.over, drawing.point - u * r * 1.9, drawing.point - u * r * 1.1, 2.5f, colour);
+          add_segment(list.over, drawing.point + u * r * 1.1, drawing.point + u * r * 1.9, 2.5f, colour);
+          add_segment(list.over, drawing.point - v * r * 1.9, drawing.point - v * r * 1.1, 2.5f, colour);
+          add_segment(list.over, drawing.point + v * r * 1.1, drawing.point + v * r * 1.9, 2.5f, colour);
+        }
+        break;
+      case Shape::Line: {  // the wire: a long thin line under the scene, through the bead
+        const double reach = 40.0 * state.length_scale + glm::length(p.position[held] - drawing.point);
+        const Vec3 centre = drawing.point + glm::dot(p.position[held] - drawing.point, drawing.axis) * drawing.axis;
+        add_segment(list.under, centre - reach * drawing.axis, centre + reach * drawing.axis, 2.5f,
+                    glm::vec4(glm::vec3(colour) * 0.85f, 0.9f));
+        break;
+      }
+      case Shape::Plane: {  // a square of grid lines in the plane, centred on the particle's foot point
+        const Vec3 n = drawing.axis;
+        const Vec3 foot = p.position[held] - glm::dot(p.position[held] - drawing.point, n) * n;
+        Vec3 u = glm::cross(n, Vec3(0.0, 0.0, 1.0));
+        if (glm::length(u) < 1e-6) u = glm::cross(n, Vec3(1.0, 0.0, 0.0));
+        u = glm::normalize(u);
+        const Vec3 v = glm::cross(n, u);
+        const double half = 1.5 * state.length_scale;
+        const glm::vec4 line = glm::vec4(glm::vec3(colour) * 0.85f, 0.3f);
+        for (int k = -4; k <= 4; ++k) {
+          const double t = half * k / 4.0;
+          add_segment(list.under, foot + t * u - half * v, foot + t * u + half * v, 1.5f, line);
+          if (model.dimension() == 3) add_segment(list.under, foot - half * u + t * v, foot + half * u + t * v, 1.5f, line);
+        }
+        break;
+      }
+      case Shape::Segment:
+        break;
+    }
+  }
+
+  // Particles.
+  const std::size_t n = model.particle_count();
+  list.spheres.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const int index = static_cast<int>(i);
+    float highlight = 0.0f;
+    if (state.hover.kind == Hover::Kind::Particle && state.hover.index == index) highlight = 0.7f;
+    if (state.hand().particle() == index) highlight = 1.0f;
+    list.spheres.push_back({to_f(p.position[i]), static_cast<float>(radii[i]),
+                            glm::vec4(particle_colour(state.scene, index), 1.0f),
+                            glm::vec4(model.fixed(i) ? 1.0f : 0.0f, highlight, n > 400 ? 0.0f : 1.0f, 0.0f)});
+  }
+
+  // The other lanes over lane 1, each in its colour: translucent rods and smaller beads (hidden inside lane 1's
+  // beads while the lanes agree, showing as soon as they part).
+  if (lane == 0 && state.lane_view == LaneView::Overlay)
+    for (std::size_t k = 0; k + 1 < state.lane_count(); ++k) {
+      const World& ghost = state.sim.world(k + 1);
+      const State& g = ghost.state();
+      const glm::vec4 colour = lane_rgba(state, static_cast<int>(k) + 1, 0.7f);
+      const auto ghost_constraints = ghost.constraints();
+      for (const auto& c : ghost_constraints) {
+        if (!is_rod(*c)) continue;
+        const auto ids = c->particles();
+        const auto [a, b] = drawn_ends(g.position[ids[0]], g.position[ids[1]], c->length_scale(0), exaggeration);
+        add_segment(list.segments, a, b, std::max(width * 0.6f, 1.5f), colour);
+      }
+      for (std::size_t i = 0; i < g.position.size() && i < radii.size(); ++i)
+        if (!ghost.model().fixed(i))
+          list.spheres.push_back({to_f(g.position[i]), static_cast<float>(radii[i] * 0.8), glm::vec4(glm::vec3(colour), 0.8f),
+                                  glm::vec4(0.0f, 0.0f, 0.0f, 0.0f)});
+    }
+
+  // Widths are in screen units: thicker on HiDPI screens.
+  const float line_scale = static_cast<float>(state.ui_scale * state.pixel_ratio);
+  if (line_scale != 1.0f)
+    for (auto* segments : {&list.under, &list.segments})
+      for (SegmentInstance& s : *segments) s.width *= line_scale;
+
+  // Force arrows: one scale for both kinds so they compare; the median weight spans half a rod.
+  if (state.view.gravity_arrows || state.view.constraint_arrows) {
+    const double g = glm::length(world.settings().gravity);
+    double weight = 0.0;
+    std::size_t moving = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      if (!model.fixed(i)) {
+        weight += model.mass(i) * g;
+        ++moving;
+      }
+    weight = moving ? weight / moving : 0.0;
+    const double scale = 0.6 * state.length_scale / std::max(weight, 1e-9);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (model.fixed(i)) continue;
+      if (state.view.gravity_arrows)
+        add_arrow(list.over, p.position[i], world.settings().gravity * model.mass(i) * scale, view_dir, colours.gravity);
+      if (state.view.constraint_arrows)
+        add_arrow(list.over, p.position[i], constraint_force(model, p, static_cast<int>(i)) * scale, view_dir,
+                  colours.constraint_force);
+    }
+  }
+  if (line_scale != 1.0f)
+    for (SegmentInstance& s : list.over) s.width *= line_scale;
+}
+
+}  // namespace lagrange::app

@@ -1,0 +1,53 @@
+// Turns a world into draw lists: particle spheres, rods coloured by tension or length error, pins, the ground grid,
+// force arrows, trails and the drag gizmo. Also the colour maps the legend shows.
+#pragma once
+
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+#include <span>
+#include <vector>
+
+#include "lagrange/measure.h"
+#include "lagrange/scene.h"
+#include "lagrange/world.h"
+#include "state/sandbox_state.h"
+#include "window/renderer.h"
+#include "window/theme.h"
+
+namespace lagrange::app {
+
+// Median rest length of the rods, or a tenth of the scene's size when it has none.
+double typical_length(const World& world);
+// Radius of a particle of median mass: from the rod lengths and the scene's size. Computed once per scene.
+double bead_radius(const World& world);
+// Radius each particle is drawn with: the file's radius, or `base` scaled by the cube root of its mass (always
+// from the mass when size_by_mass).
+std::vector<double> display_radii(const Scene& scene, const World& world, bool size_by_mass, double base);
+// The file's colour, or one from a palette. Radius and colour are the scene's (the engine keeps only physics).
+glm::vec3 particle_colour(const Scene& scene, int index);
+
+// Rod colour for a constraint force (negative: tension) relative to `scale` newtons, in the theme's colour map.
+glm::vec4 tension_colour(double force, double scale, Theme theme = Theme::Dark);
+// Rod colour for a relative length error |C| / L.
+glm::vec4 error_colour(double relative_error, Theme theme = Theme::Dark);
+
+// Box the scene can reach (measure.h, reach_bounds).
+void reach_bounds(const World& world, glm::dvec3& lo, glm::dvec3& hi);
+
+// A circle of `sides` segments, `width` pixels wide, around `centre` in the plane facing the camera (view_dir).
+void add_ring(std::vector<SegmentInstance>& out, Vec3 centre, double radius, glm::dvec3 view_dir, glm::vec4 colour,
+              float width, int sides = 20);
+
+// The grid's minor step in metres for the current view (a 1-2-5 step, about a tenth of the view in 2D): the grid
+// drawn and the editor's snapping.
+double grid_step(const SandboxState& state);
+
+// A rod: its kind's role is KindRole::Rod (how it is drawn is the drawing hint's to say).
+bool is_rod(const Constraint& constraint);
+
+// The draw list of lane `lane` (0: lane 1, SandboxState::world; k: state.lanes[k − 1]). Lane 1's list carries the
+// other lanes as ghosts when they are overlaid.
+void build_draw_list(const SandboxState& state, std::span<const double> radii, DrawList& list, int lane = 0);
+
+}  // namespace lagrange::app
