@@ -608,7 +608,7 @@ void Sandbox::sync_lane_trails() {
 
 // The simulation of a new scene: lane 1 alone, under the window's rules for a failed step (start_scene).
 void Sandbox::start_simulation(World world) {
-  state_.sim = Simulation(std::move(world));
+  state_.sim.restart(std::move(world));  // lane 1 stays the same object: references to it stay valid
   SimulationRules& rules = state_.sim.rules();
   rules.failed = [](const SimLane& lane) { return ran_away(lane.world) ? std::string("blew up") : std::string(); };
   rules.stop_all = false;

@@ -31,9 +31,19 @@ void SimLane::start_accounts() {
 }
 
 Simulation::Simulation(World world) {
-  SimLane lane{LaneSpec{world.settings().solver, {}}, std::move(world), {}, {}, {}, {}};
-  lanes_.push_back(std::move(lane));
-  lanes_.back().start_accounts();
+  lanes_.reserve(kMaxLanes);
+  restart(std::move(world));
+}
+
+void Simulation::restart(World world) {
+  lanes_.resize(1, SimLane{LaneSpec{}, World(world.dimension()), {}, {}, {}, {}});
+  SimLane& lane = lanes_[0];
+  lane.spec = LaneSpec{world.settings().solver, {}};
+  lane.world = std::move(world);
+  lane.drag = DragController();
+  lane.script.reset();
+  lane.stopped.clear();
+  lane.start_accounts();
 }
 
 std::vector<Settings> Simulation::plan(const Settings& settings, std::span<const LaneSpec> specs) {
@@ -51,6 +61,7 @@ std::vector<Settings> Simulation::plan(const Settings& settings, std::span<const
 
 Simulation::Simulation(const Scene& scene, const Settings& settings, std::span<const LaneSpec> specs) {
   const std::vector<Settings> planned = plan(settings, specs);
+  lanes_.reserve(kMaxLanes);
   for (std::size_t k = 0; k < planned.size(); ++k) {
     // Every world starts with its own settings: a solver chosen here is not a switch in mid-run.
     Scene configured = scene;

@@ -153,3 +153,17 @@ TEST_CASE("simulation: an added lane starts as lane 1 is now, its balance from t
   sim.remove_lane(1);
   CHECK(sim.size() == 1);
 }
+
+TEST_CASE("simulation: lane 1 stays the same object through added lanes and a restart (references stay valid)") {
+  const Scene scene = double_pendulum();
+  Simulation sim(scene, scene.settings);
+  const World* first = &sim.world(0);
+  for (int k = 1; k < kMaxLanes; ++k) sim.add_lane(parse_lanes("rattle")[0]);
+  CHECK(&sim.world(0) == first);
+  for (int s = 0; s < 10; ++s) sim.step();
+  sim.restart(make_world(scene));
+  CHECK(&sim.world(0) == first);
+  CHECK(sim.size() == 1);
+  CHECK(sim.world(0).step_count() == 0);
+  CHECK(sim.lane(0).accounts.steps == 0);
+}

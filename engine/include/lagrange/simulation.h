@@ -95,6 +95,11 @@ class Simulation {
   // the step budget). Throws Error("lane N: ...") when a spec does not fit.
   static std::vector<Settings> plan(const Settings& settings, std::span<const LaneSpec> specs);
 
+  // Starts over with one lane, this world, keeping the rules. Lane 1 stays the same object: a reference to
+  // world(0) or lane(0) taken before stays valid (the window's panels and tests hold one across a reset), and so does
+  // it across add_lane (room for kMaxLanes is kept from the start).
+  void restart(World world);
+
   std::size_t size() const { return lanes_.size(); }
   std::vector<SimLane>& lanes() { return lanes_; }
   const std::vector<SimLane>& lanes() const { return lanes_; }
