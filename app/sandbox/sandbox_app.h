@@ -131,6 +131,12 @@ class Sandbox {
   void end_drag();
   void place_drag(glm::dvec3 point);
   void handle_key(const SDL_KeyboardEvent& key);
+  // handle_event's mouse and touch steps (sandbox_input.cpp).
+  void mouse_motion(const SDL_MouseMotionEvent& motion);
+  void mouse_press(const SDL_MouseButtonEvent& button);
+  void press_in_scene(const SDL_MouseButtonEvent& button);
+  void mouse_release(const SDL_MouseButtonEvent& button);
+  void pinch(const SDL_MultiGestureEvent& gesture);
   void update_hover();
   // After the lane views changed (V, a lane added or removed): a drag or gesture that began in a view that moved or
   // went ends, so the cursor does not suddenly map half a scene away.

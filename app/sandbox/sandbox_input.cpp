@@ -118,71 +118,15 @@ void Sandbox::handle_event(const SDL_Event& event) {
       if (!io.WantCaptureKeyboard || event.key.keysym.sym == SDLK_F12 || event.key.keysym.sym == SDLK_ESCAPE)
         handle_key(event.key);
       break;
-    case SDL_MOUSEMOTION: {
-      pointer_ = {event.motion.x, event.motion.y};
-      const glm::dvec2 pixel = to_pixels(event.motion.x, event.motion.y);
-      const glm::dvec2 delta = pixel - mouse_;
-      mouse_ = pixel;
-      if (state_.editor.active) state_.editor.cursor_pixel = pixel;
-      if (state_.editor.gesture != EditorState::Gesture::None) {
-        edit_motion(state_.camera.clamp_to_viewport(pixel, 4.0));
-        break;
-      }
-      // The grabbed particle stays in the scene's viewport: a cursor over a panel drags it along the edge.
-      if (state_.dragging()) move_drag(state_.camera.clamp_to_viewport(pixel, 12.0));
-      else if (gesture_ == Gesture::Orbit) state_.camera.orbit(delta.x, delta.y);
-      else if (gesture_ == Gesture::Pan) state_.camera.pan(delta.x, delta.y);
+    case SDL_MOUSEMOTION:
+      mouse_motion(event.motion);
       break;
-    }
-    case SDL_MOUSEBUTTONDOWN: {
-      pointer_ = {event.button.x, event.button.y};
-      const glm::dvec2 pixel = to_pixels(event.button.x, event.button.y);
-      mouse_ = pixel;
-      if (event.button.button >= 1 && event.button.button <= 3) buttons_down_[event.button.button - 1] = true;
-      if (ui_mouse) break;
-      if (event.button.button == SDL_BUTTON_LEFT && state_.editor.active) {
-        if (event.button.clicks >= 2 && pick(state_.world(), state_.camera, radii_, pixel).kind == Hover::Kind::None &&
-            state_.editor.tool == EditTool::Select)
-          frame_scene();
-        else
-          edit_press(pixel, (SDL_GetModState() & KMOD_SHIFT) != 0);
-        break;
-      }
-      if (event.button.button == SDL_BUTTON_LEFT) {
-        const Hover hit = pick(view_world(), state_.camera, radii_, pixel);
-        if (hit.kind == Hover::Kind::Particle && (SDL_GetModState() & KMOD_SHIFT)) {
-          toggle_trail(state_, hit.index);
-          sync_lane_trails();
-        } else if (hit.kind == Hover::Kind::Particle) {
-          // Grabbing a particle times it (and puts the protractor on its rod); an anchor keeps the selection.
-          if (!state_.world().model().fixed(static_cast<std::size_t>(hit.index)))
-            select_particle(state_.measure, state_.world(), hit.index);
-          begin_drag(hit.index, pixel);
-          ++state_.input_counts.grabs;
-        } else if (event.button.clicks >= 2) {
-          frame_scene();
-        } else {
-          gesture_ = state_.camera.perspective ? Gesture::Orbit : Gesture::Pan;
-          // A rod pressed and released without moving is a click: it selects the rod for the protractor.
-          rod_press_ = hit.kind == Hover::Kind::Rod ? hit.index : -1;
-          press_pixel_ = pixel;
-        }
-      } else {
-        gesture_ = Gesture::Pan;
-      }
+    case SDL_MOUSEBUTTONDOWN:
+      mouse_press(event.button);
+      if (!ui_mouse) press_in_scene(event.button);
       break;
-    }
     case SDL_MOUSEBUTTONUP:
-      pointer_ = {event.button.x, event.button.y};
-      mouse_ = to_pixels(event.button.x, event.button.y);
-      if (event.button.button >= 1 && event.button.button <= 3) buttons_down_[event.button.button - 1] = false;
-      if (event.button.button == SDL_BUTTON_LEFT && state_.editor.gesture != EditorState::Gesture::None)
-        edit_release(state_.camera.clamp_to_viewport(mouse_, 4.0));
-      if (event.button.button == SDL_BUTTON_LEFT && state_.dragging()) end_drag();
-      if (event.button.button == SDL_BUTTON_LEFT && rod_press_ >= 0 && glm::length(mouse_ - press_pixel_) <= 3.0)
-        select_rod(state_.measure, state_.world(), rod_press_);
-      if (event.button.button == SDL_BUTTON_LEFT) rod_press_ = -1;
-      gesture_ = Gesture::None;
+      mouse_release(event.button);
       break;
     case SDL_MOUSEWHEEL:
       if (!ui_mouse && event.wheel.y != 0)
@@ -193,25 +137,100 @@ void Sandbox::handle_event(const SDL_Event& event) {
       // pinch below. A grabbed particle stays grabbed.
       if (SDL_GetNumTouchFingers(event.tfinger.touchId) >= 2 && gesture_ == Gesture::Pan) gesture_ = Gesture::None;
       break;
-    case SDL_MULTIGESTURE: {
-      // Two fingers pinching (a touch screen; the page on a tablet): the scene grows as the fingers' distance does,
-      // about their middle. SDL's dDist is the change of each finger's distance from the middle (SDL_gesture.c):
-      // half their distance, read from the fingers themselves.
-      SDL_Finger* a = SDL_GetTouchFinger(event.mgesture.touchId, 0);
-      SDL_Finger* b = SDL_GetTouchFinger(event.mgesture.touchId, 1);
-      if (event.mgesture.numFingers != 2 || !a || !b || state_.dragging()) break;
-      const double now = 0.5 * std::hypot(a->x - b->x, a->y - b->y), before = now - event.mgesture.dDist;
-      if (!(now > 1e-3 && before > 1e-3)) break;
-      int width = 1, height = 1;
-      platform_->window_size(width, height);
-      const glm::dvec2 middle = to_pixels(static_cast<int>(event.mgesture.x * width),
-                                          static_cast<int>(event.mgesture.y * height));
-      state_.camera.scale_view(before / now, middle);
+    case SDL_MULTIGESTURE:
+      pinch(event.mgesture);
       break;
-    }
     default:
       break;
   }
+}
+
+// The pointer moved: an edit gesture, the drag or the camera's orbit or pan follows it.
+void Sandbox::mouse_motion(const SDL_MouseMotionEvent& motion) {
+  pointer_ = {motion.x, motion.y};
+  const glm::dvec2 pixel = to_pixels(motion.x, motion.y);
+  const glm::dvec2 delta = pixel - mouse_;
+  mouse_ = pixel;
+  if (state_.editor.active) state_.editor.cursor_pixel = pixel;
+  if (state_.editor.gesture != EditorState::Gesture::None) {
+    edit_motion(state_.camera.clamp_to_viewport(pixel, 4.0));
+    return;
+  }
+  // The grabbed particle stays in the scene's viewport: a cursor over a panel drags it along the edge.
+  if (state_.dragging()) move_drag(state_.camera.clamp_to_viewport(pixel, 12.0));
+  else if (gesture_ == Gesture::Orbit) state_.camera.orbit(delta.x, delta.y);
+  else if (gesture_ == Gesture::Pan) state_.camera.pan(delta.x, delta.y);
+}
+
+// A button went down: where, and which buttons are held (the scene gets the press unless a panel takes it).
+void Sandbox::mouse_press(const SDL_MouseButtonEvent& button) {
+  pointer_ = {button.x, button.y};
+  mouse_ = to_pixels(button.x, button.y);
+  if (button.button >= 1 && button.button <= 3) buttons_down_[button.button - 1] = true;
+}
+
+// A press over the scene: Edit mode's tools; a grab (which times the particle), Shift to trail it, a double click to
+// frame the scene, or the start of an orbit or pan (a rod pressed and released without moving is a click).
+void Sandbox::press_in_scene(const SDL_MouseButtonEvent& button) {
+  const glm::dvec2 pixel = mouse_;
+  if (button.button == SDL_BUTTON_LEFT && state_.editor.active) {
+    if (button.clicks >= 2 && pick(state_.world(), state_.camera, radii_, pixel).kind == Hover::Kind::None &&
+        state_.editor.tool == EditTool::Select)
+      frame_scene();
+    else
+      edit_press(pixel, (SDL_GetModState() & KMOD_SHIFT) != 0);
+    return;
+  }
+  if (button.button != SDL_BUTTON_LEFT) {
+    gesture_ = Gesture::Pan;
+    return;
+  }
+  const Hover hit = pick(view_world(), state_.camera, radii_, pixel);
+  if (hit.kind == Hover::Kind::Particle && (SDL_GetModState() & KMOD_SHIFT)) {
+    toggle_trail(state_, hit.index);
+    sync_lane_trails();
+  } else if (hit.kind == Hover::Kind::Particle) {
+    // Grabbing a particle times it (and puts the protractor on its rod); an anchor keeps the selection.
+    if (!state_.world().model().fixed(static_cast<std::size_t>(hit.index)))
+      select_particle(state_.measure, state_.world(), hit.index);
+    begin_drag(hit.index, pixel);
+    ++state_.input_counts.grabs;
+  } else if (button.clicks >= 2) {
+    frame_scene();
+  } else {
+    gesture_ = state_.camera.perspective ? Gesture::Orbit : Gesture::Pan;
+    rod_press_ = hit.kind == Hover::Kind::Rod ? hit.index : -1;
+    press_pixel_ = pixel;
+  }
+}
+
+// A button let go: the edit gesture or the drag ends; a rod pressed and released without moving is selected.
+void Sandbox::mouse_release(const SDL_MouseButtonEvent& button) {
+  pointer_ = {button.x, button.y};
+  mouse_ = to_pixels(button.x, button.y);
+  if (button.button >= 1 && button.button <= 3) buttons_down_[button.button - 1] = false;
+  if (button.button == SDL_BUTTON_LEFT && state_.editor.gesture != EditorState::Gesture::None)
+    edit_release(state_.camera.clamp_to_viewport(mouse_, 4.0));
+  if (button.button == SDL_BUTTON_LEFT && state_.dragging()) end_drag();
+  if (button.button == SDL_BUTTON_LEFT && rod_press_ >= 0 && glm::length(mouse_ - press_pixel_) <= 3.0)
+    select_rod(state_.measure, state_.world(), rod_press_);
+  if (button.button == SDL_BUTTON_LEFT) rod_press_ = -1;
+  gesture_ = Gesture::None;
+}
+
+// Two fingers pinching (a touch screen; the page on a tablet): the scene grows as the fingers' distance does, about
+// their middle. SDL's dDist is the change of each finger's distance from the middle (SDL_gesture.c): half their
+// distance, read from the fingers themselves.
+void Sandbox::pinch(const SDL_MultiGestureEvent& gesture) {
+  SDL_Finger* a = SDL_GetTouchFinger(gesture.touchId, 0);
+  SDL_Finger* b = SDL_GetTouchFinger(gesture.touchId, 1);
+  if (gesture.numFingers != 2 || !a || !b || state_.dragging()) return;
+  const double now = 0.5 * std::hypot(a->x - b->x, a->y - b->y), before = now - gesture.dDist;
+  if (!(now > 1e-3 && before > 1e-3)) return;
+  int width = 1, height = 1;
+  platform_->window_size(width, height);
+  const glm::dvec2 middle = to_pixels(static_cast<int>(gesture.x * width), static_cast<int>(gesture.y * height));
+  state_.camera.scale_view(before / now, middle);
 }
 
 void Sandbox::handle_key(const SDL_KeyboardEvent& key) {
