@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <numbers>
 #include <optional>
 #include <string>
@@ -311,6 +312,53 @@ void print_summary(std::FILE* report, const RunOptions& o, const Scene& scene, c
   std::fprintf(report, "wall time    %.3f s (%.2f us per step)\n", wall, done ? 1e6 * wall / done : 0.0);
 }
 
+// What the steps of a run came to.
+struct RunOutcome {
+  long done = 0;        // steps of lane 1 taken
+  std::string failure;  // why the run stopped early ("" when it ran every step)
+  double wall = 0.0;    // seconds
+};
+
+// Steps the simulation `total_steps` times, stopping at the first sign of failure (nothing after it means anything,
+// and a blow-up only gets slower). After each lane's step: its period meter and `row(k)` on the steps --every
+// keeps.
+RunOutcome step_run(Simulation& sim, std::vector<RunLane>& runs, const RunOptions& o, long total_steps, int timed,
+                    const std::function<void(std::size_t)>& row) {
+  const bool multi = sim.size() > 1;
+  sim.rules().failed = [&](const SimLane& lane) -> std::string {
+    const StepStats& st = lane.world.stats();
+    const long s = lane.accounts.steps;
+    char text[200];
+    if (st.non_finite)
+      std::snprintf(text, sizeof text, "step %ld produced NaN or infinity and was rolled back", s);
+    else if (!(st.max_relative_violation <= o.max_violation))
+      std::snprintf(text, sizeof text, "at step %ld max |C|/L reached %.3g, above the limit %g", s,
+                    st.max_relative_violation, o.max_violation);
+    else
+      return {};
+    const std::size_t k = static_cast<std::size_t>(&lane - &sim.lane(0));
+    return multi ? "lane " + std::to_string(k + 1) + " (" + runs[k].label + "): " + text : std::string(text);
+  };
+  const auto after_lane_step = [&](std::size_t k) {
+    const World& w = sim.world(k);
+    if (timed >= 0) runs[k].meter.sample(w.time(), w.state().position[timed]);
+    if (row && w.step_count() % o.every == 0) row(k);  // steps since the start: a continued run keeps the numbering
+  };
+  RunOutcome outcome;
+  const auto start = std::chrono::steady_clock::now();
+  for (long s = 1; s <= total_steps; ++s) {
+    const SimulationStep step = sim.step(after_lane_step);
+    outcome.done = s;
+    if (step.failed()) {
+      outcome.failure = step.failure;
+      break;
+    }
+  }
+  outcome.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  sim.rules().failed = nullptr;  // it refers to this frame's locals
+  return outcome;
+}
+
 }  // namespace
 
 int run_main(int argc, char** argv) {
@@ -365,39 +413,11 @@ int run_main(int argc, char** argv) {
     for (std::size_t k = 0; k < runs.size(); ++k) row(k);
   }
 
-  // Stop at the first sign of failure: nothing after it means anything, and a blow-up only gets slower.
-  sim.rules().failed = [&](const SimLane& lane) -> std::string {
-    const StepStats& st = lane.world.stats();
-    const long s = lane.accounts.steps;
-    char text[200];
-    if (st.non_finite)
-      std::snprintf(text, sizeof text, "step %ld produced NaN or infinity and was rolled back", s);
-    else if (!(st.max_relative_violation <= o.max_violation))
-      std::snprintf(text, sizeof text, "at step %ld max |C|/L reached %.3g, above the limit %g", s,
-                    st.max_relative_violation, o.max_violation);
-    else
-      return {};
-    const std::size_t k = static_cast<std::size_t>(&lane - &sim.lane(0));
-    return multi ? "lane " + std::to_string(k + 1) + " (" + runs[k].label + "): " + text : std::string(text);
-  };
-  // After each lane's step: its period meter, and its CSV row.
-  const auto after_lane_step = [&](std::size_t k) {
-    const World& w = sim.world(k);
-    if (timed >= 0) runs[k].meter.sample(w.time(), w.state().position[timed]);
-    if (out && w.step_count() % o.every == 0) row(k);  // steps since the start: a continued run keeps the numbering
-  };
-  long done = 0;
-  std::string failure;
-  const auto start = std::chrono::steady_clock::now();
-  for (long s = 1; s <= total_steps; ++s) {
-    const SimulationStep step = sim.step(after_lane_step);
-    done = s;
-    if (step.failed()) {
-      failure = step.failure;
-      break;
-    }
-  }
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const RunOutcome outcome = step_run(sim, runs, o, total_steps, timed,
+                                      out ? std::function<void(std::size_t)>(row) : std::function<void(std::size_t)>());
+  const long done = outcome.done;
+  const std::string& failure = outcome.failure;
+  const double wall = outcome.wall;
   for (SimLane& lane : sim.lanes()) {
     // A saved state cannot hold the mouse: the hand's pin and its filtered cursor are not part of a scene, so a run
     // continued from it would differ from one that never stopped.
