@@ -6,7 +6,7 @@
 #include <string>
 
 #include "lagrange/measure.h"
-#include "solvers.h"
+#include "solvers/solvers.h"
 
 namespace lagrange {
 namespace {

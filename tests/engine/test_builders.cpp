@@ -1,4 +1,4 @@
-// Chain and cloth builders (engine/src/builders.cpp): counts from the formulas in builders.h, positions and rod
+// Chain and cloth builders (engine/src/scene/builders.cpp): counts from the formulas in builders.h, positions and rod
 // lengths from hand geometry, and clean failures.
 #include <doctest/doctest.h>
 

@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "lagrange/measure.h"
-#include "row_system.h"
-#include "solvers.h"
+#include "solvers/row_system.h"
+#include "solvers/solvers.h"
 #include "test_util.h"
 
 using namespace lagrange;

@@ -15,7 +15,7 @@
 #include "lagrange/scene.h"
 #include "lagrange/solver.h"
 #include "lagrange/text.h"
-#include "row_system.h"
+#include "solvers/row_system.h"
 #include "test_util.h"
 
 using namespace lagrange;

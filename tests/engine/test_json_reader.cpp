@@ -1,4 +1,4 @@
-// The scene reader's JSON layer (engine/src/json_reader.cpp): every getter's failure reads "FILE: PATH: PROBLEM",
+// The scene reader's JSON layer (engine/src/scene/json_reader.cpp): every getter's failure reads "FILE: PATH: PROBLEM",
 // with the problem texts of the error table in docs/scenes.md ("Errors"); parsing and file reading refuse what is
 // not a document. The scene layer's own messages are tests/engine/test_scene.cpp's.
 #include <doctest/doctest.h>
@@ -9,7 +9,7 @@
 
 #include <unistd.h>
 
-#include "json_reader.h"
+#include "scene/json_reader.h"
 #include "lagrange/scene.h"
 
 using namespace lagrange;

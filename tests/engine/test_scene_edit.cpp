@@ -1,4 +1,4 @@
-// Scene editing (engine/src/scene_edit.cpp): scenes built by the editor's operations against worlds built directly,
+// Scene editing (engine/src/scene/scene_edit.cpp): scenes built by the editor's operations against worlds built directly,
 // angles against atan2, angular velocities against finite differences of the angle, renumbering against positions,
 // and validation against the loader's messages.
 #include <doctest/doctest.h>

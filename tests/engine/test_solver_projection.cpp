@@ -10,7 +10,7 @@
 
 #include "lagrange/drag.h"
 #include "lagrange/scene.h"
-#include "row_system.h"
+#include "solvers/row_system.h"
 #include "test_util.h"
 
 using namespace lagrange;

@@ -8,8 +8,8 @@
 #include <set>
 
 #include "lagrange/scene.h"
-#include "row_system.h"
-#include "sparse_ldu.h"
+#include "solvers/row_system.h"
+#include "solvers/sparse_ldu.h"
 #include "test_util.h"
 
 using lagrange::SparseLDU;
