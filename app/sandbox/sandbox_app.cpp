@@ -513,12 +513,9 @@ void Sandbox::record_snapshot(bool stepped) {
     return {world.energy(), world.max_violation()};
   };
   Snapshot snapshot;
-  snapshot.world = state_.world().state();
-  snapshot.world_measured = measured(state_.world(), true);
-  for (std::size_t k = 1; k < state_.lane_count(); ++k) {
-    const SimLane& lane = state_.sim.lane(k);
+  for (const SimLane& lane : state_.sim.lanes()) {
     snapshot.lanes.push_back(lane.world.state());
-    snapshot.lanes_measured.push_back(measured(lane.world, lane.running()));
+    snapshot.measured.push_back(measured(lane.world, lane.running()));
   }
   state_.timeline.record(std::move(snapshot));
 }
@@ -542,15 +539,13 @@ void Sandbox::export_csv(std::string path) {
     std::string line;
     for (std::size_t i = 0; i < timeline.size(); ++i) {
       const Snapshot& s = timeline.at(i);
-      io::write_trajectory_row(out, line, prefixes[0], s.world, s.world_measured.energy, s.world_measured.violation);
-      for (std::size_t k = 0; k < s.lanes.size() && k + 1 < specs.size(); ++k)
-        io::write_trajectory_row(out, line, prefixes[k + 1], s.lanes[k], s.lanes_measured[k].energy,
-                                 s.lanes_measured[k].violation);
+      for (std::size_t k = 0; k < s.lanes.size() && k < specs.size(); ++k)
+        io::write_trajectory_row(out, line, prefixes[k], s.lanes[k], s.measured[k].energy, s.measured[k].violation);
     }
     out.finish();
     out.commit();
     char text[64];
-    std::snprintf(text, sizeof text, "%.3f to %.3f s", timeline.at(0).world.time, timeline.back().world.time);
+    std::snprintf(text, sizeof text, "%.3f to %.3f s", timeline.at(0).time(), timeline.back().time());
     const std::string steps = std::to_string(timeline.size()) + " steps";
     deliver_file(path, "Exported " + std::string(text) + " (" + steps + ") to " + path,
                  std::string(text) + ", " + steps);
@@ -575,9 +570,8 @@ void Sandbox::show_snapshot(std::size_t i) {
     copy.row_force.resize(world.model().rows().size(), 0.0);
     world.state() = std::move(copy);
   };
-  restore(state_.world(), snapshot.world);
-  for (std::size_t k = 1; k < state_.lane_count() && k - 1 < snapshot.lanes.size(); ++k)
-    restore(state_.sim.world(k), snapshot.lanes[k - 1]);
+  for (std::size_t k = 0; k < state_.lane_count() && k < snapshot.lanes.size(); ++k)
+    restore(state_.sim.world(k), snapshot.lanes[k]);
   for (LaneDisplay& display : state_.displays)
     for (Trail& trail : display.trails) trail.points.clear();
   restart_timer(state_.measure, state_.world());

@@ -10,7 +10,7 @@ std::size_t state_cost(const State& s) {
 }  // namespace
 
 std::size_t Timeline::cost(const Snapshot& snapshot) {
-  std::size_t bytes = state_cost(snapshot.world);
+  std::size_t bytes = 0;
   for (const State& lane : snapshot.lanes) bytes += state_cost(lane);
   return bytes;
 }
@@ -19,7 +19,7 @@ void Timeline::record(Snapshot snapshot) {
   bytes_ += cost(snapshot);
   snapshots_.push_back(std::move(snapshot));
   // Keep at least the newest two (the state now and one to step back to).
-  while (snapshots_.size() > 2 && (snapshots_.back().world.time - snapshots_.front().world.time > max_seconds ||
+  while (snapshots_.size() > 2 && (snapshots_.back().time() - snapshots_.front().time() > max_seconds ||
                                    bytes_ > max_bytes)) {
     bytes_ -= cost(snapshots_.front());
     snapshots_.pop_front();

@@ -21,11 +21,11 @@ struct Measured {
   double violation = 0.0;
 };
 
+// Every lane's state at one moment, lane 1 first (the simulation's order), and what the export writes of each.
 struct Snapshot {
-  State world;               // lane 1
-  std::vector<State> lanes;  // lanes 2.. (SandboxState::lanes), in order
-  Measured world_measured;
-  std::vector<Measured> lanes_measured;
+  std::vector<State> lanes;
+  std::vector<Measured> measured;
+  double time() const { return lanes.empty() ? 0.0 : lanes.front().time; }  // lane 1's
 };
 
 class Timeline {

@@ -102,14 +102,14 @@ void draw_timeline(SandboxState& state) {
   const std::size_t shown = timeline.cursor().value_or(last);
   char status[96];
   if (timeline.cursor())
-    std::snprintf(status, sizeof status, "%.2f s back", timeline.back().world.time - timeline.at(shown).world.time);
+    std::snprintf(status, sizeof status, "%.2f s back", timeline.back().time() - timeline.at(shown).time());
   else
     std::snprintf(status, sizeof status, "now");
   const float status_w = ImGui::CalcTextSize("00.00 s back").x;
   ImGui::SetNextItemWidth(std::max(ImGui::GetContentRegionAvail().x - status_w - ImGui::GetStyle().ItemSpacing.x, 60.0f));
   int index = static_cast<int>(shown);
   char label[48];
-  std::snprintf(label, sizeof label, "t = %.2f s", timeline.at(shown).world.time);
+  std::snprintf(label, sizeof label, "t = %.2f s", timeline.at(shown).time());
   if (ImGui::SliderInt("##time", &index, 0, static_cast<int>(last), label, ImGuiSliderFlags_AlwaysClamp) &&
       static_cast<std::size_t>(index) != shown) {
     Command command;

@@ -12,9 +12,12 @@ namespace {
 
 Snapshot snapshot_at(double time, std::size_t particles) {
   Snapshot s;
-  s.world.time = time;
-  s.world.position.assign(particles, Vec3(time));
-  s.world.velocity.assign(particles, Vec3(0.0));
+  State lane;
+  lane.time = time;
+  lane.position.assign(particles, Vec3(time));
+  lane.velocity.assign(particles, Vec3(0.0));
+  s.lanes.push_back(std::move(lane));
+  s.measured.emplace_back();
   return s;
 }
 
@@ -49,22 +52,22 @@ TEST_CASE("the timeline keeps the last seconds within its memory, and resuming d
   timeline.max_seconds = 1.0;
   for (int k = 0; k <= 300; ++k) timeline.record(snapshot_at(k * 0.01, 10));  // 3 s of 10 ms steps
   REQUIRE(timeline.size() == 101);  // the last second: t = 2.00 .. 3.00
-  CHECK(timeline.at(0).world.time == doctest::Approx(2.0));
-  CHECK(timeline.back().world.time == doctest::Approx(3.0));
+  CHECK(timeline.at(0).time() == doctest::Approx(2.0));
+  CHECK(timeline.back().time() == doctest::Approx(3.0));
   CHECK(timeline.bytes() == 101 * Timeline::cost(timeline.at(0)));
   timeline.set_cursor(40);
   REQUIRE(timeline.cursor() == 40u);
   timeline.resume();
   CHECK(!timeline.cursor());
   CHECK(timeline.size() == 41);
-  CHECK(timeline.back().world.time == doctest::Approx(2.4));
+  CHECK(timeline.back().time() == doctest::Approx(2.4));
   CHECK(timeline.bytes() == 41 * Timeline::cost(timeline.at(0)));
   // The memory bound: snapshots of a large scene are dropped oldest first, keeping at least two.
   Timeline small;
   small.max_bytes = 10 * Timeline::cost(snapshot_at(0.0, 1000));
   for (int k = 0; k < 50; ++k) small.record(snapshot_at(k * 0.01, 1000));
   CHECK(small.size() == 10);
-  CHECK(small.back().world.time == doctest::Approx(0.49));
+  CHECK(small.back().time() == doctest::Approx(0.49));
   Timeline tiny;
   tiny.max_bytes = 1;
   for (int k = 0; k < 5; ++k) tiny.record(snapshot_at(k, 3));
@@ -136,7 +139,7 @@ TEST_CASE("the timeline under the scene: its slider scrubs back, its arrow steps
   click_widget(sandbox, "timeline play");
   CHECK(!state.paused);
   CHECK(!state.timeline.cursor());
-  CHECK(state.timeline.back().world.step <= shown);
+  CHECK(state.timeline.back().lanes[0].step <= shown);
 }
 
 TEST_CASE("Export CSV writes the timeline with run's columns: the rows of the worlds stepped alone, every lane") {
