@@ -429,19 +429,120 @@ int compare(const std::string& other, const std::vector<Workload>& list, const s
   return 0;
 }
 
-}  // namespace
-
-int bench_main(int argc, char** argv) {
-  Args args(argc, argv);
-  long steps = 60, repeats = 3;
-  double budget = 30.0;
-  std::vector<std::string> workloads, solvers, passed;  // passed: the options a --compare child gets
-  std::optional<std::string> json, other;
+// One step is a 1/60 s frame of 4 substeps; the iteration cap is high so that shake's sweeps are counted, not capped.
+Settings bench_settings() {
   Settings base;
   base.dt = 1.0 / 60.0;
   base.substeps = 4;
   base.gravity = {0.0, -9.81, 0.0};
   base.max_iterations = 100000;
+  return base;
+}
+
+// What the command line asked for.
+struct BenchOptions {
+  long steps = 60, repeats = 3;
+  double budget = 30.0;
+  std::vector<std::string> workloads, solvers, passed;  // passed: the options a --compare child gets
+  std::optional<std::string> json, other;
+  Settings base = bench_settings();  // with every --set
+};
+
+// Reads the next option into `o`: false when the next item is none of bench's options with a value.
+bool read_option(Args& args, BenchOptions& o) {
+  if (auto v = args.option("--steps")) {
+    o.steps = parse_count("--steps", *v, 1, 1'000'000);
+    o.passed.insert(o.passed.end(), {"--steps", *v});
+    return true;
+  }
+  if (auto v = args.option("--repeats")) {
+    o.repeats = parse_count("--repeats", *v, 1, 1000);
+    o.passed.insert(o.passed.end(), {"--repeats", *v});
+    return true;
+  }
+  if (auto v = args.option("--budget")) {
+    o.budget = parse_number("--budget", *v);
+    if (!(o.budget > 0.0 && o.budget <= 3600.0))
+      throw UsageError("--budget: must be in > 0 .. 3600 seconds, got " + format_number(o.budget));
+    o.passed.insert(o.passed.end(), {"--budget", *v});
+    return true;
+  }
+  if (auto v = args.option("--workload")) { o.workloads.push_back(*v); return true; }
+  if (auto v = args.option("--solver")) {
+    if (!find_solver(*v)) throw UsageError("--solver: unknown solver '" + *v + "'");
+    o.solvers.push_back(*v);
+    return true;
+  }
+  if (auto v = args.option("--set")) {
+    const auto eq = v->find('=');
+    if (eq == std::string::npos) throw UsageError("--set: expected KEY=VALUE, got '" + *v + "'");
+    if (std::string p = set_setting(o.base, v->substr(0, eq), v->substr(eq + 1)); !p.empty())
+      throw UsageError("--set " + p);
+    o.passed.insert(o.passed.end(), {"--set", *v});
+    return true;
+  }
+  if (auto v = args.option("--json")) {
+    if (v->empty()) throw UsageError("--json needs a file name (or - for standard output)");
+    o.json = *v;
+    return true;
+  }
+  if (auto v = args.option("--compare")) {
+    if (v->empty()) throw UsageError("--compare needs the path of another lagrange-lab");
+    o.other = *v;
+    return true;
+  }
+  return false;
+}
+
+void check_workloads(const std::vector<std::string>& workloads, const std::vector<Workload>& list) {
+  for (const std::string& w : workloads) {
+    std::string names;
+    bool known = false;
+    for (const Workload& item : list) {
+      known = known || item.name == w;
+      names += (names.empty() ? "" : ", ") + item.name;
+    }
+    if (!known) throw UsageError("--workload: unknown workload '" + w + "' (" + names + ")");
+  }
+}
+
+void write_json(io::OutputFile& out, const std::vector<Cell>& cells) {
+  out.write("[\n");
+  for (std::size_t k = 0; k < cells.size(); ++k) out.write("  " + json_cell(cells[k]) + (k + 1 < cells.size() ? ",\n" : "\n"));
+  out.write("]\n");
+  out.commit();
+}
+
+// Every selected cell in this process, one table row as each finishes; with --json, the cells as JSON at the end.
+int run_table(const BenchOptions& o, const std::vector<Workload>& list) {
+  std::optional<io::OutputFile> out;
+  const bool json_stdout = o.json && io::is_standard_output(*o.json);
+  if (o.json) out.emplace(*o.json);
+  std::FILE* table = json_stdout ? stderr : stdout;
+  std::fprintf(table, kHeader, "workload", "solver", "cpu-mean", "cpu-med", "wall-med", "iter/step", "max|C|/L", "dE",
+               "fail", "recov", "held", "steps");
+  std::vector<Cell> cells;
+  for (const Workload& workload : list) {
+    if (!selected(o.workloads, workload.name)) continue;
+    const Scene scene = workload.build();
+    for (const SolverInfo& info : solver_table()) {
+      if (!selected(o.solvers, std::string(info.id))) continue;
+      cells.push_back(run_cell(workload, scene, info, o.base, o.steps, o.repeats, o.budget));
+      print_cell(table, cells.back());
+    }
+  }
+  std::fprintf(table, "times in microseconds per 1/60 s step; \"cut\": the cell used up its --budget of %.3g s\n",
+               o.budget);
+  if (out) write_json(*out, cells);
+  if (!json_stdout) io::check_standard_output();
+  return 0;
+}
+
+}  // namespace
+
+int bench_main(int argc, char** argv) {
+  Args args(argc, argv);
+  BenchOptions o;
   const auto list = all_workloads();
   while (!args.empty()) {
     if (args.flag("--help") || args.flag("-h")) {
@@ -452,87 +553,13 @@ int bench_main(int argc, char** argv) {
       for (const Workload& w : list) std::printf("%-15s %s\n", w.name.c_str(), w.description.c_str());
       return 0;
     }
-    if (auto v = args.option("--steps")) {
-      steps = parse_count("--steps", *v, 1, 1'000'000);
-      passed.insert(passed.end(), {"--steps", *v});
-      continue;
-    }
-    if (auto v = args.option("--repeats")) {
-      repeats = parse_count("--repeats", *v, 1, 1000);
-      passed.insert(passed.end(), {"--repeats", *v});
-      continue;
-    }
-    if (auto v = args.option("--budget")) {
-      budget = parse_number("--budget", *v);
-      if (!(budget > 0.0 && budget <= 3600.0))
-        throw UsageError("--budget: must be in > 0 .. 3600 seconds, got " + format_number(budget));
-      passed.insert(passed.end(), {"--budget", *v});
-      continue;
-    }
-    if (auto v = args.option("--workload")) { workloads.push_back(*v); continue; }
-    if (auto v = args.option("--solver")) {
-      if (!find_solver(*v)) throw UsageError("--solver: unknown solver '" + *v + "'");
-      solvers.push_back(*v);
-      continue;
-    }
-    if (auto v = args.option("--set")) {
-      const auto eq = v->find('=');
-      if (eq == std::string::npos) throw UsageError("--set: expected KEY=VALUE, got '" + *v + "'");
-      if (std::string p = set_setting(base, v->substr(0, eq), v->substr(eq + 1)); !p.empty())
-        throw UsageError("--set " + p);
-      passed.insert(passed.end(), {"--set", *v});
-      continue;
-    }
-    if (auto v = args.option("--json")) {
-      if (v->empty()) throw UsageError("--json needs a file name (or - for standard output)");
-      json = *v;
-      continue;
-    }
-    if (auto v = args.option("--compare")) {
-      if (v->empty()) throw UsageError("--compare needs the path of another lagrange-lab");
-      other = *v;
-      continue;
-    }
+    if (read_option(args, o)) continue;
     args.finish();
   }
-  for (const std::string& w : workloads) {
-    std::string names;
-    bool known = false;
-    for (const Workload& item : list) {
-      known = known || item.name == w;
-      names += (names.empty() ? "" : ", ") + item.name;
-    }
-    if (!known) throw UsageError("--workload: unknown workload '" + w + "' (" + names + ")");
-  }
-  if (other && json) throw UsageError("--compare prints its own table; give --json without it");
-  if (other) return compare(*other, list, workloads, solvers, passed);
-
-  std::optional<io::OutputFile> out;
-  const bool json_stdout = json && io::is_standard_output(*json);
-  if (json) out.emplace(*json);
-  std::FILE* table = json_stdout ? stderr : stdout;
-  std::fprintf(table, kHeader, "workload", "solver", "cpu-mean", "cpu-med", "wall-med", "iter/step", "max|C|/L", "dE",
-               "fail", "recov", "held", "steps");
-  std::vector<Cell> cells;
-  for (const Workload& workload : list) {
-    if (!selected(workloads, workload.name)) continue;
-    const Scene scene = workload.build();
-    for (const SolverInfo& info : solver_table()) {
-      if (!selected(solvers, std::string(info.id))) continue;
-      cells.push_back(run_cell(workload, scene, info, base, steps, repeats, budget));
-      print_cell(table, cells.back());
-    }
-  }
-  std::fprintf(table, "times in microseconds per 1/60 s step; \"cut\": the cell used up its --budget of %.3g s\n",
-               budget);
-  if (out) {
-    out->write("[\n");
-    for (std::size_t k = 0; k < cells.size(); ++k) out->write("  " + json_cell(cells[k]) + (k + 1 < cells.size() ? ",\n" : "\n"));
-    out->write("]\n");
-    out->commit();
-  }
-  if (!json_stdout) io::check_standard_output();
-  return 0;
+  check_workloads(o.workloads, list);
+  if (o.other && o.json) throw UsageError("--compare prints its own table; give --json without it");
+  if (o.other) return compare(*o.other, list, o.workloads, o.solvers, o.passed);
+  return run_table(o, list);
 }
 
 }  // namespace lagrange::cli

@@ -229,8 +229,8 @@ void solver_section(SandboxState& state) {
   hint("Keys 1..%zu switch live, without a reset.", solver_table().size());
 }
 
-void simulation_section(SandboxState& state) {
-  if (!ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) return;
+// Run or pause, one step, reset: three buttons of one width across the panel.
+void run_buttons(SandboxState& state) {
   const float w = (ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().ItemSpacing.x) / 3.0f;
   if (ImGui::Button(state.paused ? "Run" : "Pause", ImVec2(w, 0))) state.push(Command::Kind::TogglePause);
   remember_rect(state, "pause");
@@ -241,7 +241,10 @@ void simulation_section(SandboxState& state) {
   ImGui::SameLine();
   if (ImGui::Button("Reset", ImVec2(w, 0))) state.push(Command::Kind::Reset);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("R: back to the scene's start, keeping your settings");
+}
 
+// How fast the window runs the simulation and how much of it the timeline keeps: the app's, not the world's settings.
+void pace_controls(SandboxState& state) {
   double scale_lo = 1.0 / 64.0, scale_hi = 4.0;
   ImGui::SliderScalar(fit_label("time scale").c_str(), ImGuiDataType_Double, &state.time_scale, &scale_lo, &scale_hi,
                       "x%.3g", ImGuiSliderFlags_Logarithmic);
@@ -265,58 +268,75 @@ void simulation_section(SandboxState& state) {
                       "steps back); at most %.0f MB of snapshots, the oldest dropped first.",
                       static_cast<double>(state.timeline.max_bytes) / (1 << 20));
   remember_label(state, "history kept");
+}
 
-  Settings s = state.edit;
+// Gravity's y in 2D, its three components in 3D. Returns whether it changed.
+bool gravity_control(SandboxState& state, Settings& s) {
+  if (state.world().dimension() == 2)
+    return slider_double(state, "gravity", "gravity y", s.gravity.y, -30.0, 30.0, "%.3f");
+  const double speed = 0.05;
+  const std::string label = setting_label("gravity", "gravity");
+  const bool changed = ImGui::DragScalarN(fit_label(label).c_str(), ImGuiDataType_Double, &s.gravity.x, 3,
+                                          static_cast<float>(speed), nullptr, nullptr, "%.2f");
+  setting_tooltip("gravity");
+  remember_label(state, label);
+  return changed;
+}
+
+// One click for another world's gravity, along the current direction (straight down when there is none).
+bool planet_buttons(SandboxState& state, Settings& s) {
+  struct Planet {
+    const char* name;
+    double g;
+    const char* what;
+  };
+  static constexpr Planet kPlanets[] = {{"Earth", 9.81, "the Earth"},
+                                        {"Moon", 1.62, "the Moon"},
+                                        {"Mars", 3.71, "Mars"},
+                                        {"Jupiter", 24.79, "Jupiter"},
+                                        {"zero g", 0.0, "weightless"}};
+  const double g = glm::length(s.gravity);
+  const Vec3 down = g > 0.0 ? s.gravity / g : Vec3(0.0, -1.0, 0.0);
   bool changed = false;
-  changed |= slider_double(state, "dt", "\xce\x94t", s.dt, 1e-4, 0.05, "%.5f", true);
-  changed |= slider_int(state, "substeps", "substeps", s.substeps, 1, 64);
-  if (state.world().dimension() == 2) {
-    changed |= slider_double(state, "gravity", "gravity y", s.gravity.y, -30.0, 30.0, "%.3f");
-  } else {
-    const double speed = 0.05;
-    const std::string label = setting_label("gravity", "gravity");
-    changed |= ImGui::DragScalarN(fit_label(label).c_str(), ImGuiDataType_Double, &s.gravity.x, 3,
-                                  static_cast<float>(speed), nullptr, nullptr, "%.2f");
-    setting_tooltip("gravity");
-    remember_label(state, label);
-  }
-  // One click for another world's gravity, along the current direction (straight down when there is none).
-  {
-    struct Planet {
-      const char* name;
-      double g;
-      const char* what;
-    };
-    static constexpr Planet kPlanets[] = {{"Earth", 9.81, "the Earth"},
-                                          {"Moon", 1.62, "the Moon"},
-                                          {"Mars", 3.71, "Mars"},
-                                          {"Jupiter", 24.79, "Jupiter"},
-                                          {"zero g", 0.0, "weightless"}};
-    const double g = glm::length(s.gravity);
-    const Vec3 down = g > 0.0 ? s.gravity / g : Vec3(0.0, -1.0, 0.0);
-    bool first = true;
-    for (const Planet& planet : kPlanets) {
-      if (!first) same_line_if_fits(ImGui::CalcTextSize(planet.name).x + 2.0f * ImGui::GetStyle().FramePadding.x);
-      first = false;
-      if (ImGui::SmallButton(planet.name)) {
-        s.gravity = planet.g * down;
-        changed = true;
-      }
-      remember_rect(state, std::string("gravity ") + planet.name);
-      if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("g = %.2f m/s\xc2\xb2, %s, along the current direction of gravity", planet.g, planet.what);
+  bool first = true;
+  for (const Planet& planet : kPlanets) {
+    if (!first) same_line_if_fits(ImGui::CalcTextSize(planet.name).x + 2.0f * ImGui::GetStyle().FramePadding.x);
+    first = false;
+    if (ImGui::SmallButton(planet.name)) {
+      s.gravity = planet.g * down;
+      changed = true;
     }
+    remember_rect(state, std::string("gravity ") + planet.name);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("g = %.2f m/s\xc2\xb2, %s, along the current direction of gravity", planet.g, planet.what);
   }
-  changed |= slider_double(state, "damping", "damping", s.damping, 0.0, 5.0, "%.3f");
-  // Air drag on and off in one click: off sets the damping to 0, on brings back the last non-zero value (0.5 1/s).
+  return changed;
+}
+
+// Air drag on and off in one click: off sets the damping to 0, on brings back the last non-zero value (0.5 1/s).
+bool air_drag_checkbox(SandboxState& state, Settings& s) {
   if (s.damping > 0.0) state.air_drag = s.damping;
   bool drag_on = s.damping > 0.0;
+  bool changed = false;
   if (checkbox(state, "air drag", &drag_on)) {
     s.damping = drag_on ? state.air_drag : 0.0;
     changed = true;
   }
   remember_rect(state, "air drag");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Linear air drag -damping m v on every particle: on or off");
+  return changed;
+}
+
+// The world's settings, edited on a copy that is applied between steps when anything changed.
+void settings_controls(SandboxState& state) {
+  Settings s = state.edit;
+  bool changed = false;
+  changed |= slider_double(state, "dt", "\xce\x94t", s.dt, 1e-4, 0.05, "%.5f", true);
+  changed |= slider_int(state, "substeps", "substeps", s.substeps, 1, 64);
+  changed |= gravity_control(state, s);
+  changed |= planet_buttons(state, s);
+  changed |= slider_double(state, "damping", "damping", s.damping, 0.0, 5.0, "%.3f");
+  changed |= air_drag_checkbox(state, s);
   changed |= slider_double(state, "tolerance", "tolerance", s.tolerance, 1e-14, 1e-2, "%.0e", true);
   changed |= slider_int(state, "max_iterations", "iteration cap", s.max_iterations, 1, 500);
   changed |= slider_double(state, "baumgarte", "Baumgarte \xce\xb2", s.baumgarte, 0.0, 100.0, "%.2f");
@@ -326,6 +346,13 @@ void simulation_section(SandboxState& state) {
     state.edit = s;
     state.commands.push_back(Command::apply_settings(s));
   }
+}
+
+void simulation_section(SandboxState& state) {
+  if (!ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  run_buttons(state);
+  pace_controls(state);
+  settings_controls(state);
   if (ImGui::Button("Scene's own settings")) state.push(Command::Kind::RestoreSceneSettings);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Back to the values in the scene file (no reset).");
   if (!state.settings_error.empty()) {

@@ -83,12 +83,12 @@ float button_width(const char* label) {
   return ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x;
 }
 
-void timer_column(SandboxState& state) {
+// The heading, Restart, and the choice of the timed particle.
+void timer_header(SandboxState& state) {
   const Colours c = colours(state.appearance.theme);
-  const ImVec4 kHeading = c.heading, kTimerColour = c.timer;
   MeasureState& m = state.measure;
   const World& world = state.world();
-  ImGui::TextColored(kHeading, "Period timer");
+  ImGui::TextColored(c.heading, "Period timer");
   const float restart_w = button_width("Restart");
   ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetContentRegionMax().x - restart_w));
   if (ImGui::SmallButton("Restart")) restart_timer(m, world);
@@ -109,13 +109,13 @@ void timer_column(SandboxState& state) {
   }
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("The particle whose period is timed (ringed in pink). Grabbing a particle times it.");
+}
 
+// The measured period, or why there is none yet.
+void measured_period(SandboxState& state, const std::optional<PeriodMeter::Result>& result) {
+  const ImVec4 kTimerColour = colours(state.appearance.theme).timer;
+  MeasureState& m = state.measure;
   auto& out = m.readout;
-  out.period.reset();
-  out.exact.reset();
-  out.small_angle.reset();
-  out.intervals = 0;
-  const auto result = m.meter.result();
   if (state.dragging()) {
     hint("timing starts again when you let go");
   } else if (result) {
@@ -132,11 +132,17 @@ void timer_column(SandboxState& state) {
   } else if (m.particle >= 0) {
     big(kTimerColour, "%s", "T = ...");
     remember(state, "period");
-    hint("timing for %.1f s: a whole swing is needed", world.time() - m.timing_since);
+    hint("timing for %.1f s: a whole swing is needed", state.world().time() - m.timing_since);
   } else {
     hint("every particle is fixed: nothing to time");
   }
   if (m.timer_full) hint("timer full (%zu steps): Restart to time again", MeasureState::kMaxSamples);
+}
+
+// The simple pendulum's exact and small-angle periods beside the measured one, or why there are none.
+void exact_periods(SandboxState& state, const std::optional<PeriodMeter::Result>& result) {
+  MeasureState& m = state.measure;
+  auto& out = m.readout;
   if (m.exact) {
     out.exact = m.exact->exact;
     out.small_angle = m.exact->small_angle;
@@ -162,12 +168,17 @@ void timer_column(SandboxState& state) {
     hint("no exact value: %s", m.no_exact_reason.c_str());
     remember(state, "no exact");
   }
+}
 
-  ImGui::Spacing();
+void stopwatch(SandboxState& state) {
+  const Colours c = colours(state.appearance.theme);
+  const ImVec4 kHeading = c.heading;
+  MeasureState& m = state.measure;
   ImGui::TextColored(kHeading, "Stopwatch");
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Counts simulated seconds: slow motion slows it, pause stops it, a single step adds one \xce\x94t.");
-  const double now = world.time();
+  auto& out = m.readout;
+  const double now = state.world().time();
   out.stopwatch = m.stopwatch.elapsed(now);
   ImGui::SameLine();
   ImGui::SetCursorPosY(ImGui::GetCursorPosY() - 0.25f * ImGui::GetFontSize());
@@ -194,6 +205,21 @@ void timer_column(SandboxState& state) {
     ImGui::TextDisabled("%s", text);
     remember(state, "last lap");
   }
+}
+
+void timer_column(SandboxState& state) {
+  timer_header(state);
+  // The readout keeps only what is shown this frame.
+  auto& out = state.measure.readout;
+  out.period.reset();
+  out.exact.reset();
+  out.small_angle.reset();
+  out.intervals = 0;
+  const auto result = state.measure.meter.result();
+  measured_period(state, result);
+  exact_periods(state, result);
+  ImGui::Spacing();
+  stopwatch(state);
 }
 
 // (angle, angular velocity) of the selected rod over the last steps, both axes symmetric about zero.

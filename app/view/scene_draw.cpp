@@ -227,113 +227,137 @@ void add_rest_ghost(const Camera& camera, Vec3 a, Vec3 b, double rest, float rod
               colour);
 }
 
-}  // namespace
-
-void build_draw_list(const SandboxState& state, std::span<const double> radii, DrawList& list, int lane) {
-  list.clear();
-  const World& world = state.lane_world(static_cast<std::size_t>(lane));
-  const std::vector<Trail>& trails = state.displays[static_cast<std::size_t>(lane)].trails;
-  const State& p = world.state();
-  const Model& model = world.model();
-  const Camera& camera = state.camera;
-  const glm::dvec3 view_dir = camera.forward();
-  const int exaggeration = state.view.error_exaggeration;
-  const Theme theme = state.appearance.theme;
-  const Palette& colours = palette(theme);
-  list.background = colours.background;
-  if (state.view.grid) add_grid(state, list);
-
-  // Trails, oldest faint.
-  if (state.view.trails)
-    for (const Trail& trail : trails) {
-      const glm::vec3 c = particle_colour(state.scene, trail.particle);
-      const std::size_t n = trail.points.size();
-      for (std::size_t k = 1; k < n; ++k) {
-        const float age = static_cast<float>(k) / static_cast<float>(n);
-        add_segment(list.under, trail.points[k - 1], trail.points[k], 2.0f, glm::vec4(glm::mix(c, colours.trail_mix, 0.3f), 0.85f * age));
-      }
-    }
-
-  // Rods.
-  const auto constraints = world.constraints();
-  const auto& forces = world.state().row_force;
-  std::size_t rod_count = 0;
-  for (const auto& c : constraints) rod_count += is_rod(*c) ? 1 : 0;
-  float width = state.view.rod_width;
-  if (width <= 0.0f) width = camera.perspective ? (rod_count > 200 ? 1.5f : 3.5f) : (rod_count > 200 ? 2.0f : 5.0f);
-  for (std::size_t c = 0; c < constraints.size(); ++c) {
-    const Constraint& constraint = *constraints[c];
-    const int index = static_cast<int>(c);
-    if (is_rod(constraint)) {
-      const auto ids = constraint.particles();
-      glm::vec4 colour(colours.rod_neutral, 1.0f);
-      if (state.view.rod_colouring == RodColouring::Tension) {
-        const std::size_t r = static_cast<std::size_t>(world.model().row_offset(index));
-        colour = tension_colour(r < forces.size() ? forces[r] : 0.0, state.force_scale, theme);
-      } else if (state.view.rod_colouring == RodColouring::LengthError) {
-        colour = error_colour(std::abs(constraint.value(0, p.position)) / constraint.length_scale(0), theme);
-      }
-      const bool hovered = state.hover.kind == Hover::Kind::Rod && state.hover.index == index;
-      const double rest = constraint.length_scale(0);
-      const auto [a, b] = drawn_ends(p.position[ids[0]], p.position[ids[1]], rest, exaggeration);
-      add_segment(list.segments, a, b, hovered ? width + 3.0f : width,
-                  hovered ? glm::mix(colour, glm::vec4(1.0f, 0.95f, 0.55f, 1.0f), 0.5f) : colour);
-      if (state.view.rest_ghosts)  // the grid's axis colour, strong: white-ish on dark, dark on light
-        add_rest_ghost(camera, p.position[ids[0]], p.position[ids[1]], rest, width,
-                       glm::vec4(glm::vec3(colours.grid_axis), 0.85f), list.segments);
-      continue;
-    }
-    // Everything else is drawn from its drawing hint: the app never asks what type a constraint is.
-    const Drawing drawing = constraint.drawing();
-    const auto ids = constraint.particles();
-    if (ids.empty()) continue;
-    const int held = ids[0];
-    const double r = radii[static_cast<std::size_t>(held)];
-    const glm::vec4 colour = colours.pin;
-    switch (drawing.shape) {
-      case Shape::Point:
-        if (state.hand().constraint() == index) {  // the mouse's pin, either model
-          add_segment(list.over, p.position[held], drawing.point, 2.0f, colours.drag);
-          add_ring(list.over, drawing.point, r * 0.5, view_dir, colours.drag, 2.0f);
-        } else {  // a scene pin: a yellow ring and cross-hair around the point
-          add_ring(list.over, drawing.point, r * 1.45, view_dir, colour, 2.5f);
-          const Vec3 u = glm::normalize(glm::cross(view_dir, glm::length(glm::cross(view_dir, Vec3(0, 1, 0))) > 1e-6 ? Vec3(0, 1, 0) : Vec3(1, 0, 0)));
-          const Vec3 v = glm::normalize(glm::cross(u, view_dir));
-          add_segment(list.over, drawing.point - u * r * 1.9, drawing.point - u * r * 1.1, 2.5f, colour);
-          add_segment(list.over, drawing.point + u * r * 1.1, drawing.point + u * r * 1.9, 2.5f, colour);
-          add_segment(list.over, drawing.point - v * r * 1.9, drawing.point - v * r * 1.1, 2.5f, colour);
-          add_segment(list.over, drawing.point + v * r * 1.1, drawing.point + v * r * 1.9, 2.5f, colour);
-        }
-        break;
-      case Shape::Line: {  // the wire: a long thin line under the scene, through the bead
-        const double reach = 40.0 * state.length_scale + glm::length(p.position[held] - drawing.point);
-        const Vec3 centre = drawing.point + glm::dot(p.position[held] - drawing.point, drawing.axis) * drawing.axis;
-        add_segment(list.under, centre - reach * drawing.axis, centre + reach * drawing.axis, 2.5f,
-                    glm::vec4(glm::vec3(colour) * 0.85f, 0.9f));
-        break;
-      }
-      case Shape::Plane: {  // a square of grid lines in the plane, centred on the particle's foot point
-        const Vec3 n = drawing.axis;
-        const Vec3 foot = p.position[held] - glm::dot(p.position[held] - drawing.point, n) * n;
-        Vec3 u = glm::cross(n, Vec3(0.0, 0.0, 1.0));
-        if (glm::length(u) < 1e-6) u = glm::cross(n, Vec3(1.0, 0.0, 0.0));
-        u = glm::normalize(u);
-        const Vec3 v = glm::cross(n, u);
-        const double half = 1.5 * state.length_scale;
-        const glm::vec4 line = glm::vec4(glm::vec3(colour) * 0.85f, 0.3f);
-        for (int k = -4; k <= 4; ++k) {
-          const double t = half * k / 4.0;
-          add_segment(list.under, foot + t * u - half * v, foot + t * u + half * v, 1.5f, line);
-          if (model.dimension() == 3) add_segment(list.under, foot - half * u + t * v, foot + half * u + t * v, 1.5f, line);
-        }
-        break;
-      }
-      case Shape::Segment:
-        break;
+// Trails, oldest faint.
+void add_trails(const SandboxState& state, const std::vector<Trail>& trails, DrawList& list) {
+  const Palette& colours = palette(state.appearance.theme);
+  for (const Trail& trail : trails) {
+    const glm::vec3 c = particle_colour(state.scene, trail.particle);
+    const std::size_t n = trail.points.size();
+    for (std::size_t k = 1; k < n; ++k) {
+      const float age = static_cast<float>(k) / static_cast<float>(n);
+      add_segment(list.under, trail.points[k - 1], trail.points[k], 2.0f, glm::vec4(glm::mix(c, colours.trail_mix, 0.3f), 0.85f * age));
     }
   }
+}
 
-  // Particles.
+// The view's rod width, or when it is on auto, thinner rods for a scene of many (a cloth) and in perspective.
+float rod_width(const SandboxState& state, const World& world) {
+  std::size_t rod_count = 0;
+  for (const auto& c : world.constraints()) rod_count += is_rod(*c) ? 1 : 0;
+  float width = state.view.rod_width;
+  if (width <= 0.0f)
+    width = state.camera.perspective ? (rod_count > 200 ? 1.5f : 3.5f) : (rod_count > 200 ? 2.0f : 5.0f);
+  return width;
+}
+
+void add_rod(const SandboxState& state, const World& world, const Constraint& constraint, int index, float width,
+             DrawList& list) {
+  const State& p = world.state();
+  const auto& forces = world.state().row_force;
+  const Theme theme = state.appearance.theme;
+  const Palette& colours = palette(theme);
+  const auto ids = constraint.particles();
+  glm::vec4 colour(colours.rod_neutral, 1.0f);
+  if (state.view.rod_colouring == RodColouring::Tension) {
+    const std::size_t r = static_cast<std::size_t>(world.model().row_offset(index));
+    colour = tension_colour(r < forces.size() ? forces[r] : 0.0, state.force_scale, theme);
+  } else if (state.view.rod_colouring == RodColouring::LengthError) {
+    colour = error_colour(std::abs(constraint.value(0, p.position)) / constraint.length_scale(0), theme);
+  }
+  const bool hovered = state.hover.kind == Hover::Kind::Rod && state.hover.index == index;
+  const double rest = constraint.length_scale(0);
+  const auto [a, b] = drawn_ends(p.position[ids[0]], p.position[ids[1]], rest, state.view.error_exaggeration);
+  add_segment(list.segments, a, b, hovered ? width + 3.0f : width,
+              hovered ? glm::mix(colour, glm::vec4(1.0f, 0.95f, 0.55f, 1.0f), 0.5f) : colour);
+  if (state.view.rest_ghosts)  // the grid's axis colour, strong: white-ish on dark, dark on light
+    add_rest_ghost(state.camera, p.position[ids[0]], p.position[ids[1]], rest, width,
+                   glm::vec4(glm::vec3(colours.grid_axis), 0.85f), list.segments);
+}
+
+// A Point hint: the mouse's own pin (either drag model) as a line to the particle and a small ring, a scene pin as a
+// yellow ring and cross-hair around the point.
+void add_pin(const SandboxState& state, Vec3 held_at, const Drawing& drawing, double r, bool mouse, DrawList& list) {
+  const Palette& colours = palette(state.appearance.theme);
+  const glm::dvec3 view_dir = state.camera.forward();
+  const glm::vec4 colour = colours.pin;
+  if (mouse) {
+    add_segment(list.over, held_at, drawing.point, 2.0f, colours.drag);
+    add_ring(list.over, drawing.point, r * 0.5, view_dir, colours.drag, 2.0f);
+    return;
+  }
+  add_ring(list.over, drawing.point, r * 1.45, view_dir, colour, 2.5f);
+  const Vec3 u = glm::normalize(glm::cross(view_dir, glm::length(glm::cross(view_dir, Vec3(0, 1, 0))) > 1e-6 ? Vec3(0, 1, 0) : Vec3(1, 0, 0)));
+  const Vec3 v = glm::normalize(glm::cross(u, view_dir));
+  add_segment(list.over, drawing.point - u * r * 1.9, drawing.point - u * r * 1.1, 2.5f, colour);
+  add_segment(list.over, drawing.point + u * r * 1.1, drawing.point + u * r * 1.9, 2.5f, colour);
+  add_segment(list.over, drawing.point - v * r * 1.9, drawing.point - v * r * 1.1, 2.5f, colour);
+  add_segment(list.over, drawing.point + v * r * 1.1, drawing.point + v * r * 1.9, 2.5f, colour);
+}
+
+// A Line hint, the wire: a long thin line under the scene, through the bead.
+void add_wire(const SandboxState& state, Vec3 held_at, const Drawing& drawing, DrawList& list) {
+  const glm::vec4 colour = palette(state.appearance.theme).pin;
+  const double reach = 40.0 * state.length_scale + glm::length(held_at - drawing.point);
+  const Vec3 centre = drawing.point + glm::dot(held_at - drawing.point, drawing.axis) * drawing.axis;
+  add_segment(list.under, centre - reach * drawing.axis, centre + reach * drawing.axis, 2.5f,
+              glm::vec4(glm::vec3(colour) * 0.85f, 0.9f));
+}
+
+// A Plane hint: a square of grid lines in the plane, centred on the particle's foot point (one set of lines in 2D,
+// where the plane is seen edge on).
+void add_plane(const SandboxState& state, const Model& model, Vec3 held_at, const Drawing& drawing, DrawList& list) {
+  const glm::vec4 colour = palette(state.appearance.theme).pin;
+  const Vec3 n = drawing.axis;
+  const Vec3 foot = held_at - glm::dot(held_at - drawing.point, n) * n;
+  Vec3 u = glm::cross(n, Vec3(0.0, 0.0, 1.0));
+  if (glm::length(u) < 1e-6) u = glm::cross(n, Vec3(1.0, 0.0, 0.0));
+  u = glm::normalize(u);
+  const Vec3 v = glm::cross(n, u);
+  const double half = 1.5 * state.length_scale;
+  const glm::vec4 line = glm::vec4(glm::vec3(colour) * 0.85f, 0.3f);
+  for (int k = -4; k <= 4; ++k) {
+    const double t = half * k / 4.0;
+    add_segment(list.under, foot + t * u - half * v, foot + t * u + half * v, 1.5f, line);
+    if (model.dimension() == 3) add_segment(list.under, foot - half * u + t * v, foot + half * u + t * v, 1.5f, line);
+  }
+}
+
+// Everything but rods is drawn from its drawing hint: the app never asks what type a constraint is.
+void add_drawing_hint(const SandboxState& state, const World& world, const Constraint& constraint, int index,
+                      std::span<const double> radii, DrawList& list) {
+  const Drawing drawing = constraint.drawing();
+  const auto ids = constraint.particles();
+  if (ids.empty()) return;
+  const int held = ids[0];
+  const Vec3 held_at = world.state().position[held];
+  switch (drawing.shape) {
+    case Shape::Point:
+      add_pin(state, held_at, drawing, radii[static_cast<std::size_t>(held)], state.hand().constraint() == index, list);
+      break;
+    case Shape::Line:
+      add_wire(state, held_at, drawing, list);
+      break;
+    case Shape::Plane:
+      add_plane(state, world.model(), held_at, drawing, list);
+      break;
+    case Shape::Segment:
+      break;
+  }
+}
+
+void add_constraints(const SandboxState& state, const World& world, std::span<const double> radii, float width,
+                     DrawList& list) {
+  const auto constraints = world.constraints();
+  for (std::size_t c = 0; c < constraints.size(); ++c) {
+    const int index = static_cast<int>(c);
+    if (is_rod(*constraints[c])) add_rod(state, world, *constraints[c], index, width, list);
+    else add_drawing_hint(state, world, *constraints[c], index, radii, list);
+  }
+}
+
+void add_particles(const SandboxState& state, const World& world, std::span<const double> radii, DrawList& list) {
+  const State& p = world.state();
+  const Model& model = world.model();
   const std::size_t n = model.particle_count();
   list.spheres.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -345,56 +369,80 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
                             glm::vec4(particle_colour(state.scene, index), 1.0f),
                             glm::vec4(model.fixed(i) ? 1.0f : 0.0f, highlight, n > 400 ? 0.0f : 1.0f, 0.0f)});
   }
+}
 
-  // The other lanes over lane 1, each in its colour: translucent rods and smaller beads (hidden inside lane 1's
-  // beads while the lanes agree, showing as soon as they part).
-  if (lane == 0 && state.lane_view == LaneView::Overlay)
-    for (std::size_t k = 0; k + 1 < state.lane_count(); ++k) {
-      const World& ghost = state.sim.world(k + 1);
-      const State& g = ghost.state();
-      const glm::vec4 colour = lane_rgba(state, static_cast<int>(k) + 1, 0.7f);
-      const auto ghost_constraints = ghost.constraints();
-      for (const auto& c : ghost_constraints) {
-        if (!is_rod(*c)) continue;
-        const auto ids = c->particles();
-        const auto [a, b] = drawn_ends(g.position[ids[0]], g.position[ids[1]], c->length_scale(0), exaggeration);
-        add_segment(list.segments, a, b, std::max(width * 0.6f, 1.5f), colour);
-      }
-      for (std::size_t i = 0; i < g.position.size() && i < radii.size(); ++i)
-        if (!ghost.model().fixed(i))
-          list.spheres.push_back({to_f(g.position[i]), static_cast<float>(radii[i] * 0.8), glm::vec4(glm::vec3(colour), 0.8f),
-                                  glm::vec4(0.0f, 0.0f, 0.0f, 0.0f)});
+// The other lanes over lane 1, each in its colour: translucent rods and smaller beads (hidden inside lane 1's
+// beads while the lanes agree, showing as soon as they part).
+void add_overlaid_lanes(const SandboxState& state, std::span<const double> radii, float width, DrawList& list) {
+  for (std::size_t k = 0; k + 1 < state.lane_count(); ++k) {
+    const World& ghost = state.sim.world(k + 1);
+    const State& g = ghost.state();
+    const glm::vec4 colour = lane_rgba(state, static_cast<int>(k) + 1, 0.7f);
+    const auto ghost_constraints = ghost.constraints();
+    for (const auto& c : ghost_constraints) {
+      if (!is_rod(*c)) continue;
+      const auto ids = c->particles();
+      const auto [a, b] = drawn_ends(g.position[ids[0]], g.position[ids[1]], c->length_scale(0),
+                                     state.view.error_exaggeration);
+      add_segment(list.segments, a, b, std::max(width * 0.6f, 1.5f), colour);
     }
+    for (std::size_t i = 0; i < g.position.size() && i < radii.size(); ++i)
+      if (!ghost.model().fixed(i))
+        list.spheres.push_back({to_f(g.position[i]), static_cast<float>(radii[i] * 0.8), glm::vec4(glm::vec3(colour), 0.8f),
+                                glm::vec4(0.0f, 0.0f, 0.0f, 0.0f)});
+  }
+}
 
-  // Widths are in screen units: thicker on HiDPI screens.
+// Force arrows: one scale for both kinds so they compare; the median weight spans half a rod.
+void add_force_arrows(const SandboxState& state, const World& world, DrawList& list) {
+  const State& p = world.state();
+  const Model& model = world.model();
+  const Palette& colours = palette(state.appearance.theme);
+  const glm::dvec3 view_dir = state.camera.forward();
+  const std::size_t n = model.particle_count();
+  const double g = glm::length(world.settings().gravity);
+  double weight = 0.0;
+  std::size_t moving = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (!model.fixed(i)) {
+      weight += model.mass(i) * g;
+      ++moving;
+    }
+  weight = moving ? weight / moving : 0.0;
+  const double scale = 0.6 * state.length_scale / std::max(weight, 1e-9);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (model.fixed(i)) continue;
+    if (state.view.gravity_arrows)
+      add_arrow(list.over, p.position[i], world.settings().gravity * model.mass(i) * scale, view_dir, colours.gravity);
+    if (state.view.constraint_arrows)
+      add_arrow(list.over, p.position[i], constraint_force(model, p, static_cast<int>(i)) * scale, view_dir,
+                colours.constraint_force);
+  }
+}
+
+void scale_widths(std::vector<SegmentInstance>& segments, float line_scale) {
+  for (SegmentInstance& s : segments) s.width *= line_scale;
+}
+
+}  // namespace
+
+void build_draw_list(const SandboxState& state, std::span<const double> radii, DrawList& list, int lane) {
+  list.clear();
+  const World& world = state.lane_world(static_cast<std::size_t>(lane));
+  list.background = palette(state.appearance.theme).background;
+  if (state.view.grid) add_grid(state, list);
+  if (state.view.trails) add_trails(state, state.displays[static_cast<std::size_t>(lane)].trails, list);
+  const float width = rod_width(state, world);
+  add_constraints(state, world, radii, width, list);
+  add_particles(state, world, radii, list);
+  if (lane == 0 && state.lane_view == LaneView::Overlay) add_overlaid_lanes(state, radii, width, list);
+
+  // Widths are in screen units: thicker on HiDPI screens. The arrows are scaled with the pins once they are added.
   const float line_scale = static_cast<float>(state.ui_scale * state.pixel_ratio);
   if (line_scale != 1.0f)
-    for (auto* segments : {&list.under, &list.segments})
-      for (SegmentInstance& s : *segments) s.width *= line_scale;
-
-  // Force arrows: one scale for both kinds so they compare; the median weight spans half a rod.
-  if (state.view.gravity_arrows || state.view.constraint_arrows) {
-    const double g = glm::length(world.settings().gravity);
-    double weight = 0.0;
-    std::size_t moving = 0;
-    for (std::size_t i = 0; i < n; ++i)
-      if (!model.fixed(i)) {
-        weight += model.mass(i) * g;
-        ++moving;
-      }
-    weight = moving ? weight / moving : 0.0;
-    const double scale = 0.6 * state.length_scale / std::max(weight, 1e-9);
-    for (std::size_t i = 0; i < n; ++i) {
-      if (model.fixed(i)) continue;
-      if (state.view.gravity_arrows)
-        add_arrow(list.over, p.position[i], world.settings().gravity * model.mass(i) * scale, view_dir, colours.gravity);
-      if (state.view.constraint_arrows)
-        add_arrow(list.over, p.position[i], constraint_force(model, p, static_cast<int>(i)) * scale, view_dir,
-                  colours.constraint_force);
-    }
-  }
-  if (line_scale != 1.0f)
-    for (SegmentInstance& s : list.over) s.width *= line_scale;
+    for (auto* segments : {&list.under, &list.segments}) scale_widths(*segments, line_scale);
+  if (state.view.gravity_arrows || state.view.constraint_arrows) add_force_arrows(state, world, list);
+  if (line_scale != 1.0f) scale_widths(list.over, line_scale);
 }
 
 }  // namespace lagrange::app

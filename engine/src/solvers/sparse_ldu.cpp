@@ -32,38 +32,66 @@ long symbolic_fill(int n, const std::vector<std::pair<int, int>>& upper, const s
   return entries - static_cast<long>(upper.size());
 }
 
+// AMD's order on the symmetric pattern of A (the diagonal included).
+std::vector<int> amd_order(int n, const std::vector<std::pair<int, int>>& upper) {
+  std::vector<Eigen::Triplet<double, int>> triplets;
+  triplets.reserve(2 * upper.size() + n);
+  for (int i = 0; i < n; ++i) triplets.emplace_back(i, i, 1.0);
+  for (const auto& [i, j] : upper) {
+    triplets.emplace_back(i, j, 1.0);
+    triplets.emplace_back(j, i, 1.0);
+  }
+  Eigen::SparseMatrix<double, Eigen::ColMajor, int> pattern(n, n);
+  pattern.setFromTriplets(triplets.begin(), triplets.end());
+  Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> perm;
+  Eigen::AMDOrdering<int> amd;
+  amd(pattern, perm);
+  return std::vector<int>(perm.indices().data(), perm.indices().data() + n);
+}
+
+// Fill-reducing ordering on the symmetric pattern (AMD), unless the given order fills no more: chains and other
+// banded systems keep their natural order, which keeps the factor's memory accesses sequential. order[new] = original.
+std::vector<int> fill_reducing_order(int n, const std::vector<std::pair<int, int>>& upper) {
+  std::vector<int> order(n);
+  for (int k = 0; k < n; ++k) order[k] = k;
+  if (n > 2 && !upper.empty() && symbolic_fill(n, upper, order) > 0) {
+    std::vector<int> amd = amd_order(n, upper);
+    if (symbolic_fill(n, upper, amd) < symbolic_fill(n, upper, order)) order = amd;
+  }
+  return order;
+}
+
 }  // namespace
 
 void SparseLDU::analyze(int n, const std::vector<std::pair<int, int>>& upper) {
   n_ = n;
-  perm_old_.resize(n);
+  perm_old_ = fill_reducing_order(n, upper);
   perm_new_.resize(n);
-  // Fill-reducing ordering on the symmetric pattern (AMD), unless the given order fills no more: chains and other
-  // banded systems keep their natural order, which keeps the factor's memory accesses sequential.
-  for (int k = 0; k < n; ++k) perm_old_[k] = k;
-  if (n > 2 && !upper.empty() && symbolic_fill(n, upper, perm_old_) > 0) {
-    std::vector<Eigen::Triplet<double, int>> triplets;
-    triplets.reserve(2 * upper.size() + n);
-    for (int i = 0; i < n; ++i) triplets.emplace_back(i, i, 1.0);
-    for (const auto& [i, j] : upper) {
-      triplets.emplace_back(i, j, 1.0);
-      triplets.emplace_back(j, i, 1.0);
-    }
-    Eigen::SparseMatrix<double, Eigen::ColMajor, int> pattern(n, n);
-    pattern.setFromTriplets(triplets.begin(), triplets.end());
-    Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> perm;
-    Eigen::AMDOrdering<int> amd;
-    amd(pattern, perm);
-    std::vector<int> amd_order(perm.indices().data(), perm.indices().data() + n);
-    if (symbolic_fill(n, upper, amd_order) < symbolic_fill(n, upper, perm_old_)) perm_old_ = amd_order;
-  }
   identity_order_ = true;
   for (int k = 0; k < n; ++k) {
     perm_new_[perm_old_[k]] = k;
     identity_order_ = identity_order_ && perm_old_[k] == k;
   }
+  permute_pattern(upper);
+  build_elimination_tree();
+  build_row_patterns();
+  bidiagonal_ = identity_order_;
+  for (int i = 0; bidiagonal_ && i < n; ++i) {
+    const int count = factor_start_[i + 1] - factor_start_[i];
+    bidiagonal_ = count == 0 || (count == 1 && factor_row_[factor_start_[i]] == i + 1);
+  }
+  sub_.assign(bidiagonal_ ? n : 0, 0.0);
+  l_.assign(factor_start_[n], 0.0);
+  u_.assign(symmetric_ ? 0 : factor_start_[n], 0.0);
+  inv_d_.assign(n, 0.0);
+  work_.assign(n, 0.0);
+  y_up_.assign(n, 0.0);
+  y_low_.assign(n, 0.0);
+}
 
-  // Permuted strictly-upper pattern, column by column.
+// Permuted strictly-upper pattern, column by column.
+void SparseLDU::permute_pattern(const std::vector<std::pair<int, int>>& upper) {
+  const int n = n_;
   std::vector<int> count(n + 1, 0);
   pair_slot_.resize(upper.size());
   pair_swapped_.resize(upper.size());
@@ -86,8 +114,11 @@ void SparseLDU::analyze(int n, const std::vector<std::pair<int, int>>& upper) {
   a_up_.assign(upper.size(), 0.0);
   a_low_.assign(upper.size(), 0.0);
   a_diag_.assign(n, 0.0);
+}
 
-  // Elimination tree and column counts (Davis's ldl_symbolic).
+// Elimination tree and column counts (Davis's ldl_symbolic).
+void SparseLDU::build_elimination_tree() {
+  const int n = n_;
   parent_.assign(n, -1);
   flag_.assign(n, -1);
   fill_count_.assign(n, 0);
@@ -104,9 +135,12 @@ void SparseLDU::analyze(int n, const std::vector<std::pair<int, int>>& upper) {
   factor_start_.assign(n + 1, 0);
   for (int k = 0; k < n; ++k) factor_start_[k + 1] = factor_start_[k] + fill_count_[k];
   factor_row_.assign(factor_start_[n], 0);
+}
 
-  // The pattern of every row of L in topological order, and the slot each entry lands in, found once here by the
-  // same elimination-tree walk ldl_numeric does; the numeric phase then only does arithmetic.
+// The pattern of every row of L in topological order, and the slot each entry lands in, found once here by the
+// same elimination-tree walk ldl_numeric does; the numeric phase then only does arithmetic.
+void SparseLDU::build_row_patterns() {
+  const int n = n_;
   row_start_.assign(n + 1, 0);
   row_col_.clear();
   row_slot_.clear();
@@ -133,18 +167,6 @@ void SparseLDU::analyze(int n, const std::vector<std::pair<int, int>>& upper) {
     }
     row_start_[k + 1] = static_cast<int>(row_col_.size());
   }
-  bidiagonal_ = identity_order_;
-  for (int i = 0; bidiagonal_ && i < n; ++i) {
-    const int count = factor_start_[i + 1] - factor_start_[i];
-    bidiagonal_ = count == 0 || (count == 1 && factor_row_[factor_start_[i]] == i + 1);
-  }
-  sub_.assign(bidiagonal_ ? n : 0, 0.0);
-  l_.assign(factor_start_[n], 0.0);
-  u_.assign(symmetric_ ? 0 : factor_start_[n], 0.0);
-  inv_d_.assign(n, 0.0);
-  work_.assign(n, 0.0);
-  y_up_.assign(n, 0.0);
-  y_low_.assign(n, 0.0);
 }
 
 int SparseLDU::factorize(const double* diag, const double* upper_values, const double* lower_values,

@@ -62,6 +62,11 @@ class SparseLDU final : public LinearSolver {
   int factor_nonzeros() const { return static_cast<int>(factor_row_.size()); }
 
  private:
+  // The steps of analyze(), in order, after the ordering: the permuted pattern of A, the elimination tree with the
+  // factor's column counts, the pattern of each row of L.
+  void permute_pattern(const std::vector<std::pair<int, int>>& upper);
+  void build_elimination_tree();
+  void build_row_patterns();
   template <bool Symmetric>
   int factorize_values(double pivot_tolerance);
   // 1/D_k, or 0 (and one more dependent row) for a pivot that vanishes relative to A_kk.
