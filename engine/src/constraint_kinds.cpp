@@ -262,7 +262,7 @@ std::vector<std::string> kind_names() {
 const ConstraintKind& kind_of(KindRole role) {
   const auto it = std::find_if(std::begin(kKinds), std::end(kKinds),
                                [role](const ConstraintKind& kind) { return kind.role == role; });
-  return *it;  // every role is one kind's (tests/engine/test_constraint_kinds.cpp)
+  return *it;  // every named role is one kind's (tests/engine/test_constraint_kinds.cpp); never asked for Other
 }
 
 const char* kind_name(KindRole role) { return kind_of(role).name; }
