@@ -39,6 +39,22 @@ void Sandbox::enter_edit() {
   e.lanes.erase(e.lanes.begin());  // the later lanes come back on Play
   while (state_.lane_count() > 1) state_.sim.remove_lane(state_.lane_count() - 1);
   state_.displays.resize(1);
+  e.gesture = EditorState::Gesture::None;
+  e.field = 0;  // a value typed after this is a step of its own
+  e.active = true;
+  e.dirty = true;
+  state_.paused = true;
+  state_.view.help = false;
+  if (e.played_opening == state_.scene_openings) {
+    // Back from playing the draft: the draft as it was built (where the motion started, not the pose it swung to),
+    // its document, selection, undo and redo, so the next edit and Ctrl+Z go on from the last edit. Only the
+    // settings are taken as they are now: a solver or dt chosen while it played is kept, as for any scene.
+    e.draft.settings = state_.world().settings();
+    state_.show_toast("Edit mode: the scene as you built it, " + std::to_string(e.undo.size()) +
+                          " steps to undo (Ctrl+Z); E or Space plays",
+                      false);
+    return;
+  }
   // The scene as it is now (positions and velocities as shown), as a new scene: no time, no saved forces.
   Scene draft = scene_of(state_.world(), &state_.scene);
   draft.state.reset();
@@ -51,12 +67,7 @@ void Sandbox::enter_edit() {
   e.constraint = -1;
   e.undo.clear();
   e.redo.clear();
-  e.gesture = EditorState::Gesture::None;
   e.modified = false;
-  e.active = true;
-  e.dirty = true;
-  state_.paused = true;
-  state_.view.help = false;
   state_.show_toast("Edit mode: build with the mouse (1 Select, 2 Particle, 3 Rod); E or Space plays", false);
 }
 
@@ -76,6 +87,7 @@ bool Sandbox::leave_edit() {
     return false;
   }
   e.active = false;
+  e.played_opening = state_.scene_openings;
   for (const LaneSpec& spec : e.lanes) add_lane(spec);
   state_.timeline.clear();
   record_snapshot();

@@ -152,6 +152,7 @@ Sandbox::~Sandbox() {
 
 void Sandbox::open_scene(Scene scene, const std::filesystem::path& path) {
   start_scene(std::move(scene), path);
+  ++state_.scene_openings;
   state_.scene_error.clear();
   state_.open_path = path.string();
 }
@@ -170,6 +171,7 @@ std::string Sandbox::load_scene(const std::filesystem::path& path) {
 std::string Sandbox::set_scene(const Scene& scene) {
   try {
     start_scene(scene, {});
+    ++state_.scene_openings;
     state_.scene_error.clear();
     return {};
   } catch (const std::exception& error) {

@@ -62,6 +62,9 @@ struct EditorState {
   bool dirty = false;                 // the draft changed: the Sandbox shows it again and checks it
   bool modified = false;              // changed since it was opened or saved
   std::vector<LaneSpec> lanes;        // the lanes to bring back on Play
+  // The scene opening (SandboxState::scene_openings) the draft was last played in: E on it again brings the draft
+  // back with its undo and redo; a scene opened since starts a history of its own.
+  std::optional<unsigned long> played_opening;
   bool was_paused = false;
   std::array<char, 1024> save_field{};  // Save as
 

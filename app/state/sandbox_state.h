@@ -159,6 +159,9 @@ struct LaneDisplay {
 struct SandboxState {
   Scene scene;                       // the static model, as loaded
   std::filesystem::path scene_path;  // "" when built in code
+  // Counts the scenes opened from a file or code (not the editor's Play or a Reset): the editor's undo history
+  // belongs to one opening and survives a play of it (EditorState::played_opening).
+  unsigned long scene_openings = 0;
   // Every lane, lane 1 first: its world, its drag, its scripted drags and its accounts, stepped by one call
   // (simulation.h). Lane 1 is the scene the panels edit and the tools measure; later lanes are copies of it with
   // their own solver or settings (lanes.h).

@@ -236,6 +236,68 @@ TEST_CASE("typed initial conditions: a rod's angle and angular velocity, a parti
   CHECK(e.draft.particles[1].velocity.x != 0.0);
 }
 
+TEST_CASE("the edit history survives a play: E, New 2D, build, E, E keeps the steps and Ctrl+Z undoes the last edit") {
+  Sandbox sandbox(test_options(1000, 640));
+  const SandboxState& state = sandbox.state();
+  const EditorState& e = state.editor;
+  REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
+  run_frames(sandbox, 2, 0.0);
+  key(sandbox, SDLK_e);
+  REQUIRE(e.active);
+  sandbox.state().commands.push_back([] {  // the New 2D button's command
+    Command command;
+    command.kind = Command::Kind::EditNew;
+    command.index = 2;
+    return command;
+  }());
+  run_frames(sandbox, 1, 0.0);
+  REQUIRE(e.draft.particles.empty());
+  // A pendulum hanging from a fixed pivot, as the user builds it: a rod (two particles), then fix the top.
+  const Vec3 pivot(0.0, 0.0, 0.0), bob(1.0, 0.0, 0.0);
+  key(sandbox, SDLK_3);
+  drag(sandbox, screen_of(sandbox, pivot), screen_of(sandbox, bob));
+  key(sandbox, SDLK_1);
+  click_at(sandbox, screen_of(sandbox, pivot));
+  click_widget(sandbox, "edit fixed");
+  run_frames(sandbox, 1, 0.0);
+  REQUIRE(e.draft.particles.size() == 2);
+  REQUIRE(e.draft.particles[0].fixed);
+  REQUIRE(e.undo.size() == 3);  // new scene, add rod, fix
+  const std::string built = write_scene(e.draft);
+
+  key(sandbox, SDLK_e);  // play
+  REQUIRE(!e.active);
+  run_frames(sandbox, 30, 1.0 / 60.0);  // it swings: the bob leaves (1, 0)
+  REQUIRE(sandbox.world().state().position[1] != bob);
+  key(sandbox, SDLK_e);  // edit again
+  REQUIRE(e.active);
+  CHECK(e.undo.size() == 3);
+  CHECK((!e.undo.empty() && e.undo.back().label == "fix"));
+  // The scene as it was built comes back (the start of its motion, not the swing's pose).
+  CHECK(e.draft.particles[1].position == bob);
+  CHECK(e.draft.particles[1].velocity == Vec3(0.0));
+  key(sandbox, SDLK_z, KMOD_LCTRL);  // undoes the last edit: the pivot is free again
+  CHECK(e.draft.particles.size() == 2);
+  CHECK(!e.draft.particles[0].fixed);
+  CHECK(e.undo.size() == 2);
+  key(sandbox, SDLK_z, KMOD_LCTRL | KMOD_LSHIFT);
+  CHECK(write_scene(e.draft) == built);
+
+  // Play, then open another scene: E edits that scene with a history of its own, empty.
+  key(sandbox, SDLK_e);
+  REQUIRE(!e.active);
+  REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
+  run_frames(sandbox, 2, 0.0);
+  key(sandbox, SDLK_e);
+  REQUIRE(e.active);
+  CHECK(e.undo.empty());
+  CHECK(e.redo.empty());
+  CHECK(e.draft.particles.size() == sandbox.world().particle_count());
+  CHECK(e.draft.particles.size() == 3);  // the shipped double pendulum: pivot and two bobs
+  key(sandbox, SDLK_z, KMOD_LCTRL);
+  CHECK(e.draft.particles.size() == 3);  // nothing to undo
+}
+
 TEST_CASE("an invalid edit shows the loader's message, and play and save wait until it is undone") {
   Sandbox sandbox(test_options(1000, 640));
   editing_empty_scene(sandbox);
