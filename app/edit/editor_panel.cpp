@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numbers>
+#include <span>
 #include <string>
 
 #include "lagrange/constraint_kinds.h"
@@ -42,31 +43,53 @@ float button_width(const char* label) {
 }
 
 // A row of numbers typed into the draft: the first change while the field has focus opens one undo step; every
-// change applies at once (the draft is checked as it is typed). Returns true when `values` changed to finite numbers.
+// change applies at once (the draft is checked as it is typed). Shown as field_text says (residues of `scale` as 0,
+// digits that fit the box); a box left alone keeps its exact value, not the text it shows. Returns true when
+// `values` changed to finite numbers.
 bool numbers_field(SandboxState& state, const char* label, const char* undo_label, double* values, int count,
-                   const char* format = "%.6g") {
+                   double scale = 0.0, int digits = 6) {
   EditorState& e = state.editor;
-  std::vector<double> typed(values, values + count);
   const float width = ImGui::CalcItemWidth();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  // InputScalarN's boxes share the width, ItemInnerSpacing apart (the last one takes the rounding); the text has a
+  // box less its padding.
+  const float box = std::floor((width - style.ItemInnerSpacing.x * float(count - 1)) / float(count));
+  const FieldText shown =
+      field_text(std::span<const double>(values, static_cast<std::size_t>(count)), scale,
+                 box - 2.0f * style.FramePadding.x,
+                 [](const std::string& text) { return ImGui::CalcTextSize(text.c_str()).x; }, digits);
+  std::vector<double> typed = shown.values;
+  char format[16];
+  std::snprintf(format, sizeof format, "%%.%dg", shown.digits);
   const bool changed = ImGui::InputScalarN(label, ImGuiDataType_Double, typed.data(), count, nullptr, nullptr, format);
   const ImGuiID id = ImGui::GetItemID();
   const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
   state.widget_rects[std::string("edit ") + undo_label] = {lo.x, lo.y, lo.x + width, hi.y};  // the boxes, not the label
+  state.widget_texts[std::string("edit ") + undo_label] = shown.texts;
   if (ImGui::IsItemDeactivated() && e.field == id) e.field = 0;
-  if (!changed) return false;
+  if (!changed || typed == shown.values) return false;
   if (!std::all_of(typed.begin(), typed.end(), [](double v) { return std::isfinite(v); })) return false;
   if (e.field != id) {
     e.begin_change(undo_label);
     e.field = id;
   }
-  std::copy(typed.begin(), typed.end(), values);
+  for (int k = 0; k < count; ++k)
+    if (typed[k] != shown.values[k]) values[k] = typed[k];
   e.mark_changed();
   return true;
 }
 
-bool vector_field(SandboxState& state, const char* label, const char* undo_label, Vec3& v) {
+// What a residue is measured against: the largest coordinate of the particles' positions (or velocities).
+double largest(const Scene& scene, Vec3 ParticleDef::*member = &ParticleDef::position) {
+  double size = 0.0;
+  for (const ParticleDef& p : scene.particles)
+    size = std::max({size, std::abs((p.*member).x), std::abs((p.*member).y), std::abs((p.*member).z)});
+  return size;
+}
+
+bool vector_field(SandboxState& state, const char* label, const char* undo_label, Vec3& v, double scale) {
   double values[3] = {v.x, v.y, v.z};
-  if (!numbers_field(state, label, undo_label, values, state.editor.draft.dimension)) return false;
+  if (!numbers_field(state, label, undo_label, values, state.editor.draft.dimension, scale)) return false;
   v = Vec3(values[0], values[1], state.editor.draft.dimension == 3 ? values[2] : 0.0);
   return true;
 }
@@ -271,8 +294,9 @@ void particle_inspector(SandboxState& state, int p) {
   ParticleDef& def = e.draft.particles[static_cast<std::size_t>(p)];
   ImGui::Text("Particle %d", p);
   Vec3 position = def.position;
-  if (vector_field(state, "position (m)", "position", position)) edit::set_position(e.draft, p, position);
-  vector_field(state, "velocity (m/s)", "velocity", def.velocity);
+  if (vector_field(state, "position (m)", "position", position, largest(e.draft)))
+    edit::set_position(e.draft, p, position);
+  vector_field(state, "velocity (m/s)", "velocity", def.velocity, largest(e.draft, &ParticleDef::velocity));
   double mass = def.mass;
   if (numbers_field(state, "mass (kg)", "mass", &mass, 1)) def.mass = mass;
   bool fixed = def.fixed;
@@ -343,11 +367,12 @@ void constraint_inspector(SandboxState& state, int c) {
   if (kind) hint("%s", kind->description);
   if (const auto frame = edit::rod_frame(e.draft, c)) {
     double length = frame->length;
-    if (numbers_field(state, "length (m)", "rod length", &length, 1) && length > 0.0)
+    if (numbers_field(state, "length (m)", "rod length", &length, 1, largest(e.draft)) && length > 0.0)
       edit::set_rod_length(e.draft, c, length);
     hint("Seen from its pivot, particle %d:", frame->pivot);
     double angle = frame->angle * kDegrees;
-    if (numbers_field(state, "angle (deg)", "rod angle", &angle, 1)) edit::set_rod_angle(e.draft, c, angle / kDegrees);
+    if (numbers_field(state, "angle (deg)", "rod angle", &angle, 1, 180.0))  // a residue of a half-turn is 0
+      edit::set_rod_angle(e.draft, c, angle / kDegrees);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("From straight down, counter-clockwise positive (0: hanging).");
     double rate = frame->angular_velocity;
     if (numbers_field(state, "ang. velocity (rad/s)", "rod angular velocity", &rate, 1))
@@ -364,15 +389,15 @@ void constraint_inspector(SandboxState& state, int c) {
       } else {
         Vec3 value = def.vector(field.key).value_or(
             def.particles.empty() ? Vec3(0.0) : e.draft.particles[static_cast<std::size_t>(def.particles[0])].position);
-        if (vector_field(state, label.c_str(), field.key, value)) def.set(field.key, value);
+        if (vector_field(state, label.c_str(), field.key, value, largest(e.draft))) def.set(field.key, value);
       }
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", field.description);
     }
   double compliance = def.compliance;
-  if (numbers_field(state, "compliance (m/N)", "compliance", &compliance, 1, "%.3g")) def.compliance = compliance;
+  if (numbers_field(state, "compliance (m/N)", "compliance", &compliance, 1, 0.0, 3)) def.compliance = compliance;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("0: rigid. > 0: a spring of stiffness 1/compliance (docs/physics.md).");
   double damping = def.damping;
-  if (numbers_field(state, "damping (N s/m)", "damping", &damping, 1, "%.3g")) def.damping = damping;
+  if (numbers_field(state, "damping (N s/m)", "damping", &damping, 1, 0.0, 3)) def.damping = damping;
 }
 
 void inspector_section(SandboxState& state) {
@@ -413,6 +438,25 @@ void inspector_section(SandboxState& state) {
 }  // namespace
 
 std::span<const EditKey> edit_keys() { return kEditKeys; }
+
+FieldText field_text(std::span<const double> values, double scale, float width,
+                     const std::function<float(const std::string&)>& measure, int max_digits) {
+  FieldText shown;
+  double size = std::abs(scale);
+  for (double v : values) size = std::max(size, std::abs(v));
+  for (double v : values) shown.values.push_back(std::abs(v) <= 1e-12 * size ? 0.0 : v);  // and -0 as 0
+  const auto text = [](double v, int digits) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*g", digits, v);
+    return std::string(buffer);
+  };
+  for (shown.digits = std::max(max_digits, 1); shown.digits > 1; --shown.digits)
+    if (std::all_of(shown.values.begin(), shown.values.end(),
+                    [&](double v) { return measure(text(v, shown.digits)) <= width; }))
+      break;
+  for (double v : shown.values) shown.texts.push_back(text(v, shown.digits));
+  return shown;
+}
 
 void draw_editor_panel(SandboxState& state) {
   EditorState& e = state.editor;

@@ -230,6 +230,8 @@ struct SandboxState {
   std::vector<Command> commands;
   // Where some widgets were drawn in the last frame (x0, y0, x1, y1 in window units): the GUI tests click them.
   std::map<std::string, std::array<float, 4>> widget_rects;
+  // What some number fields showed in the last frame, one text per box (Edit mode's inspector): the tests read them.
+  std::map<std::string, std::vector<std::string>> widget_texts;
   Hover hover;
   Drag drag;
   EditorState editor;    // Edit mode (key E): the scene editor

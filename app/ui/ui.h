@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include <array>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -70,6 +71,17 @@ struct EditKey {
   const char* what;
 };
 std::span<const EditKey> edit_keys();  // Edit mode's keys: the panel's list and the help
+// How an Edit-mode number field shows a row of values (one box each): a round-off residue — |v| ≤ 1e-12 of `scale`
+// (the scene's size for a position) or of the row's largest value — as 0 (never "-0"), and every value with one
+// precision, the most significant digits up to `max_digits` (%g) for which each text `measure`s at most `width`
+// (a box's inside): fewer digits, never a number cut short. At one digit it stops, whatever the width.
+struct FieldText {
+  std::vector<double> values;      // the values as shown: residues as 0
+  int digits = 6;                  // %.<digits>g
+  std::vector<std::string> texts;  // what each box shows
+};
+FieldText field_text(std::span<const double> values, double scale, float width,
+                     const std::function<float(const std::string&)>& measure, int max_digits = 6);
 void draw_edit_overlay(SandboxState& state);
 void draw_timeline(SandboxState& state);     // timeline_bar.cpp: the time-travel bar under the scene
 float timeline_height(const SandboxState& state);  // its height in window units (0 when not shown)

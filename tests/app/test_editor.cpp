@@ -1,13 +1,15 @@
 // The scene editor (Edit mode, key E) driven through real SDL events in the offscreen window: a double pendulum built
 // with the mouse from an empty scene, every step undone and redone, saved, opened again and played against a world
 // built in code; box-select and move; typed values against atan2; invalid edits with the loader's messages; the
-// generators; every widget of the Editor panel clicked.
+// generators; every widget of the Editor panel clicked; the history through a play; the inspector's numbers shown whole
+// and without round-off residue.
 #include <fstream>
 #include <numbers>
 
 #include "app_fixture.h"
 #include "cli/commands.h"
 #include "lagrange/scene_edit.h"
+#include "ui/ui.h"
 
 namespace lagrange::app::test {
 namespace {
@@ -296,6 +298,81 @@ TEST_CASE("the edit history survives a play: E, New 2D, build, E, E keeps the st
   CHECK(e.draft.particles.size() == 3);  // the shipped double pendulum: pivot and two bobs
   key(sandbox, SDLK_z, KMOD_LCTRL);
   CHECK(e.draft.particles.size() == 3);  // nothing to undo
+}
+
+// What a number field shows, against texts written by hand: residues of the scale as 0, digits that fit, and never
+// a number cut short.
+TEST_CASE("an inspector number shows a round-off residue as 0 and fits its box with fewer digits, never cut") {
+  const auto chars = [](const std::string& text) { return static_cast<float>(text.size()); };  // one unit a char
+  const auto texts = [&](std::vector<double> values, double scale, float width, int digits = 6) {
+    return field_text(values, scale, width, chars, digits).texts;
+  };
+  using Texts = std::vector<std::string>;
+  // The bob of a 1 m rod typed to 90°: y = -1 + (1 - 2^-53) rounds to -2^-53 = -1.11022e-16.
+  CHECK(texts({1.0, -std::ldexp(1.0, -53)}, 1.0, 40.0f) == Texts{"1", "0"});
+  CHECK(texts({-std::ldexp(1.0, -53), 0.0}, 1.0, 40.0f) == Texts{"0", "0"});  // the scene's size, not the row's
+  CHECK(texts({-0.0}, 0.0, 40.0f) == Texts{"0"});
+  CHECK(texts({1000.0, 3e-14}, 1.0, 40.0f) == Texts{"1000", "0"});  // the row's largest value counts too
+  CHECK(texts({2.5e-13}, 1.0, 40.0f) == Texts{"0"});
+  // Small values that are no residue stay.
+  CHECK(texts({2.5e-11}, 1.0, 40.0f) == Texts{"2.5e-11"});
+  CHECK(texts({1e-7, 0.5}, 1.0, 40.0f) == Texts{"1e-07", "0.5"});
+  CHECK(texts({-std::ldexp(1.0, -53)}, 0.0, 40.0f) == Texts{"-1.11022e-16"});  // alone, it is its own size
+  // Fewer digits to fit the box, one precision for the row.
+  CHECK(texts({-2.0 / 3.0}, 1.0, 40.0f) == Texts{"-0.666667"});
+  CHECK(texts({-2.0 / 3.0}, 1.0, 6.0f) == Texts{"-0.667"});
+  CHECK(texts({1234567.0}, 0.0, 20.0f) == Texts{"1.23457e+06"});
+  CHECK(texts({1234567.0}, 0.0, 7.0f) == Texts{"1.2e+06"});
+  CHECK(texts({1234567.0, 0.5}, 0.0, 7.0f) == Texts{"1.2e+06", "0.5"});
+  CHECK(texts({0.123456789}, 0.0, 40.0f, 3) == Texts{"0.123"});
+  // A box too narrow for any digits: the shortest whole number, never a cut one.
+  CHECK(texts({1234567.0}, 0.0, 1.0f) == Texts{"1e+06"});
+  for (const float width : {1.0f, 4.0f, 7.0f, 10.0f})
+    for (const double value : {-std::ldexp(1.0, -53), -2.0 / 3.0, 1234567.0, -9.87654321e-5, 1e300})
+      for (const std::string& text : texts({value}, 0.0, width)) {
+        char* end = nullptr;
+        const double read = std::strtod(text.c_str(), &end);
+        CHECK(end == text.c_str() + text.size());  // the whole text is one number
+        CHECK(read == doctest::Approx(value).epsilon(0.5));  // the number, to its first digit
+      }
+}
+
+TEST_CASE("typing 90 degrees into a rod's angle shows the bob at x = 1, y = 0, no round-off residue") {
+  Sandbox sandbox(test_options(1100, 700));
+  editing_empty_scene(sandbox);
+  const SandboxState& state = sandbox.state();
+  const EditorState& e = state.editor;
+  key(sandbox, SDLK_3);
+  drag(sandbox, screen_of(sandbox, {0.0, 0.0, 0.0}), screen_of(sandbox, {0.0, -1.0, 0.0}));  // a 1 m rod, hanging
+  REQUIRE(e.draft.constraints.size() == 1);
+  key(sandbox, SDLK_1);
+  click_at(sandbox, screen_of(sandbox, {0.0, 0.0, 0.0}));
+  click_widget(sandbox, "edit fixed");
+  click_at(sandbox, screen_of(sandbox, {0.0, -0.5, 0.0}));  // the rod
+  REQUIRE(e.constraint == 0);
+  type_into(sandbox, "edit rod angle", "90");
+  run_frames(sandbox, 2, 0.0);
+  const Vec3 bob = e.draft.particles[1].position;
+  REQUIRE(bob.x == doctest::Approx(1.0).epsilon(1e-15));
+  REQUIRE(std::abs(bob.y) < 1e-15);  // sin 90° = 1, cos 90° = 0, up to round-off
+  CHECK(state.widget_texts.at("edit rod angle") == std::vector<std::string>{"90"});
+  click_at(sandbox, screen_of(sandbox, bob));
+  REQUIRE(e.selected == std::vector<int>{1});
+  run_frames(sandbox, 2, 0.0);
+  const std::vector<std::string> shown = state.widget_texts.at("edit position");
+  CHECK(shown == std::vector<std::string>{"1", "0"});
+  for (const std::string& text : shown) CHECK(text.find("e-1") == std::string::npos);
+  // Typing the other box leaves this one's exact value alone: x typed, y as it was.
+  const double y = e.draft.particles[1].position.y;
+  run_frames(sandbox, 1, 0.0);
+  const auto boxes = state.widget_rects.at("edit position");  // two boxes side by side: x's is the left quarter
+  click_at(sandbox, {boxes[0] + 0.25 * (boxes[2] - boxes[0]), 0.5 * (boxes[1] + boxes[3])});
+  push_text("1.5");
+  run_frames(sandbox, 1, 0.0);
+  key(sandbox, SDLK_RETURN);
+  run_frames(sandbox, 1, 0.0);
+  CHECK(e.draft.particles[1].position.x == 1.5);
+  CHECK(e.draft.particles[1].position.y == y);
 }
 
 TEST_CASE("an invalid edit shows the loader's message, and play and save wait until it is undone") {
