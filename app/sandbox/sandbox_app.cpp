@@ -620,7 +620,7 @@ void Sandbox::add_lane(const LaneSpec& spec) {
   try {
     state_.sim.add_lane(spec);
   } catch (const std::exception& error) {
-    state_.show_toast("Could not start the lane " + spec.label() + ": " + error.what(), true);
+    state_.show_toast("Could not start the lane " + spec.display_name() + ": " + error.what(), true);
     return;
   }
   state_.displays.emplace_back();
@@ -634,7 +634,7 @@ void Sandbox::restart_lane(std::size_t k, const LaneSpec& spec) {
   try {
     state_.sim.restart_lane(k, spec);
   } catch (const std::exception& error) {
-    state_.show_toast("Could not start the lane " + spec.label() + ": " + error.what(), true);
+    state_.show_toast("Could not start the lane " + spec.display_name() + ": " + error.what(), true);
     return;
   }
   start_lane_display(k);

@@ -90,7 +90,7 @@ void lane_rows(SandboxState& state, const std::vector<LaneSpec>& specs) {
     ImGui::TextColored(ImVec4(c.r, c.g, c.b, 1.0f), "%s", name.c_str());
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s: energy drift since it started, and its largest constraint violation now",
-                        lane.spec.label().c_str());
+                        lane.spec.display_name().c_str());
     const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
     state.widget_rects["diagnostics: " + name] = {lo.x, lo.y, hi.x, hi.y};
     ImGui::TableSetColumnIndex(1);
@@ -162,7 +162,7 @@ std::vector<Series> per_lane(const SandboxState& state, const std::vector<LaneSp
 void plots(SandboxState& state, const std::vector<LaneSpec>& specs, float plot_h) {
   const PlotPalette& colours = palette(state.appearance.theme).plot;
   std::vector<std::string> names;
-  for (std::size_t k = 0; k < specs.size(); ++k) names.push_back(std::to_string(k + 1) + " " + specs[k].label());
+  for (std::size_t k = 0; k < specs.size(); ++k) names.push_back(std::to_string(k + 1) + " " + specs[k].display_name());
   const auto lane_series = [&](double Sample::*field) { return per_lane(state, specs, names, field); };
   const bool lanes = state.lane_count() > 1;
   plot(state, "energy",

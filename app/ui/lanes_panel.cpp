@@ -192,9 +192,7 @@ void draw_lane_overlay(SandboxState& state) {
       const bool top_row = view[1] == views[0][1];
       const float y = static_cast<float>(view[1] / ratio) + (views.size() > 1 ? (top_row ? 2.2f * line : 8.0f)
                                                                               : 2.2f * line + k * line);
-      const SolverInfo* info = find_solver(specs[k].solver);
-      std::string text = std::to_string(k + 1) + "  " + (info ? info->name : specs[k].solver);
-      for (const auto& [key, value] : specs[k].sets) text += "  " + key + "=" + value;
+      std::string text = std::to_string(k + 1) + "  " + specs[k].display_name();
       if (const SimLane& lane = state.sim.lane(k); !lane.running()) text += "  \xe2\x80\x94 " + lane.stopped;
       const ImVec2 size = ImGui::CalcTextSize(text.c_str());
       draw->AddRectFilled(ImVec2(x - 4, y - 2), ImVec2(x + size.x + 4, y + size.y + 2), backdrop, 3.0f);

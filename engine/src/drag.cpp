@@ -93,11 +93,17 @@ void DragController::begin(World& world, int particle, const DragSettings& setti
   for (std::size_t c = 0; c < world.constraints().size(); ++c) {
     Constraint& pin = world.constraint(static_cast<int>(c));
     if (has_role(pin, KindRole::Pin) && !pin.tool() && pin.particles()[0] == particle) {
+      // A soft pin's spring energy counts in the scene's energy; as the hand's tool it no longer does: that change
+      // is the hand's.
+      const double before = world.energy().total();
       kind_ = Kind::ScenePin;
       constraint_ = static_cast<int>(c);
+      scene_compliance_ = pin.compliance();
+      scene_damping_ = pin.damping();
       target_ = point_ = pin.point();
       pin.set_tool(true);  // it is the hand's while dragged: measurements skip it, its work is the mouse's
       choose_compliance(world, false);
+      world.add_mouse_work(world.energy().total() - before);
       return;
     }
   }
@@ -221,16 +227,17 @@ void DragController::release(World& world) {
   if (!active()) return;
   State& particles = world.state();
   const int p = particle_;
+  // Everything letting go changes (the catch of a pinned or fixed particle, the fling cap) is the hand's work.
+  const double before = world.energy().total();
   if (kind_ == Kind::ScenePin) {
     Constraint& pin = world.constraint(constraint_);
-    pin.set_point(particles.position[p]);  // rigid again where the particle is: no jump
+    pin.set_point(particles.position[p]);  // the scene's pin again, as the scene made it, where the particle is
     pin.set_tool(false);
-    world.set_compliance(constraint_, 0.0, 0.0);
+    world.set_compliance(constraint_, scene_compliance_, scene_damping_);
     particles.velocity[p] = Vec3(0.0);
   } else {
     world.remove_constraint(constraint_);
   }
-  const double before = world.energy().total();
   if (kind_ == Kind::Fixed) {
     world.model().set_mass(p, fixed_mass_, true);
     particles.velocity[p] = Vec3(0.0);

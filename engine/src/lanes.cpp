@@ -37,6 +37,13 @@ std::string LaneSpec::label() const {
   return text;
 }
 
+std::string LaneSpec::display_name() const {
+  const SolverInfo* info = find_solver(solver);
+  std::string text = info ? info->name : solver;
+  for (const auto& [key, value] : sets) text += " " + key + "=" + value;
+  return text;
+}
+
 std::vector<LaneSpec> parse_lanes(std::string_view text, int first) {
   std::vector<std::string> lanes;
   for (std::string& piece : split(text, ',')) {

@@ -398,3 +398,96 @@ TEST_CASE("a particle the scene pins is dragged by that pin, which is rigid agai
   CHECK(pin.point() == world.state().position[0]);
   CHECK(glm::length(world.state().velocity[0]) < 1e-12);  // held still (the pin's J v = v₀ = 0, up to rounding)
 }
+
+TEST_CASE("letting go of a particle the scene pins books what the catch takes, and a soft pin is soft again") {
+  // Seeds 002/003's pendulum, its pivot held by the scene's pin (constraint 0), dragged and let go mid-run: the
+  // release stops the pivot (an inelastic catch) and the pin's own compliance, if any, comes back. Whatever energy
+  // grabbing or letting go changes is the hand's: the drift, E − E0 − W_mouse − W_damping, must not move.
+  for (double compliance : {0.0, 1e-3}) {
+    CAPTURE(compliance);
+    World world = lagrange::test::seed_pendulum("projection", 1.0 / 60.0, 9.81);
+    world.set_compliance(0, compliance, compliance > 0.0 ? 0.5 : 0.0);
+    DragController none;
+    drive(world, none, 20, [] {});  // a soft pin sags under the bob: it holds spring energy ½ C²/α
+    const double e0 = world.energy().total();
+    const double at_grab = drift(world, e0);
+    DragController drag;
+    drag.begin(world, 0, DragSettings{});
+    CHECK(drift(world, e0) == doctest::Approx(at_grab).epsilon(1e-12));
+    drag.move(Vec3(2.0, 0.0, 0.0));
+    drive(world, drag, 15, [] {});
+    const double kinetic = 0.5 * world.model().mass(0) * glm::dot(world.state().velocity[0], world.state().velocity[0]);
+    REQUIRE(kinetic > 1.0);  // the pivot runs toward the target: letting go now stops a moving particle
+    const double held = drift(world, e0), w = world.work().mouse;
+    drag.release(world);
+    CHECK(world.work().mouse < w - kinetic * 0.5);                     // the catch took energy: the hand's ...
+    CHECK(drift(world, e0) == doctest::Approx(held).epsilon(1e-9));  // ... and none of it is left in the drift
+    CHECK(world.constraint(0).compliance() == compliance);            // the scene's own pin, as the scene made it
+    CHECK(world.constraint(0).damping() == (compliance > 0.0 ? 0.5 : 0.0));
+  }
+}
+
+TEST_CASE("a corner-to-corner drag beyond reach books every joule: the drift left is the rods' own work") {
+  // The trial of issue 21: the double pendulum's outer bob pulled out of the window to the top right, then to the
+  // bottom left (the window holds the cursor at its edge: about 3.7 m from the pivot, 2 m reach), then let go at
+  // speed (the fling cap takes energy). The position-level solvers move each particle by M⁻¹∇C(q)ᵀλ with the
+  // gradients at the start of the substep and set v = (q' − q)/h, so a substep changes the energy by exactly
+  //     ΔE = Σ_rows h f ∇C(q)·v̄  − (h/2) Σ m g·(v' − v)          (v̄ = (v + v')/2; docs/physics.md, "Energy balance")
+  // The hand's row is booked as W_mouse, so E − E0 − W_mouse − W_damping must be the rods' share of the sum and the
+  // gravity term, both computed here from each substep's start and end, independently of World::account_work.
+  // Under the hand's pull (100 weights for projection) the rods' share is joules; it is the solver's error (taking a
+  // rod's direction at the start of the substep), not energy the hand gave unbooked, so it stays in the drift.
+  Scene scene = load_scene_file(std::filesystem::path(LAGRANGE_ASSETS_DIR) / "double_pendulum.json");
+  for (const char* solver : {"projection", "shake"}) {
+    CAPTURE(solver);
+    scene.settings.solver = solver;
+    World world = make_world(scene);
+    const double e0 = world.energy().total();
+    double rods = 0.0, gravity = 0.0;
+    std::vector<Vec3> q, v;
+    RowGradient grad;
+    const auto own_work = [&](const World& w) {  // one substep, from (q, v) to w's state
+      const double h = w.settings().dt / w.settings().substeps;
+      const auto rows = w.model().rows();
+      const auto& v1 = w.state().velocity;
+      for (std::size_t r = 0; r < rows.size(); ++r) {
+        if (rows[r].constraint->tool()) continue;
+        rows[r].constraint->evaluate(rows[r].row, q, grad);
+        double rate = 0.0;
+        for (int s = 0; s < rows[r].count; ++s)
+          rate += glm::dot(grad[s], 0.5 * (v[rows[r].particle[s]] + v1[rows[r].particle[s]]));
+        rods += h * w.state().row_force[r] * rate;
+      }
+      for (std::size_t i = 0; i < w.particle_count(); ++i)
+        if (!w.model().fixed(i)) gravity -= 0.5 * h * w.model().mass(i) * glm::dot(w.settings().gravity, v1[i] - v[i]);
+      q = w.state().position;
+      v = v1;
+    };
+    DragController drag;
+    double exchanged = 0.0;
+    const auto run = [&](int steps) {
+      for (int i = 0; i < steps; ++i) {
+        drag.before_step(world);
+        q = world.state().position;
+        v = world.state().velocity;
+        const double w0 = world.work().mouse;
+        world.step(own_work);
+        drag.after_step(world);
+        exchanged += std::abs(world.work().mouse - w0);
+        // Nothing else: the balance closes to rounding at every step.
+        REQUIRE(std::abs(drift(world, e0) - rods - gravity) < 1e-9 * (exchanged + std::abs(e0)) + 1e-9);
+      }
+    };
+    run(60);  // swinging
+    drag.begin(world, 2, DragSettings{});
+    drag.move(Vec3(2.45, 2.79, 0.0));
+    run(110);
+    drag.move(Vec3(-2.45, -2.79, 0.0));
+    run(40);  // whipped through the bottom
+    const double w = world.work().mouse, before = drift(world, e0);
+    drag.release(world);
+    if (std::string(solver) == "projection") CHECK(world.work().mouse < w - 1.0);  // the fling cap took joules ...
+    CHECK(drift(world, e0) == doctest::Approx(before).epsilon(1e-12));              // ... the hand's, all of them
+    run(120);
+  }
+}

@@ -38,7 +38,8 @@ TEST_CASE("lane specs: solver ids, settings, vector values and the text that rea
   CHECK(lanes[1].sets[1] == std::pair<std::string, std::string>{"substeps", "4"});
   REQUIRE(lanes[2].sets.size() == 1);
   CHECK(lanes[2].sets[0].second == "0,-1.62,0");  // the vector keeps its commas
-  CHECK(lanes[1].label() == "acceleration baumgarte=5 substeps=4");
+  CHECK(lanes[1].label() == "acceleration baumgarte=5 substeps=4");                 // the command line's words
+  CHECK(lanes[1].display_name() == "Acceleration level baumgarte=5 substeps=4");  // the window's: the table's name
   const auto again = parse_lanes(lanes_text(lanes));
   REQUIRE(again.size() == lanes.size());
   for (std::size_t k = 0; k < lanes.size(); ++k) {

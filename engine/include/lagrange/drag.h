@@ -75,9 +75,9 @@ class DragController {
   // A large scene may take many projection substeps to come to rest: `max_seconds` bounds the wall time of one
   // call (the sandbox calls again next frame). Returns true when the pose has come to rest.
   bool pose(World& world, double max_seconds = INFINITY);
-  // Lets go: removes the tool pin (or returns the scene's pin to rigid, at the particle). The component keeps its
-  // velocity (a fling), scaled down when the grabbed particle is faster than max_speed. A fixed particle is fixed
-  // again where it is.
+  // Lets go: removes the tool pin (or gives the scene's pin back, with its own compliance, at the particle). The
+  // component keeps its velocity (a fling), scaled down when the grabbed particle is faster than max_speed. A fixed
+  // particle is fixed again where it is. Whatever energy this changes is booked as the mouse's work.
   void release(World& world);
   // The same, with the settings changed mid-drag (the sandbox's model or stiffness).
   void set_settings(const DragSettings& settings) { settings_ = settings; }
@@ -104,6 +104,7 @@ class DragController {
   Vec3 target_{0.0}, point_{0.0}, point_velocity_{0.0};
   double moved_mass_ = 0.0;
   double fixed_mass_ = 0.0;  // a fixed particle's own mass, restored on release
+  double scene_compliance_ = 0.0, scene_damping_ = 0.0;  // the scene's pin's own, restored on release
   double stretch_ = 0.0;     // |x − point| after the last step
   double lightest_ = 0.0, shortest_ = 0.0;  // of the moved component, for the force cap (m, l)
   double compliance_ = 0.0, damping_ = 0.0;

@@ -27,8 +27,12 @@ inline constexpr int kMaxLanes = 4;
 struct LaneSpec {
   std::string solver;                                      // a solver id
   std::vector<std::pair<std::string, std::string>> sets;   // KEY=VALUE on top of the scene's settings
-  // "acceleration", "projection dt=0.004": how the lane is named in summaries, legends and CSV files.
+  // "acceleration", "projection dt=0.004": the solver's id and the settings, as the command line names the lane
+  // (run's summary, shot's and record's reports; CSV files carry the id alone).
   std::string label() const;
+  // "Acceleration level", "Lagrange projection dt=0.004": the solver's display name from the solver table and the
+  // settings, as a person reads the lane in the window (legends, lane names, panels, tooltips, messages).
+  std::string display_name() const;
 };
 
 // Parses the spec text; throws Error naming the lane and the problem (an unknown solver, a malformed KEY=VALUE,
