@@ -203,7 +203,7 @@ void Sandbox::start_scene(Scene scene, const std::filesystem::path& path, bool r
   reach_bounds(state_.world(), lo, hi);
   state_.ground_y = lo.y - 0.05 * glm::length(hi - lo);
   state_.force_scale = 1e-9;
-  measure_scene_started(state_.measure, state_.world(), path.string() + "\n" + state_.scene.name);
+  measure_scene_started(state_.measure, state_.world());
   state_.accumulator = 0.0;
   for (const LaneSpec& spec : specs) add_lane(spec);  // the same lanes on the new scene, from its start
   state_.timeline.clear();

@@ -285,17 +285,10 @@ void reset_scales(MeasureState& m, const World& world) {
 
 }  // namespace
 
-void measure_scene_started(MeasureState& m, const World& world, const std::string& key) {
+void measure_scene_started(MeasureState& m, const World& world) {
   const Model& model = world.model();
-  const bool same = key == m.scene_key && m.particle >= 0 &&
-                    static_cast<std::size_t>(m.particle) < model.particle_count() &&
-                    !model.fixed(static_cast<std::size_t>(m.particle)) &&
-                    (m.rod < 0 || static_cast<std::size_t>(m.rod) < model.constraints().size());
-  m.scene_key = key;
-  if (!same) {
-    m.particle = default_timed_particle(model);
-    m.rod = m.particle >= 0 ? rod_of(model, m.particle) : -1;
-  }
+  m.particle = default_timed_particle(model);
+  m.rod = m.particle >= 0 ? rod_of(model, m.particle) : -1;
   m.ends = rod_ends(model, m.rod);
   m.stopwatch.reset();
   m.trace.clear();

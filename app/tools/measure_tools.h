@@ -119,7 +119,6 @@ struct MeasureState {
   int particle = -1;           // the timed particle
   int rod = -1;                // the protractor's rod
   std::optional<std::pair<int, int>> ends;  // rod_ends() of that rod, found when it was selected
-  std::string scene_key;       // the scene the selection belongs to (kept across Reset, not across another scene)
 
   PeriodMeter meter;
   std::optional<PendulumPeriod> exact;  // from the state when timing (re)started
@@ -148,9 +147,9 @@ struct MeasureState {
   } readout;
 };
 
-// A scene was loaded or reset: keeps the selection when it is the same scene (`key`) and still valid, else picks
-// the defaults; restarts the timer, clears the stopwatch and the trace.
-void measure_scene_started(MeasureState& measure, const World& world, const std::string& key);
+// A scene was loaded or reset: the timer on the scene's own particle (default_timed_particle: the one its lesson
+// names), the protractor on its rod; restarts the timer, clears the stopwatch and the trace.
+void measure_scene_started(MeasureState& measure, const World& world);
 // Times `particle` from now on (and restarts the timer): the exact period is taken from the current state.
 void restart_timer(MeasureState& measure, const World& world);
 void select_particle(MeasureState& measure, const World& world, int particle);  // and its rod

@@ -164,7 +164,7 @@ TEST_CASE("clicking a rod selects it, and the protractor reads the rod's angle f
   check_finite(sandbox);
 }
 
-TEST_CASE("grabbing a particle times it and puts the protractor on its rod, which Reset keeps and a new scene does not") {
+TEST_CASE("grabbing a particle times it and puts the protractor on its rod, and Reset takes the defaults again") {
   Sandbox sandbox(test_options(1280, 720));
   REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
   SandboxState& state = sandbox.state();
@@ -183,13 +183,52 @@ TEST_CASE("grabbing a particle times it and puts the protractor on its rod, whic
   CHECK(state.measure.rod == 0);
   push_mouse_button(SDL_MOUSEBUTTONUP, bob);
   run_frames(sandbox, 1, 0.0);
-  push_key(SDLK_r);
+  push_key(SDLK_r);  // the scene as it opened: its own particle timed (the one its lesson names)
   run_frames(sandbox, 2, 0.0);
-  CHECK(state.measure.particle == 1);
-  CHECK(state.measure.rod == 0);
+  CHECK(state.measure.particle == 2);
+  CHECK(state.measure.rod == 1);
   REQUIRE(sandbox.load_scene(asset("triple_pendulum.json")) == "");
   CHECK(state.measure.particle == 3);
   CHECK(state.measure.rod == rod_of(sandbox.world().model(), 3));
+}
+
+TEST_CASE("Lesson 2: after the Moon and Reset the timer times the red 150-degree bob, at its exact period") {
+  // docs/app.md, Lesson 2, step by step: M; the blue 10° bob chosen in the timer's list; gravity Moon, then R. The
+  // lesson says the timer then shows 8.7 s for the 150° pendulum.
+  Sandbox sandbox(test_options(1920, 1080));
+  REQUIRE(sandbox.load_scene(asset("period_amplitude.json")) == "");
+  SandboxState& state = sandbox.state();
+  push_key(SDLK_m);
+  run_frames(sandbox, 2, 0.0);
+  REQUIRE(state.measure.shown);
+  const int red = 11, pivot = 10;  // the scene file's last bob, its colour #d8453f
+  const World& world = sandbox.world();
+  const Vec3 r = world.state().position[red] - world.state().position[pivot];
+  const double amplitude = std::atan2(r.x, -r.y);
+  REQUIRE(amplitude * 180.0 / kPi == doctest::Approx(150.0).epsilon(1e-12));
+  CHECK(state.measure.particle == red);
+  sandbox.advance_steps(300);
+  select_particle(state.measure, world, 1);  // what the timer's particle list does
+  sandbox.advance_steps(300);
+  click_widget(sandbox, "gravity Moon");
+  run_frames(sandbox, 2, 0.0);
+  push_key(SDLK_r);
+  run_frames(sandbox, 2, 0.0);
+  const World& moon = sandbox.world();  // the reset scene's
+  REQUIRE(moon.settings().gravity.y == -1.62);
+  CHECK(moon.time() == 0.0);
+  CHECK(state.measure.particle == red);
+  while (!state.measure.meter.result() && moon.time() < 30.0) sandbox.advance_steps(30);
+  run_frames(sandbox, 2, 0.0);
+  const auto& out = state.measure.readout;
+  const double expected = quadrature_period(1.0, 1.62, amplitude);
+  REQUIRE(out.period);
+  REQUIRE(out.exact);
+  MESSAGE("Lesson 2 on the Moon: measured " << *out.period << " s, exact " << *out.exact << " s, closed form "
+                                            << expected << " s");
+  CHECK(*out.period == doctest::Approx(expected).epsilon(5e-3));
+  CHECK(*out.exact == doctest::Approx(expected).epsilon(5e-3));
+  CHECK(std::abs(*out.period - 8.7) < 0.05);  // what the lesson's text says the room sees
 }
 
 TEST_CASE("the stopwatch counts simulated seconds: slow motion slows it and pause stops it") {
