@@ -121,12 +121,18 @@ struct MeasureState {
   std::optional<std::pair<int, int>> ends;  // rod_ends() of that rod, found when it was selected
 
   PeriodMeter meter;
-  std::optional<PendulumPeriod> exact;  // from the state when timing (re)started
+  // The timed particle as a simple pendulum, judged when timing (re)started: its rod's length and pivot and the
+  // small-angle period. The amplitude for the exact period is measured from the swing (`amplitude`, the angle about
+  // the pivot at the turning points), so the exact value does not depend on the instant timing started.
+  std::optional<PendulumPeriod> pendulum;
+  AmplitudeMeter amplitude;
+  std::optional<PendulumPeriod> exact;  // 4 √(L/g) K(sin(θ_max/2)) with the measured θ_max; empty until a turn
   std::string no_exact_reason;
   double timing_since = 0.0;            // simulated time timing (re)started
   Vec3 timed_gravity{0.0};              // settings when timing started: a change restarts it
   double timed_damping = 0.0;
-  double timed_mouse_work = 0.0;        // World::work().mouse then: a drag or a pose restarts it
+  double timed_mouse_work = 0.0;        // World::work().mouse then: a drag or a pose restarts it ...
+  bool timed_held = false;              // ... and so does letting go (the hand's tool rows then)
   bool timer_full = false;              // kMaxSamples reached: sampling stopped until a restart
   static constexpr std::size_t kMaxSamples = 100000;  // 28 minutes at 60 steps/s; result() reads all of them
 
@@ -150,14 +156,15 @@ struct MeasureState {
 // A scene was loaded or reset: the timer on the scene's own particle (default_timed_particle: the one its lesson
 // names), the protractor on its rod; restarts the timer, clears the stopwatch and the trace.
 void measure_scene_started(MeasureState& measure, const World& world);
-// Times `particle` from now on (and restarts the timer): the exact period is taken from the current state.
+// Times `particle` from now on (and restarts the timer): whether it is a simple pendulum is judged on the current
+// state; its amplitude is measured from the swing that follows.
 void restart_timer(MeasureState& measure, const World& world);
 void select_particle(MeasureState& measure, const World& world, int particle);  // and its rod
 void select_rod(MeasureState& measure, const World& world, int rod);
 // Moves the bars' zero of potential energy (and rescales them).
 void set_energy_zero(MeasureState& measure, const World& world, EnergyZero zero);
-// After every step: feeds the timer (restarted first when gravity, damping or the mouse's work changed), the trace
-// and the scales.
+// After every step: feeds the timer (restarted first when gravity, damping or the mouse's work changed, or the hand
+// let go), the trace and the scales.
 void measure_after_step(MeasureState& measure, const World& world);
 // The selected rod's angle now; empty without a valid rod.
 std::optional<RodAngle> selected_rod_angle(const MeasureState& measure, const World& world);

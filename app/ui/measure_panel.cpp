@@ -143,27 +143,39 @@ void measured_period(SandboxState& state, const std::optional<PeriodMeter::Resul
 void exact_periods(SandboxState& state, const std::optional<PeriodMeter::Result>& result) {
   MeasureState& m = state.measure;
   auto& out = m.readout;
-  if (m.exact) {
-    out.exact = m.exact->exact;
-    out.small_angle = m.exact->small_angle;
-    ImGui::Text("exact         %.4f s", m.exact->exact);
-    remember(state, "exact");
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("Simple pendulum: T = 4 sqrt(L/g) K(sin(amplitude/2)), K the complete elliptic integral of the "
-                        "first kind; amplitude %.2f deg from the energy when timing started, L = %.4g m.",
-                        m.exact->amplitude * kDeg, m.exact->length);
-    if (result && !state.dragging()) {
-      char text[48];
-      std::snprintf(text, sizeof text, "%+.1e", result->period / m.exact->exact - 1.0);
-      if (same_line_if_fits(ImGui::CalcTextSize(text).x)) {
-        ImGui::TextDisabled("%s", text);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("measured / exact - 1");
+  if (m.pendulum) {
+    if (m.exact) {
+      out.exact = m.exact->exact;
+      ImGui::Text("exact         %.4f s", m.exact->exact);
+      remember(state, "exact");
+      if (ImGui::IsItemHovered()) {
+        const auto swing = m.amplitude.result();
+        ImGui::SetTooltip("Simple pendulum: T = 4 sqrt(L/g) K(sin(amplitude/2)), K the complete elliptic integral of "
+                          "the first kind; amplitude %.2f deg, the swing's angle at its %d turning point%s, "
+                          "L = %.4g m.",
+                          m.exact->amplitude * kDeg, swing ? swing->turning_points : 0,
+                          swing && swing->turning_points == 1 ? "" : "s", m.exact->length);
       }
+      if (result && !state.dragging()) {
+        char text[48];
+        std::snprintf(text, sizeof text, "%+.1e", result->period / m.exact->exact - 1.0);
+        if (same_line_if_fits(ImGui::CalcTextSize(text).x)) {
+          ImGui::TextDisabled("%s", text);
+          if (ImGui::IsItemHovered()) ImGui::SetTooltip("measured / exact - 1");
+        }
+      }
+    } else {
+      ImGui::TextDisabled("exact         ...");
+      remember(state, "exact");
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Shown once the swing has turned: the amplitude is its angle at the turning points.");
     }
-    ImGui::Text("small angle  %.4f s", m.exact->small_angle);
+    out.small_angle = m.pendulum->small_angle;
+    ImGui::Text("small angle  %.4f s", m.pendulum->small_angle);
     remember(state, "small angle");
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("2 pi sqrt(L/g) = %.6f s: the period of a swing of vanishing amplitude.", m.exact->small_angle);
+      ImGui::SetTooltip("2 pi sqrt(L/g) = %.6f s: the period of a swing of vanishing amplitude.",
+                        m.pendulum->small_angle);
   } else if (!m.no_exact_reason.empty() && !state.dragging()) {
     hint("no exact value: %s", m.no_exact_reason.c_str());
     remember(state, "no exact");
