@@ -574,7 +574,7 @@ void Sandbox::show_snapshot(std::size_t i) {
     restore(state_.sim.world(k), snapshot.lanes[k]);
   for (LaneDisplay& display : state_.displays)
     for (Trail& trail : display.trails) trail.points.clear();
-  restart_timer(state_.measure, state_.world());
+  measure_state_moved(state_.measure, state_.world());
 }
 
 // Play, a step or a drag from a snapshot: the history after it is dropped (and the plots after its time), and the
@@ -683,9 +683,11 @@ void Sandbox::record_step() {
 }
 
 void Sandbox::record_pose() {
-  // A pose moves the scene without time passing: the trails follow, the plots wait for the next step.
+  // A pose moves the scene without time passing: the trails and the Measure strip follow, the plots wait for the
+  // next step.
   for (Trail& trail : state_.displays[0].trails)
     if (!trail.points.empty()) trail.points.back() = state_.world().state().position[trail.particle];
+  measure_state_moved(state_.measure, state_.world());
 }
 
 void Sandbox::advance_steps(int steps) {

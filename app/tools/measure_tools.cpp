@@ -366,6 +366,17 @@ void measure_after_step(MeasureState& m, const World& world) {
   }
 }
 
+void measure_state_moved(MeasureState& m, const World& world) {
+  restart_timer(m, world);
+  reset_scales(m, world);
+  m.trace.clear();
+  if (const auto angle = selected_rod_angle(m, world)) {
+    m.trace.push(angle->angle, angle->angular_velocity);
+    m.phase_angle.reset(angle->angle);
+    m.phase_rate.reset(angle->angular_velocity);
+  }
+}
+
 std::optional<RodAngle> selected_rod_angle(const MeasureState& m, const World& world) {
   const auto& ends = m.ends;
   if (!ends || static_cast<std::size_t>(std::max(ends->first, ends->second)) >= world.particle_count())

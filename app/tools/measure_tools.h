@@ -4,6 +4,7 @@
 // docs/app.md, "Measuring", says what each one measures.
 #pragma once
 
+#include <array>
 #include <deque>
 #include <optional>
 #include <string>
@@ -150,6 +151,10 @@ struct MeasureState {
     std::optional<RodAngle> rod;
     double stopwatch = 0.0;
     EnergyBars bars;
+    // The energy plot: its ends (J), and the boxes (x0, y0, x1, y1 in pixels) of the texts it drew: the scale,
+    // each bar's value and label.
+    double energy_top = 0.0, energy_bottom = 0.0;
+    std::vector<std::array<float, 4>> energy_values, energy_labels;
   } readout;
 };
 
@@ -166,6 +171,9 @@ void set_energy_zero(MeasureState& measure, const World& world, EnergyZero zero)
 // After every step: feeds the timer (restarted first when gravity, damping or the mouse's work changed, or the hand
 // let go), the trace and the scales.
 void measure_after_step(MeasureState& measure, const World& world);
+// The state changed without a step (a pose while paused, a state shown from the timeline): the strip shows it at
+// once. The timer restarts, the phase trace starts again from this state, and the scales are set to it.
+void measure_state_moved(MeasureState& measure, const World& world);
 // The selected rod's angle now; empty without a valid rod.
 std::optional<RodAngle> selected_rod_angle(const MeasureState& measure, const World& world);
 

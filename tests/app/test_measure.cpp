@@ -60,6 +60,10 @@ glm::dvec2 drag_mouse(Sandbox& sandbox, glm::dvec2 from, glm::dvec2 to, int move
   return previous;
 }
 
+bool overlap(const std::array<float, 4>& a, const std::array<float, 4>& b) {
+  return a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+}
+
 void check_finite(const Sandbox& sandbox) {
   for (const Vec3& x : sandbox.world().state().position) REQUIRE(finite(x));
   for (const Vec3& v : sandbox.world().state().velocity) REQUIRE(finite(v));
@@ -290,6 +294,70 @@ TEST_CASE("Lesson 2: after the Moon and Reset the timer times the red 150-degree
   CHECK(*out.period == doctest::Approx(expected).epsilon(5e-3));
   CHECK(*out.exact == doctest::Approx(expected).epsilon(5e-3));
   CHECK(std::abs(*out.period - 8.7) < 0.05);  // what the lesson's text says the room sees
+}
+
+TEST_CASE("posing while paused updates the Measure strip at once: the energy scale, the phase dot, the timer") {
+  struct Case {
+    int w, h;
+    double scale;
+  };
+  // Three columns, and the tabs of a projector's 2x (the Energy tab chosen).
+  for (const Case& c : {Case{1280, 720, 1.0}, Case{1920, 1080, 1.0}, Case{1920, 1080, 2.0}}) {
+    CAPTURE(c.w);
+    CAPTURE(c.scale);
+    SandboxOptions options = test_options(c.w, c.h);
+    options.appearance.scale = c.scale;
+    Sandbox sandbox(options);
+    REQUIRE(sandbox.load_scene(asset("simple_pendulum.json")) == "");
+    SandboxState& state = sandbox.state();
+    MeasureState& m = state.measure;
+    m.shown = true;
+    const World& world = sandbox.world();
+    run_frames(sandbox, 150, kDt);  // swinging: the bars scaled to its 1.96 J
+    if (state.widget_rects.count("measure: tab Energy")) click_widget(sandbox, "measure: tab Energy");
+    state.paused = true;
+    run_frames(sandbox, 1, 0.0);
+    // Lift the bob while paused to 127° from straight down (the Diagnostics' pose test does the rods): its
+    // potential energy from the lowest point, g (1 + 0.6) = 15.7 J, eight times the swing's.
+    const glm::dvec2 start = screen_of(sandbox, world.state().position[1]);
+    push_mouse_motion(start, start, false);  // the pointer leaves the tab it clicked
+    run_frames(sandbox, 1, 0.0);
+    push_mouse_button(SDL_MOUSEBUTTONDOWN, start);
+    run_frames(sandbox, 1, 0.0);
+    REQUIRE(state.dragging());
+    drag_mouse(sandbox, start, screen_of(sandbox, Vec3(-0.8, 0.6, 0.0)), 8, 0.0);
+    run_frames(sandbox, 2, 0.0);
+    REQUIRE(world.state().position[1].y > 0.55);
+    const auto& out = m.readout;
+    // The bars: the posed energy, none off the scale.
+    CHECK(out.bars.potential == doctest::Approx(9.81 * (1.0 + world.state().position[1].y)).epsilon(1e-9));
+    for (double value : {out.bars.kinetic, out.bars.potential, out.bars.total, out.bars.mouse, out.bars.damping}) {
+      CAPTURE(value);
+      CHECK(value <= out.energy_top * (1.0 + 1e-12));
+      CHECK(value >= out.energy_bottom - 1e-3 * out.energy_top);  // a thousandth of the scale draws as nothing
+    }
+    // The phase dot (the trace's newest point) is the posed rod: its angle, at rest.
+    const Vec3 rod = world.state().position[1];
+    REQUIRE(m.trace.size() > 0);
+    CHECK(m.trace.angle(m.trace.size() - 1) == doctest::Approx(std::atan2(rod.x, -rod.y)).epsilon(1e-9));
+    CHECK(m.trace.angular_velocity(m.trace.size() - 1) == 0.0);
+    // The timer starts again from the pose: what it timed belongs to the old swing.
+    CHECK(m.meter.samples() == 1);
+    CHECK(m.timing_since == world.time());
+    // No value is written over a label (the scale's or a bar's), and every text is inside the plot.
+    REQUIRE(out.energy_values.size() == 5);
+    REQUIRE(out.energy_labels.size() == 6);
+    const auto& plot = state.widget_rects.at("measure: energy bars");
+    for (const auto& value : out.energy_values) {
+      for (const auto& label : out.energy_labels) CHECK_FALSE(overlap(value, label));
+      CHECK(value[0] >= plot[0]);
+      CHECK(value[2] <= plot[2]);
+      CHECK(value[1] >= plot[1]);
+      CHECK(value[3] <= plot[3]);
+    }
+    push_mouse_button(SDL_MOUSEBUTTONUP, screen_of(sandbox, Vec3(-0.8, 0.6, 0.0)));
+    run_frames(sandbox, 1, 0.0);
+  }
 }
 
 TEST_CASE("the stopwatch counts simulated seconds: slow motion slows it and pause stops it") {
