@@ -205,7 +205,7 @@ void Sandbox::start_scene(Scene scene, const std::filesystem::path& path, bool r
   reach_bounds(state_.world(), lo, hi);
   state_.ground_y = lo.y - 0.05 * glm::length(hi - lo);
   state_.force_scale = 1e-9;
-  measure_scene_started(state_.measure, state_.world(), path.string() + "\n" + state_.scene.name);
+  measure_scene_started(state_.measure, state_.world());
   state_.accumulator = 0.0;
   for (const LaneSpec& spec : specs) add_lane(spec);  // the same lanes on the new scene, from its start
   state_.timeline.clear();
@@ -576,7 +576,7 @@ void Sandbox::show_snapshot(std::size_t i) {
     restore(state_.sim.world(k), snapshot.lanes[k]);
   for (LaneDisplay& display : state_.displays)
     for (Trail& trail : display.trails) trail.points.clear();
-  restart_timer(state_.measure, state_.world());
+  measure_state_moved(state_.measure, state_.world());
 }
 
 // Play, a step or a drag from a snapshot: the history after it is dropped (and the plots after its time), and the
@@ -685,9 +685,11 @@ void Sandbox::record_step() {
 }
 
 void Sandbox::record_pose() {
-  // A pose moves the scene without time passing: the trails follow, the plots wait for the next step.
+  // A pose moves the scene without time passing: the trails and the Measure strip follow, the plots wait for the
+  // next step.
   for (Trail& trail : state_.displays[0].trails)
     if (!trail.points.empty()) trail.points.back() = state_.world().state().position[trail.particle];
+  measure_state_moved(state_.measure, state_.world());
 }
 
 void Sandbox::advance_steps(int steps) {

@@ -233,21 +233,56 @@ std::string why_no_exact_period(const Model& model, const State& state, int part
   return "it is not a simple pendulum";
 }
 
+namespace {
+
+// Whether the hand holds something: the mouse's tool rows are in the model.
+bool hand_holds(const Model& model) {
+  for (const auto& c : model.constraints())
+    if (c->tool()) return true;
+  return false;
+}
+
+// The timed simple pendulum's angle from straight down about its pivot (the polar angle: AmplitudeMeter uses |θ|).
+double pendulum_angle(const World& world, int particle, const PendulumPeriod& pendulum) {
+  const Vec3 r = world.state().position[static_cast<std::size_t>(particle)] -
+                 world.state().position[static_cast<std::size_t>(pendulum.pivot)];
+  const Vec3 down = down_of(world.settings().gravity);
+  return std::atan2(glm::length(glm::cross(down, r)), glm::dot(down, r));
+}
+
+// One sample of the timed particle, after a step or when timing (re)starts.
+void sample_timer(MeasureState& m, const World& world) {
+  const auto p = static_cast<std::size_t>(m.particle);
+  m.meter.sample(world.time(), world.state().position[p]);
+  m.timer_full = m.meter.samples() >= MeasureState::kMaxSamples;
+  if (!m.pendulum) return;
+  m.amplitude.sample(world.time(), pendulum_angle(world, m.particle, *m.pendulum));
+  if (const auto swing = m.amplitude.result()) {
+    m.exact = pendulum_period(m.pendulum->length, glm::length(m.timed_gravity), swing->amplitude);
+    m.exact->pivot = m.pendulum->pivot;
+  }
+}
+
+}  // namespace
+
 void restart_timer(MeasureState& m, const World& world) {
   m.meter.clear();
+  m.amplitude.clear();
   m.timer_full = false;
+  m.pendulum.reset();
   m.exact.reset();
   m.no_exact_reason.clear();
   m.timing_since = world.time();
   m.timed_gravity = world.settings().gravity;
   m.timed_damping = world.settings().damping;
   m.timed_mouse_work = world.work().mouse;
+  m.timed_held = hand_holds(world.model());
   m.potential_offset = m.energy_zero == EnergyZero::Lowest ? lowest_potential(world) : 0.0;
   const int p = m.particle;
   if (p < 0 || static_cast<std::size_t>(p) >= world.particle_count()) return;
-  m.meter.sample(world.time(), world.state().position[static_cast<std::size_t>(p)]);
-  m.exact = simple_pendulum_period(world.model(), world.state(), p);
-  if (!m.exact) m.no_exact_reason = why_no_exact_period(world.model(), world.state(), p);
+  m.pendulum = simple_pendulum_period(world.model(), world.state(), p);
+  if (!m.pendulum) m.no_exact_reason = why_no_exact_period(world.model(), world.state(), p);
+  sample_timer(m, world);
 }
 
 void select_particle(MeasureState& m, const World& world, int particle) {
@@ -285,17 +320,10 @@ void reset_scales(MeasureState& m, const World& world) {
 
 }  // namespace
 
-void measure_scene_started(MeasureState& m, const World& world, const std::string& key) {
+void measure_scene_started(MeasureState& m, const World& world) {
   const Model& model = world.model();
-  const bool same = key == m.scene_key && m.particle >= 0 &&
-                    static_cast<std::size_t>(m.particle) < model.particle_count() &&
-                    !model.fixed(static_cast<std::size_t>(m.particle)) &&
-                    (m.rod < 0 || static_cast<std::size_t>(m.rod) < model.constraints().size());
-  m.scene_key = key;
-  if (!same) {
-    m.particle = default_timed_particle(model);
-    m.rod = m.particle >= 0 ? rod_of(model, m.particle) : -1;
-  }
+  m.particle = default_timed_particle(model);
+  m.rod = m.particle >= 0 ? rod_of(model, m.particle) : -1;
   m.ends = rod_ends(model, m.rod);
   m.stopwatch.reset();
   m.trace.clear();
@@ -316,11 +344,10 @@ void set_energy_zero(MeasureState& m, const World& world, EnergyZero zero) {
 void measure_after_step(MeasureState& m, const World& world) {
   const double dt = world.settings().dt;
   if (world.settings().gravity != m.timed_gravity || world.settings().damping != m.timed_damping ||
-      world.work().mouse != m.timed_mouse_work) {
+      world.work().mouse != m.timed_mouse_work || hand_holds(world.model()) != m.timed_held) {
     restart_timer(m, world);  // a new motion: what was timed before does not belong to it
   } else if (m.particle >= 0 && static_cast<std::size_t>(m.particle) < world.particle_count() && !m.timer_full) {
-    m.meter.sample(world.time(), world.state().position[static_cast<std::size_t>(m.particle)]);
-    m.timer_full = m.meter.samples() >= MeasureState::kMaxSamples;
+    sample_timer(m, world);
   }
   // The step's energy, measured once for the plots (Sandbox::record_step): no second pass over the scene.
   const EnergyBars bars = energy_bars(world.stats().energy, world.work(), m.potential_offset);
@@ -336,6 +363,17 @@ void measure_after_step(MeasureState& m, const World& world) {
     m.trace.push(angle->angle, angle->angular_velocity);
     m.phase_angle.update(now, angle->angle, dt);
     m.phase_rate.update(now, angle->angular_velocity, dt);
+  }
+}
+
+void measure_state_moved(MeasureState& m, const World& world) {
+  restart_timer(m, world);
+  reset_scales(m, world);
+  m.trace.clear();
+  if (const auto angle = selected_rod_angle(m, world)) {
+    m.trace.push(angle->angle, angle->angular_velocity);
+    m.phase_angle.reset(angle->angle);
+    m.phase_rate.reset(angle->angular_velocity);
   }
 }
 

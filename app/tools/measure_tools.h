@@ -4,6 +4,7 @@
 // docs/app.md, "Measuring", says what each one measures.
 #pragma once
 
+#include <array>
 #include <deque>
 #include <optional>
 #include <string>
@@ -119,15 +120,20 @@ struct MeasureState {
   int particle = -1;           // the timed particle
   int rod = -1;                // the protractor's rod
   std::optional<std::pair<int, int>> ends;  // rod_ends() of that rod, found when it was selected
-  std::string scene_key;       // the scene the selection belongs to (kept across Reset, not across another scene)
 
   PeriodMeter meter;
-  std::optional<PendulumPeriod> exact;  // from the state when timing (re)started
+  // The timed particle as a simple pendulum, judged when timing (re)started: its rod's length and pivot and the
+  // small-angle period. The amplitude for the exact period is measured from the swing (`amplitude`, the angle about
+  // the pivot at the turning points), so the exact value does not depend on the instant timing started.
+  std::optional<PendulumPeriod> pendulum;
+  AmplitudeMeter amplitude;
+  std::optional<PendulumPeriod> exact;  // 4 √(L/g) K(sin(θ_max/2)) with the measured θ_max; empty until a turn
   std::string no_exact_reason;
   double timing_since = 0.0;            // simulated time timing (re)started
   Vec3 timed_gravity{0.0};              // settings when timing started: a change restarts it
   double timed_damping = 0.0;
-  double timed_mouse_work = 0.0;        // World::work().mouse then: a drag or a pose restarts it
+  double timed_mouse_work = 0.0;        // World::work().mouse then: a drag or a pose restarts it ...
+  bool timed_held = false;              // ... and so does letting go (the hand's tool rows then)
   bool timer_full = false;              // kMaxSamples reached: sampling stopped until a restart
   static constexpr std::size_t kMaxSamples = 100000;  // 28 minutes at 60 steps/s; result() reads all of them
 
@@ -145,21 +151,29 @@ struct MeasureState {
     std::optional<RodAngle> rod;
     double stopwatch = 0.0;
     EnergyBars bars;
+    // The energy plot: its ends (J), and the boxes (x0, y0, x1, y1 in pixels) of the texts it drew: the scale,
+    // each bar's value and label.
+    double energy_top = 0.0, energy_bottom = 0.0;
+    std::vector<std::array<float, 4>> energy_values, energy_labels;
   } readout;
 };
 
-// A scene was loaded or reset: keeps the selection when it is the same scene (`key`) and still valid, else picks
-// the defaults; restarts the timer, clears the stopwatch and the trace.
-void measure_scene_started(MeasureState& measure, const World& world, const std::string& key);
-// Times `particle` from now on (and restarts the timer): the exact period is taken from the current state.
+// A scene was loaded or reset: the timer on the scene's own particle (default_timed_particle: the one its lesson
+// names), the protractor on its rod; restarts the timer, clears the stopwatch and the trace.
+void measure_scene_started(MeasureState& measure, const World& world);
+// Times `particle` from now on (and restarts the timer): whether it is a simple pendulum is judged on the current
+// state; its amplitude is measured from the swing that follows.
 void restart_timer(MeasureState& measure, const World& world);
 void select_particle(MeasureState& measure, const World& world, int particle);  // and its rod
 void select_rod(MeasureState& measure, const World& world, int rod);
 // Moves the bars' zero of potential energy (and rescales them).
 void set_energy_zero(MeasureState& measure, const World& world, EnergyZero zero);
-// After every step: feeds the timer (restarted first when gravity, damping or the mouse's work changed), the trace
-// and the scales.
+// After every step: feeds the timer (restarted first when gravity, damping or the mouse's work changed, or the hand
+// let go), the trace and the scales.
 void measure_after_step(MeasureState& measure, const World& world);
+// The state changed without a step (a pose while paused, a state shown from the timeline): the strip shows it at
+// once. The timer restarts, the phase trace starts again from this state, and the scales are set to it.
+void measure_state_moved(MeasureState& measure, const World& world);
 // The selected rod's angle now; empty without a valid rod.
 std::optional<RodAngle> selected_rod_angle(const MeasureState& measure, const World& world);
 

@@ -143,27 +143,39 @@ void measured_period(SandboxState& state, const std::optional<PeriodMeter::Resul
 void exact_periods(SandboxState& state, const std::optional<PeriodMeter::Result>& result) {
   MeasureState& m = state.measure;
   auto& out = m.readout;
-  if (m.exact) {
-    out.exact = m.exact->exact;
-    out.small_angle = m.exact->small_angle;
-    ImGui::Text("exact         %.4f s", m.exact->exact);
-    remember(state, "exact");
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("Simple pendulum: T = 4 sqrt(L/g) K(sin(amplitude/2)), K the complete elliptic integral of the "
-                        "first kind; amplitude %.2f deg from the energy when timing started, L = %.4g m.",
-                        m.exact->amplitude * kDeg, m.exact->length);
-    if (result && !state.dragging()) {
-      char text[48];
-      std::snprintf(text, sizeof text, "%+.1e", result->period / m.exact->exact - 1.0);
-      if (same_line_if_fits(ImGui::CalcTextSize(text).x)) {
-        ImGui::TextDisabled("%s", text);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("measured / exact - 1");
+  if (m.pendulum) {
+    if (m.exact) {
+      out.exact = m.exact->exact;
+      ImGui::Text("exact         %.4f s", m.exact->exact);
+      remember(state, "exact");
+      if (ImGui::IsItemHovered()) {
+        const auto swing = m.amplitude.result();
+        ImGui::SetTooltip("Simple pendulum: T = 4 sqrt(L/g) K(sin(amplitude/2)), K the complete elliptic integral of "
+                          "the first kind; amplitude %.2f deg, the swing's angle at its %d turning point%s, "
+                          "L = %.4g m.",
+                          m.exact->amplitude * kDeg, swing ? swing->turning_points : 0,
+                          swing && swing->turning_points == 1 ? "" : "s", m.exact->length);
       }
+      if (result && !state.dragging()) {
+        char text[48];
+        std::snprintf(text, sizeof text, "%+.1e", result->period / m.exact->exact - 1.0);
+        if (same_line_if_fits(ImGui::CalcTextSize(text).x)) {
+          ImGui::TextDisabled("%s", text);
+          if (ImGui::IsItemHovered()) ImGui::SetTooltip("measured / exact - 1");
+        }
+      }
+    } else {
+      ImGui::TextDisabled("exact         ...");
+      remember(state, "exact");
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Shown once the swing has turned: the amplitude is its angle at the turning points.");
     }
-    ImGui::Text("small angle  %.4f s", m.exact->small_angle);
+    out.small_angle = m.pendulum->small_angle;
+    ImGui::Text("small angle  %.4f s", m.pendulum->small_angle);
     remember(state, "small angle");
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("2 pi sqrt(L/g) = %.6f s: the period of a swing of vanishing amplitude.", m.exact->small_angle);
+      ImGui::SetTooltip("2 pi sqrt(L/g) = %.6f s: the period of a swing of vanishing amplitude.",
+                        m.pendulum->small_angle);
   } else if (!m.no_exact_reason.empty() && !state.dragging()) {
     hint("no exact value: %s", m.no_exact_reason.c_str());
     remember(state, "no exact");
@@ -353,6 +365,10 @@ void energy_column(SandboxState& state) {
   };
   const double up = nice_ceil(std::max(m.energy_up.value(), 1e-12));
   const double down = m.energy_down.value() > 1e-3 * up ? nice_ceil(m.energy_down.value()) : 0.0;
+  m.readout.energy_top = up;
+  m.readout.energy_bottom = -down;
+  m.readout.energy_values.clear();
+  m.readout.energy_labels.clear();
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   const ImVec2 size(ImGui::GetContentRegionAvail().x,
@@ -363,14 +379,21 @@ void energy_column(SandboxState& state) {
   const bool hovered = ImGui::IsItemHovered();
   const ImVec2 p1(p0.x + size.x, p0.y + size.y);
   draw->AddRectFilled(p0, p1, c.frame, 3.0f);
+  // Rows, top to bottom: the scale's value alone; the value of a full bar; the bars; the value of a full negative
+  // bar; the labels. No value can reach a label, whatever the bars do.
   const float line = ImGui::GetFontSize();
-  const float top = p0.y + line + 4.0f, bottom = p1.y - 2.0f * line - 4.0f;
+  const float top = p0.y + 2.0f * line + 4.0f, bottom = p1.y - 2.0f * line - 4.0f;
   const float zero_y = top + (bottom - top) * static_cast<float>(up / (up + down));
   const float slot = size.x / 5.0f;
+  auto text_at = [&](std::vector<std::array<float, 4>>& boxes, ImVec2 at, float font, ImU32 colour, const char* text) {
+    const ImVec2 extent = ImGui::GetFont()->CalcTextSizeA(font, FLT_MAX, 0.0f, text);
+    draw->AddText(ImGui::GetFont(), font, at, colour, text);
+    boxes.push_back({at.x, at.y, at.x + extent.x, at.y + extent.y});
+  };
   draw->AddLine(ImVec2(p0.x + 2.0f, zero_y), ImVec2(p1.x - 2.0f, zero_y), kAxis);
   char text[64];
   std::snprintf(text, sizeof text, "%g J", up);
-  draw->AddText(ImVec2(p0.x + 3.0f, p0.y + 1.0f), kLabel, text);
+  text_at(m.readout.energy_labels, ImVec2(p0.x + 3.0f, p0.y + 1.0f), line, kLabel, text);
   draw->AddLine(ImVec2(p0.x + 2.0f, top), ImVec2(p0.x + 8.0f, top), kAxis);
   // Labels shrink (to 70 % at most) rather than run into each other in a narrow column.
   float widest = 0.0f;
@@ -379,22 +402,31 @@ void energy_column(SandboxState& state) {
   for (int k = 0; k < 5; ++k) {
     const Bar& bar = list[k];
     const float x0 = p0.x + slot * (static_cast<float>(k) + 0.2f), x1 = p0.x + slot * (static_cast<float>(k) + 0.8f);
+    const float middle = 0.5f * (x0 + x1);
     const double fraction = bar.value >= 0.0 ? bar.value / up : (down > 0.0 ? bar.value / down : 0.0);
     const float extent = bar.value >= 0.0 ? zero_y - top : bottom - zero_y;
     const float y = zero_y - static_cast<float>(std::clamp(fraction, -1.0, 1.0)) * extent;
     draw->AddRectFilled(ImVec2(x0, std::min(y, zero_y)), ImVec2(x1, std::max(y, zero_y) + 0.5f), bar.colour);
-    if (std::abs(fraction) > 1.0)  // off scale (until the scale catches up): an arrow tip at the end
-      draw->AddTriangleFilled(ImVec2(x0, y), ImVec2(x1, y), ImVec2(0.5f * (x0 + x1), y + (fraction > 0 ? -6.0f : 6.0f)),
-                              bar.colour);
-    std::snprintf(text, sizeof text, std::abs(bar.value) >= 100.0 ? "%.0f" : "%.2f", bar.value);
-    const float tw = ImGui::CalcTextSize(text).x;
-    const float ty = bar.value >= 0.0 ? std::max(y - line - 1.0f, p0.y + line + 2.0f - line)
-                                      : std::min(y + 1.0f, bottom + 1.0f);
-    draw->AddText(ImVec2(0.5f * (x0 + x1) - 0.5f * tw, bar.value >= 0.0 ? std::max(ty, top - line) : ty), bar.colour,
-                  text);
+    if (std::abs(fraction) > 1.0) {  // off scale (until the scale catches up): an arrow cut into the bar's end
+      const float tip = fraction > 0 ? 2.0f : -2.0f, base = fraction > 0 ? 9.0f : -9.0f;
+      draw->AddTriangleFilled(ImVec2(x0 + 3.0f, y + base), ImVec2(x1 - 3.0f, y + base), ImVec2(middle, y + tip),
+                              c.frame);
+    }
+    // The value beside the bar's end, in its slot: fewer digits, then a smaller font, when the slot is narrow.
+    float font = line;
+    for (const char* format : {"%.2f", "%.1f", "%.0f"}) {
+      std::snprintf(text, sizeof text, std::abs(bar.value) >= 100.0 ? "%.0f" : format, bar.value);
+      if (ImGui::CalcTextSize(text).x <= slot - 2.0f) break;
+    }
+    const float width = ImGui::CalcTextSize(text).x;
+    if (width > slot - 2.0f) font = line * std::max((slot - 2.0f) / width, 0.6f);
+    const float tw = width * font / line;
+    const float tx = std::clamp(middle - 0.5f * tw, p0.x + 1.0f, std::max(p1.x - 1.0f - tw, p0.x + 1.0f));
+    const float ty = bar.value >= 0.0 ? std::max(y - font - 1.0f, top - line - 1.0f) : std::min(y + 1.0f, bottom + 1.0f);
+    text_at(m.readout.energy_values, ImVec2(tx, ty), font, bar.colour, text);
     const float lw = ImGui::CalcTextSize(bar.label).x * label_scale;
-    draw->AddText(ImGui::GetFont(), line * label_scale, ImVec2(0.5f * (x0 + x1) - 0.5f * lw, p1.y - line - 2.0f), kLabel,
-                  bar.label);
+    text_at(m.readout.energy_labels, ImVec2(middle - 0.5f * lw, p1.y - line - 2.0f), line * label_scale, kLabel,
+            bar.label);
     if (hovered && ImGui::GetIO().MousePos.x >= p0.x + slot * k && ImGui::GetIO().MousePos.x < p0.x + slot * (k + 1))
       ImGui::SetTooltip("%s: %+.6g J", bar.tip, bar.value);
   }

@@ -48,6 +48,43 @@ std::optional<PeriodMeter::Result> PeriodMeter::result() const {
   return r;
 }
 
+void AmplitudeMeter::sample(double time, double angle) {
+  angle = std::abs(angle);
+  if (samples_ == 3) {
+    time_[0] = time_[1], time_[1] = time_[2];
+    angle_[0] = angle_[1], angle_[1] = angle_[2];
+    --samples_;
+  }
+  time_[samples_] = time;
+  angle_[samples_] = angle;
+  if (++samples_ < 3) return;
+  const double a0 = angle_[0], a1 = angle_[1], a2 = angle_[2];
+  if (!(a1 >= a0 && a1 > a2)) return;  // not a turning point (a plateau counts once, at its end)
+  // The parabola through the three samples, p(t) = a1 + s (t − t1) + ½ c (t − t1)², peaks at a1 − s²/(2c).
+  const double h0 = time_[1] - time_[0], h1 = time_[2] - time_[1];
+  double peak = a1;
+  if (h0 > 0.0 && h1 > 0.0) {
+    const double before = (a1 - a0) / h0, after = (a2 - a1) / h1;
+    const double curvature = 2.0 * (after - before) / (h0 + h1);
+    const double slope = (before * h1 + after * h0) / (h0 + h1);
+    if (curvature < 0.0) peak = a1 - slope * slope / (2.0 * curvature);
+  }
+  if (!std::isfinite(peak)) return;
+  lowest_ = turns_ == 0 ? peak : std::min(lowest_, peak);
+  highest_ = turns_ == 0 ? peak : std::max(highest_, peak);
+  sum_ += peak;
+  ++turns_;
+}
+
+std::optional<AmplitudeMeter::Result> AmplitudeMeter::result() const {
+  if (turns_ == 0) return std::nullopt;
+  Result r;
+  r.turning_points = turns_;
+  r.amplitude = sum_ / turns_;
+  r.spread = std::max(highest_ - r.amplitude, r.amplitude - lowest_);
+  return r;
+}
+
 double elliptic_k(double k) {
   double a = 1.0, b = std::sqrt((1.0 - k) * (1.0 + k));
   for (int i = 0; i < 64 && std::abs(a - b) > 1e-16 * a; ++i) {
@@ -68,7 +105,7 @@ bool anchored(const Model& model, int q, int rod_index) {
   for (std::size_t c = 0; c < constraints.size(); ++c) {
     const Constraint& con = *constraints[c];
     const auto ids = con.particles();
-    if (std::find(ids.begin(), ids.end(), q) == ids.end() || static_cast<int>(c) == rod_index) continue;
+    if (con.tool() || std::find(ids.begin(), ids.end(), q) == ids.end() || static_cast<int>(c) == rod_index) continue;
     if (!has_role(con, KindRole::Pin) || con.compliance() > 0.0) return false;
     pin_rows += con.rows();
   }
@@ -76,6 +113,15 @@ bool anchored(const Model& model, int q, int rod_index) {
 }
 
 }  // namespace
+
+PendulumPeriod pendulum_period(double length, double g, double amplitude) {
+  PendulumPeriod p;
+  p.length = length;
+  p.amplitude = amplitude;
+  p.small_angle = 2.0 * std::numbers::pi * std::sqrt(length / g);
+  p.exact = 4.0 * std::sqrt(length / g) * elliptic_k(std::sin(0.5 * amplitude));
+  return p;
+}
 
 std::optional<PendulumPeriod> simple_pendulum_period(const Model& model, const State& state, int particle) {
   if (particle < 0 || static_cast<std::size_t>(particle) >= model.particle_count() || model.fixed(particle))
@@ -87,7 +133,7 @@ std::optional<PendulumPeriod> simple_pendulum_period(const Model& model, const S
   const auto constraints = model.constraints();
   for (std::size_t c = 0; c < constraints.size(); ++c) {
     const auto ids = constraints[c]->particles();
-    if (std::find(ids.begin(), ids.end(), particle) == ids.end()) continue;
+    if (constraints[c]->tool() || std::find(ids.begin(), ids.end(), particle) == ids.end()) continue;
     const Constraint& rod = *constraints[c];
     if (!has_role(rod, KindRole::Rod) || rod_index >= 0 || rod.compliance() > 0.0)
       return std::nullopt;  // one rigid rod, nothing else
@@ -109,11 +155,8 @@ std::optional<PendulumPeriod> simple_pendulum_period(const Model& model, const S
   const double cos_now = std::clamp(glm::dot(r, down) / length, -1.0, 1.0);
   const double cos_max = cos_now - glm::dot(v, v) / (2.0 * g * length);
   if (!(cos_max >= -1.0)) return std::nullopt;  // over the top: it rotates
-  PendulumPeriod p;
-  p.length = length;
-  p.amplitude = std::acos(std::min(cos_max, 1.0));
-  p.small_angle = 2.0 * std::numbers::pi * std::sqrt(length / g);
-  p.exact = 4.0 * std::sqrt(length / g) * elliptic_k(std::sin(0.5 * p.amplitude));
+  PendulumPeriod p = pendulum_period(length, g, std::acos(std::min(cos_max, 1.0)));
+  p.pivot = pivot;
   return p;
 }
 
