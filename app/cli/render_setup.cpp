@@ -212,9 +212,16 @@ int HeadlessRender::check_step() const {
 
 int HeadlessRender::step(long i, const char* output) {
   // Step by step, so that a simulation that fails (as `run` defines it: a step rolled back after NaN/inf, or
-  // max |C|/L above 1) ends at once with exit code 3 and writes nothing of a blown-up scene.
+  // max |C|/L above 1; or as the window does: lane 1 beyond what its solver keeps to, rolled back to its last sound
+  // state) ends at once with exit code 3 and writes nothing of a blown-up scene.
   sandbox_->advance_steps(1);
   if (const int code = check_step()) return code;
+  if (const std::string& why = sandbox_->rolled_back(); !why.empty()) {  // the window would have gone back and paused
+    if (before_message) before_message();
+    std::fprintf(stderr, "lagrange-lab %s: the simulation failed: at step %ld %s; no %s written\n", command_.c_str(), i,
+                 why.c_str(), output);
+    return cli::kExitSimulationFailed;
+  }
   const StepStats& stats = sandbox_->world().stats();
   if (stats.non_finite || !(stats.max_relative_violation <= cli::kFailedViolation)) {
     if (before_message) before_message();

@@ -1,6 +1,7 @@
 // What `shot` and `record` share: the options that choose the scene, the solver or lanes, the view and the scripted
 // drags; loading the scene before any graphics; a hidden sandbox set up from them (SDL's offscreen driver); stepping
-// it with the drags, stopping at once with exit code 3 when the simulation fails (as `run` defines it).
+// it with the drags, stopping at once with exit code 3 when the simulation fails (as `run` defines it, or as the
+// window does: lane 1 rolled back to its last sound state).
 #pragma once
 
 #include <cstdio>

@@ -15,6 +15,7 @@
 #include "capture/output_file.h"
 #include "capture/screenshot_folder.h"
 #include "capture/trajectory_csv.h"
+#include "options/args.h"
 #include "ui/measure_panel.h"
 #include "ui/ui.h"
 #include "ui/ui_layers.h"
@@ -37,6 +38,37 @@ bool ran_away(const World& world) {
     if (!(glm::length(world.state().position[i]) < kRunaway) || !(glm::length(world.state().velocity[i]) < kRunaway))
       return true;
   return false;
+}
+
+// The largest max |C|/L (rows that count: not the mouse's, not compliant ones) a state of lane 1 may have and still be
+// sound, for the solver and settings it runs (docs/app.md, "When a step fails"; the measured legitimate values are
+// there). The solver table's own flags choose, never its name:
+// - rigid rods, solved at the position level (projection, SHAKE, RATTLE): they end every substep within the
+//   tolerance (1e-10); the shipped scenes never leave 2e-3 in a minute even where SHAKE converges slowly, so 1 % of
+//   a rod (or 10 tolerances, when the tolerance was raised) is a solver that lost its rods, never one at work;
+// - the acceleration level drifts, and that drift is its lesson (Lesson 1: rods of 1.1-1.5 m in 10 s): its bound is
+//   `run`'s failure, kFailedViolation = 1, a rod off by its whole length;
+// - springs (penalty) stretch by their load over k: at least run's 1, and for soft springs three times the stretch
+//   the shortest rod would have holding the whole scene's weight and the hand's strongest pull, three being the
+//   tension at the bottom of a swing released level (3 m g).
+double sound_violation(const World& world) {
+  const Settings& settings = world.settings();
+  const SolverInfo& solver = world.solver_info();
+  if (solver.implicit_compliance) return std::max(1e-2, 10.0 * settings.tolerance);
+  if (!solver.rods_are_springs) return cli::kFailedViolation;
+  const Model& model = world.model();
+  const double g = glm::length(settings.gravity);
+  double weight = 0.0, heaviest = 0.0;
+  for (std::size_t i = 0; i < model.particle_count(); ++i)
+    if (!model.fixed(i)) {
+      weight += model.mass(i) * g;
+      heaviest = std::max(heaviest, model.mass(i) * g);
+    }
+  double shortest = INFINITY;
+  for (const Row& row : model.rows())
+    if (!row.constraint->tool() && !(row.constraint->compliance() > 0.0)) shortest = std::min(shortest, row.scale);
+  const double stretch = (weight + solver.mouse_force_cap * heaviest) / (settings.stiffness * shortest);
+  return std::max(cli::kFailedViolation, std::isfinite(stretch) ? 3.0 * stretch : 0.0);
 }
 
 // Each trail gets the particle's position after a step, and keeps its last `max_points`.
@@ -287,12 +319,16 @@ bool Sandbox::apply_while_editing(const Command& command) {
 }
 
 void Sandbox::apply_settings(const Settings& settings) {
+  const std::string solver = state_.world().settings().solver;
   try {
     state_.world().set_settings(settings);
     state_.settings_error.clear();
   } catch (const std::exception& error) {
     state_.settings_error = error.what();
   }
+  // A switch settles the state onto the rows (World::set_settings); what it could not settle is not kept.
+  if (state_.world().settings().solver != solver)
+    keep_if_sound(("switching to " + std::string(state_.world().solver_info().name)).c_str());
   state_.edit = state_.world().settings();
   if (state_.editor.active) state_.editor.draft.settings = state_.world().settings();
   for (std::size_t k = 1; k < state_.lane_count(); ++k) {  // a lane is lane 1's settings with its own on top
@@ -408,6 +444,10 @@ void Sandbox::step_back() {
 
 void Sandbox::apply(const Command& command) {
   EditorState& editor = state_.editor;
+  // Play, a step or Reset, however asked for (a key or a click already did): the roll-back's message was read.
+  if (command.kind == Command::Kind::TogglePause || command.kind == Command::Kind::StepOnce ||
+      command.kind == Command::Kind::Reset)
+    state_.alert.clear();
   if (editor.active && apply_while_editing(command)) return;
   switch (command.kind) {
     case Command::Kind::ApplySettings: apply_settings(command.settings); break;
@@ -480,13 +520,12 @@ void Sandbox::save_scene(std::string path) {
 }
 
 // One step of every lane through the simulation (simulation.h): lane 1, then each later lane to lane 1's time. A step
-// of lane 1 that throws pauses with the reason; one that runs away is undone (undo_blow_up). A later lane that
-// throws or runs away stops where it was, with the reason shown in its colour; the other lanes go on.
+// of lane 1 that throws pauses with the reason; one that leaves lane 1 unsound (beyond sound_violation, or run away)
+// ends the step before the later lanes take it and is rolled back (roll_back). A later lane that throws or runs away
+// stops where it was, with the reason shown in its colour; the other lanes go on.
 void Sandbox::step_world() {
   World& world = state_.world();
   state_.sim.set_drag_settings(state_.drag_settings());  // the panel may have changed the model or the stiffness
-  before_step_x_ = world.state().position;
-  before_step_v_ = world.state().velocity;
   SimulationStep step;
   try {
     step = state_.sim.step();
@@ -498,9 +537,12 @@ void Sandbox::step_world() {
   }
   if (step.out_of_memory) out_of_memory_ = true;
   if (step.failed_lane == 0) {
-    undo_blow_up();
+    char what[160];
+    std::snprintf(what, sizeof what, "the step to t = %.3f s with %s", world.time(), world.solver_info().name);
+    roll_back(step.failure, what);
     return;
   }
+  sound_ = world.state();
   record_step();
   measure_after_step(state_.measure, world);
   record_snapshot(true);
@@ -567,13 +609,9 @@ void Sandbox::show_snapshot(std::size_t i) {
   state_.accumulator = 0.0;
   timeline.set_cursor(i);
   const Snapshot& snapshot = timeline.at(*timeline.cursor());
-  const auto restore = [](World& world, const State& state) {
-    State copy = state;
-    copy.row_force.resize(world.model().rows().size(), 0.0);
-    world.state() = std::move(copy);
-  };
   for (std::size_t k = 0; k < state_.lane_count() && k < snapshot.lanes.size(); ++k)
-    restore(state_.sim.world(k), snapshot.lanes[k]);
+    state_.sim.world(k).restore(snapshot.lanes[k]);
+  sound_ = state_.world().state();  // a step from here that fails comes back here, not to the later history
   for (LaneDisplay& display : state_.displays)
     for (Trail& trail : display.trails) trail.points.clear();
   measure_state_moved(state_.measure, state_.world());
@@ -605,8 +643,16 @@ void Sandbox::sync_lane_trails() {
 // The simulation of a new scene: lane 1 alone, under the window's rules for a failed step (start_scene).
 void Sandbox::start_simulation(World world) {
   state_.sim.restart(std::move(world));  // lane 1 stays the same object: references to it stay valid
+  sound_ = state_.world().state();        // the start is sound by definition: there is nothing earlier to go back to
+  state_.alert.clear();
+  rolled_back_.clear();
   SimulationRules& rules = state_.sim.rules();
-  rules.failed = [](const SimLane& lane) { return ran_away(lane.world) ? std::string("blew up") : std::string(); };
+  // Lane 1 must stay sound (its step is rolled back to the last sound state); a later lane stops only when it runs
+  // away, so a drifting lane beside it shows its drift as long as it has one.
+  rules.failed = [this](const SimLane& lane) {
+    if (&lane == &state_.sim.lane(0)) return unsound(lane.world);
+    return ran_away(lane.world) ? std::string("blew up") : std::string();
+  };
   rules.stop_all = false;
   rules.catch_lane_errors = true;
   rules.max_catch_up = kLaneCatchUpSteps;
@@ -654,24 +700,44 @@ void Sandbox::start_lane_display(std::size_t k) {
   sets.copy(display.settings_field.data(), display.settings_field.size() - 1);
 }
 
-// A scene that runs away (penalty springs too stiff for Δt grow ×10¹⁰ a step until the energy overflows; the engine
-// only rolls back NaN and infinite positions) would leave the window showing "inf" and nothing on screen. The step
-// that ran away is undone instead, the simulation paused and the reason shown: R resets.
-bool Sandbox::undo_blow_up() {
+// Why lane 1's state is not sound, or "" when it is: it ran away (penalty springs too stiff for Δt grow ×10¹⁰ a
+// step until the energy overflows; the engine only rolls back NaN and infinite positions), or its rods are off by
+// more than its solver keeps to (sound_violation).
+std::string Sandbox::unsound(const World& world) const {
+  if (ran_away(world)) return "ran away (energy or positions beyond 1e9)";
+  const double violation = world.stats().max_relative_violation, bound = sound_violation(world);
+  if (violation <= bound) return {};
+  char text[160];
+  std::snprintf(text, sizeof text, "left rods off by %.3g of their length (sound: at most %.3g)", violation, bound);
+  return text;
+}
+
+// After a solver switch or a pose of lane 1: the state it left is kept as the last sound one, or rolled back.
+void Sandbox::keep_if_sound(const char* what) {
+  const std::string why = unsound(state_.world());
+  if (why.empty()) sound_ = state_.world().state();
+  else roll_back(why, what);
+}
+
+// Lane 1 back to its last sound state — positions, velocities, time, work and row forces, so the Diagnostics' drift
+// and mouse work are that state's — with the hand let go and the simulation paused. The message stays until the user
+// acts (a key, a click, Play, Reset): a toast that fades while the scene waits would leave nobody knowing why. The
+// later lanes did not take the step that failed (Simulation::step ends at lane 1's failure), so they wait at its time.
+void Sandbox::roll_back(const std::string& why, const char* what) {
+  if (state_.dragging()) end_drag();
   World& world = state_.world();
-  if (!ran_away(world)) return false;
-  world.state().position = before_step_x_;
-  world.state().velocity = before_step_v_;
+  world.restore(sound_);
   state_.paused = true;
-  char message[400];
+  state_.accumulator = 0.0;
+  pose_pending_ = false;
+  record_pose();
+  char message[600];
   std::snprintf(message, sizeof message,
-                "The simulation blew up at t = %.3f s with %s: positions or energy ran away, so that step was undone "
-                "and the simulation paused. R resets; a smaller \xce\x94t, more substeps or a softer penalty k keep "
-                "it stable.",
-                world.time(), world.solver_info().name);
-  state_.settings_error = message;
-  state_.show_toast(message, true);
-  return true;
+                "Rolled back to t = %.3f s, the last sound state, and paused: %s %s. A smaller \xce\x94t, more "
+                "substeps or softer stiff springs keep it stable; R resets.",
+                world.time(), what, why.c_str());
+  state_.alert = message;
+  rolled_back_ = std::string(what) + " " + why;
 }
 
 // What the plots and trails keep of a step, lane by lane (a stopped lane's stay where it stopped).
@@ -761,6 +827,7 @@ void Sandbox::frame(double wall_seconds) {
     for (SimLane& lane : state_.sim.lanes())
       if (lane.drag.active()) pose_pending_ = !lane.drag.pose(lane.world, kPoseSeconds) || pose_pending_;
     record_pose();
+    keep_if_sound("the pose");
   }
   state_.timing.steps_last_frame = 0;
   state_.timing.slowed = false;

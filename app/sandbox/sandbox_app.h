@@ -71,6 +71,9 @@ class Sandbox {
   bool quit_requested() const { return quit_; }
   // True once a step ran out of memory (the window pauses and shows it as an error; `shot` exits 4).
   bool out_of_memory() const { return out_of_memory_; }
+  // What made the window last roll lane 1 back to its last sound state ("the step to t = 0.367 s with SHAKE left
+  // rods off by ..."), "" when nothing did since the scene started. `shot` and `record` fail on it.
+  const std::string& rolled_back() const { return rolled_back_; }
   void frame_scene();
 
  private:
@@ -125,7 +128,11 @@ class Sandbox {
   void resume_from_snapshot();
   void record_step();
   void record_pose();
-  bool undo_blow_up();  // after a step: true when it ran away and was undone
+  // Lane 1's last sound state (docs/app.md, "When a step fails"): after a step, a solver switch or a pose, why the
+  // state is not sound ("" when it is, and then it becomes the one kept); roll_back puts the kept one back.
+  std::string unsound(const World& world) const;
+  void keep_if_sound(const char* what);
+  void roll_back(const std::string& why, const char* what);
   void begin_drag(int particle, glm::dvec2 pixel);
   void move_drag(glm::dvec2 pixel);
   void end_drag();
@@ -156,7 +163,8 @@ class Sandbox {
   std::vector<double> radii_;
   DrawList draw_list_;
   std::optional<bool> screenshot_request_;  // pending screenshot: with panels?
-  std::vector<Vec3> before_step_x_, before_step_v_;  // the state before the last step, for undo_blow_up
+  State sound_;  // lane 1's last state within sound_violation (a plain copy, model.h)
+  std::string rolled_back_;
   std::deque<SDL_Event> pending_;  // events held back to the next frame (pump_events)
   glm::dvec2 mouse_{-1.0, -1.0};     // drawable pixels, from the last mouse event (in lane 1's view: to_pixels)
   std::array<int, 2> pointer_{-1, -1};  // window units of the last motion or press, as SDL gave them

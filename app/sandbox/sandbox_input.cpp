@@ -34,6 +34,17 @@ bool over_imgui_window(glm::ivec2 point) {
   return false;
 }
 
+// A key (not a modifier alone), a click or a touch: the user acting, which dismisses the roll-back's message.
+bool acts(const SDL_Event& event) {
+  if (event.type == SDL_MOUSEBUTTONDOWN || event.type == SDL_FINGERDOWN) return true;
+  if (event.type != SDL_KEYDOWN) return false;
+  switch (event.key.keysym.sym) {
+    case SDLK_LSHIFT: case SDLK_RSHIFT: case SDLK_LCTRL: case SDLK_RCTRL:
+    case SDLK_LALT: case SDLK_RALT: case SDLK_LGUI: case SDLK_RGUI: return false;
+    default: return true;
+  }
+}
+
 }  // namespace
 
 // Split lane views: a pixel in lane k's view maps to the same place in lane 1's view (the camera's viewport), and
@@ -91,6 +102,7 @@ bool Sandbox::pump_events() {
 
 void Sandbox::handle_event(const SDL_Event& event) {
   check_layout();  // a V pressed in this batch of events changed the views
+  if (acts(event)) state_.alert.clear();  // the user read the roll-back's message and does something
   ImGui_ImplSDL2_ProcessEvent(&event);
   const ImGuiIO& io = ImGui::GetIO();
   // The panels (or the help window) take the mouse, except in the middle of a drag that started in the scene. ImGui
@@ -341,6 +353,7 @@ void Sandbox::place_drag(glm::dvec3 point) {
     for (SimLane& lane : state_.sim.lanes())
       if (lane.drag.active()) pose_pending_ = !lane.drag.pose(lane.world, kPoseSeconds) || pose_pending_;
     record_pose();
+    keep_if_sound("the pose");
   }
 }
 

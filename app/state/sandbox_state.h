@@ -205,6 +205,9 @@ struct SandboxState {
   std::string toast;                 // a one-line message over the scene (screenshot saved, scene failed)
   bool toast_is_error = false;
   double toast_seconds = 0.0;        // wall seconds it stays
+  // Why lane 1 was rolled back to its last sound state (Sandbox::roll_back): shown over the scene and under the
+  // settings until the user acts (a key, a click, Play, Reset), never timed out.
+  std::string alert;
 
   void show_toast(const std::string& text, bool error) {
     toast = text;

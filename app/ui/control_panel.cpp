@@ -355,9 +355,10 @@ void simulation_section(SandboxState& state) {
   settings_controls(state);
   if (ImGui::Button("Scene's own settings")) state.push(Command::Kind::RestoreSceneSettings);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Back to the values in the scene file (no reset).");
-  if (!state.settings_error.empty()) {
+  for (const std::string* error : {&state.alert, &state.settings_error}) {
+    if (error->empty()) continue;
     ImGui::PushStyleColor(ImGuiCol_Text, palette(state.appearance.theme).error_text);
-    ImGui::TextWrapped("%s", state.settings_error.c_str());
+    ImGui::TextWrapped("%s", error->c_str());
     ImGui::PopStyleColor();
   }
 }

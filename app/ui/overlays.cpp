@@ -164,6 +164,14 @@ void draw_hud(SandboxState& state) {
     if (state.paused) line.text(colours.paused, "PAUSED", false);
     if (state.timing.slowed) line.text(colours.slow, "slower than real time", false);
     if (!state.view.panels) line.text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), "(Tab: panels, H: help)", false);
+    state.widget_rects.erase("alert");
+    if (!state.alert.empty()) {  // the roll-back's message: until the user acts, never faded
+      ImGui::PushTextWrapPos(std::min(ImGui::GetFontSize() * 40.0f, max_width - ImGui::GetStyle().WindowPadding.x));
+      ImGui::TextColored(colours.error_text, "%s", state.alert.c_str());
+      ImGui::PopTextWrapPos();
+      const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+      state.widget_rects["alert"] = {lo.x, lo.y, hi.x, hi.y};
+    }
     if (state.toast_seconds > 0.0 && !state.toast.empty()) {
       ImGui::PushTextWrapPos(std::min(ImGui::GetFontSize() * 40.0f, max_width - ImGui::GetStyle().WindowPadding.x));
       ImGui::TextColored(state.toast_is_error ? colours.error_text : colours.ok_text, "%s",

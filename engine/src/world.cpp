@@ -36,6 +36,22 @@ World::World(Model model, State state) : model_(std::move(model)), state_(std::m
   solver_ = model_.solver_info().create();
 }
 
+void World::restore(State state) {
+  const std::size_t n = model_.particle_count();
+  if (state.position.size() != n || state.velocity.size() != n)
+    throw Error("the state has " + std::to_string(state.position.size()) + " positions and " +
+                std::to_string(state.velocity.size()) + " velocities for a model of " + std::to_string(n) +
+                " particles");
+  state.row_force.resize(model_.rows().size(), 0.0);
+  // The clock's origin moves only when Δt changes (set_settings): a state saved under another Δt counts from itself.
+  if (state.clock_time != state_.clock_time || state.clock_step != state_.clock_step) {
+    state.clock_time = state.time;
+    state.clock_step = state.step;
+  }
+  state_ = std::move(state);
+  stats_measured_ = false;
+}
+
 World::World(const World& other)
     : model_(other.model_),
       state_(other.state_),

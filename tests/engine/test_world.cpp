@@ -193,3 +193,33 @@ TEST_CASE("posing a scene that has blown up leaves it where it is, with a finite
   for (const Vec3& v : world.state().velocity) CHECK(v == Vec3(0.0));  // at rest, as every pose leaves it
   if (world.max_violation(true) == violation) CHECK(world.state().position == before);
 }
+
+TEST_CASE("restore puts a saved state back: stats measured again, row forces fitted, t kept across a Δt change") {
+  World world = lagrange::test::simple_pendulum("projection", 0.3, 1.0, 0.1);
+  for (int i = 0; i < 10; ++i) world.step();
+  const State saved = world.state();
+  const double energy = world.stats().energy.total();
+  World twin = world;  // the run that goes on from the saved state untouched
+  for (int i = 0; i < 10; ++i) world.step();
+  world.add_pin(1, world.state().position[1]);  // a row the saved state has no force for
+  world.restore(saved);
+  CHECK(world.state().position == saved.position);
+  CHECK(world.state().velocity == saved.velocity);
+  CHECK(world.time() == saved.time);
+  CHECK(world.state().row_force.size() == world.model().rows().size());
+  CHECK(world.state().row_force.back() == 0.0);
+  CHECK(world.stats().energy.total() == energy);  // the saved state's, not the last step's
+  world.remove_constraint(static_cast<int>(world.constraints().size()) - 1);
+  world.step();
+  twin.step();
+  CHECK(world.state().position == twin.state().position);  // same clock, same bits
+  CHECK(world.time() == twin.time());
+
+  Settings half = world.settings();
+  half.dt = 0.05;
+  world.set_settings(half);
+  world.restore(saved);
+  world.step();
+  CHECK(world.time() == saved.time + 0.05);  // the saved moment, then the Δt in force
+  CHECK_THROWS_AS(world.restore(State{}), Error);
+}

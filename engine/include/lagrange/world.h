@@ -38,6 +38,12 @@ class World {
   const State& state() const { return state_; }
   // Positions and velocities may be changed between steps (the app moves fixed particles); sizes may not.
   State& state() { return state_; }
+  // Puts a state of this world saved earlier back (a timeline snapshot, the window's last sound state): positions,
+  // velocities, time, work. Its row forces are fitted to the rows the model has now (the mouse's pin, the one row
+  // that comes and goes, dropped or 0), stats() are measured again, and when Δt changed since it was saved its clock
+  // starts again at its own time (t stays what it was; later steps add the Δt in force). Error on a different
+  // particle count.
+  void restore(State state);
 
   int dimension() const { return model_.dimension(); }
   std::size_t particle_count() const { return model_.particle_count(); }
