@@ -172,14 +172,17 @@ int record_video(HeadlessRender& render, const video::VideoSpec& spec, long fram
     video::VideoWriter writer(spec, shown);
     Progress progress(frames, passes, duration > 1.0);
     render.before_message = [&progress] { progress.end(); };
+    // The hook refers to `progress`: it goes with it, however this block is left.
+    struct Unhook {
+      HeadlessRender& render;
+      ~Unhook() { render.before_message = nullptr; }
+    } unhook{render};
     for (int pass = 0; pass < passes; ++pass) {
       if (pass > 0) writer.next_pass();
       if (const int code = record_pass(render, writer, progress, spec, frames, pass)) return code;
     }
     bytes = writer.finish();
-    render.before_message = nullptr;
   } catch (const video::VideoError& error) {
-    render.before_message = nullptr;
     return render.fail(cli::kExitOutputFailed, error.what());
   }
   return 0;

@@ -272,7 +272,7 @@ int timed_particle(const RunOptions& o, const World& world) {
 }
 
 // The summary of a run with one lane.
-void print_one_lane(std::FILE* report, const SimLane& lane, long done) {
+void print_one_lane(std::FILE* report, const SimLane& lane) {
   const World& world = lane.world;
   const LaneAccounts& a = lane.accounts;
   const Energy e1 = world.energy();
@@ -281,10 +281,10 @@ void print_one_lane(std::FILE* report, const SimLane& lane, long done) {
                e1.total() - a.start_energy);
   std::fprintf(report, "work         mouse %+.6e J, damping %+.6e J\n", work.mouse, work.damping);
   std::fprintf(report, "drift        %+.3e J (E - E0 - W_mouse - W_damping), max |drift| %.3e J\n",
-               e1.total() - a.start_energy - work.mouse - work.damping, a.max_drift);
+               a.drift(e1.total(), work), a.max_drift);
   std::fprintf(report, "violation    max |C|/L %.3e over the run, %.3e at the end; max |J v| %.3e m/s\n",
                a.worst_violation, world.max_violation(true), a.worst_velocity);
-  std::fprintf(report, "iterations   %.3g per step (mean)\n", done ? static_cast<double>(a.iterations) / done : 0.0);
+  std::fprintf(report, "iterations   %.3g per step (mean)\n", a.mean_iterations());
   std::fprintf(report, "recoveries   %ld, convergence failures %ld, redundant rows %d, rolled back %ld step(s)\n",
                a.recoveries, a.failures, a.dependent, a.rollbacks);
   if (a.held)
@@ -308,7 +308,7 @@ void print_summary(std::FILE* report, const RunOptions& o, const Scene& scene, c
     std::fprintf(report, "steps        %ld of %ld (%.6g s simulated; stopped: the simulation failed)\n", done,
                  total_steps, world.time());
   if (sim.size() > 1) print_lanes(report, sim, runs);
-  else print_one_lane(report, sim.lane(0), done);
+  else print_one_lane(report, sim.lane(0));
   std::fprintf(report, "wall time    %.3f s (%.2f us per step)\n", wall, done ? 1e6 * wall / done : 0.0);
 }
 
@@ -325,7 +325,7 @@ struct RunOutcome {
 RunOutcome step_run(Simulation& sim, std::vector<RunLane>& runs, const RunOptions& o, long total_steps, int timed,
                     const std::function<void(std::size_t)>& row) {
   const bool multi = sim.size() > 1;
-  sim.rules().failed = [&](const SimLane& lane) -> std::string {
+  sim.rules().failed = [&](std::size_t k, const SimLane& lane) -> std::string {
     const StepStats& st = lane.world.stats();
     const long s = lane.accounts.steps;
     char text[200];
@@ -336,7 +336,6 @@ RunOutcome step_run(Simulation& sim, std::vector<RunLane>& runs, const RunOption
                     st.max_relative_violation, o.max_violation);
     else
       return {};
-    const std::size_t k = static_cast<std::size_t>(&lane - &sim.lane(0));
     return multi ? "lane " + std::to_string(k + 1) + " (" + runs[k].label + "): " + text : std::string(text);
   };
   const auto after_lane_step = [&](std::size_t k) {

@@ -649,8 +649,8 @@ void Sandbox::start_simulation(World world) {
   SimulationRules& rules = state_.sim.rules();
   // Lane 1 must stay sound (its step is rolled back to the last sound state); a later lane stops only when it runs
   // away, so a drifting lane beside it shows its drift as long as it has one.
-  rules.failed = [this](const SimLane& lane) {
-    if (&lane == &state_.sim.lane(0)) return unsound(lane.world);
+  rules.failed = [this](std::size_t k, const SimLane& lane) {
+    if (k == 0) return unsound(lane.world);
     return ran_away(lane.world) ? std::string("blew up") : std::string();
   };
   rules.stop_all = false;

@@ -268,11 +268,12 @@ struct EnergyBalance {
   double change = 0.0, mouse = 0.0, damping = 0.0, drift = 0.0;
 };
 inline EnergyBalance energy_balance(const SimLane& lane) {
+  const double energy = lane.world.energy().total();
   EnergyBalance b;
-  b.change = lane.world.energy().total() - lane.accounts.start_energy;
+  b.change = energy - lane.accounts.start_energy;
   b.mouse = lane.world.work().mouse;
   b.damping = lane.world.work().damping;
-  b.drift = b.change - b.mouse - b.damping;
+  b.drift = lane.accounts.drift(energy, lane.world.work());
   return b;
 }
 inline EnergyBalance energy_balance(const SandboxState& state) { return energy_balance(state.sim.lane(0)); }

@@ -162,17 +162,17 @@ void scene_section(SandboxState& state) {
     state.commands.push_back(command);
   }
   remember_rect(state, "export csv button");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("The timeline (the last %.0f s, every step, every lane) as a CSV with the columns of "
+                      "lagrange-lab run --csv, %s%s",
+                      state.timeline.max_seconds, state.downloads ? "as a download" : "to a new file in ",
+                      state.downloads ? "" : state.save_dir.string().c_str());
   same_line_if_fits(ImGui::CalcTextSize("Edit (E)").x + 2.0f * ImGui::GetStyle().FramePadding.x);
   if (ImGui::Button("Edit (E)")) state.push(Command::Kind::ToggleEdit);
   remember_rect(state, "edit button");
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Edit mode: add, join, move, pin and delete particles with the mouse, type initial conditions, "
                       "undo and redo, save.");
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("The timeline (the last %.0f s, every step, every lane) as a CSV with the columns of "
-                      "lagrange-lab run --csv, %s%s",
-                      state.timeline.max_seconds, state.downloads ? "as a download" : "to a new file in ",
-                      state.downloads ? "" : state.save_dir.string().c_str());
   auto& save_path = state.save_field;
   ImGui::SetNextItemWidth(-(save_width + ImGui::GetStyle().ItemSpacing.x));
   const bool save_enter = ImGui::InputTextWithHint("##save path",

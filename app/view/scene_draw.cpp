@@ -323,7 +323,7 @@ void add_plane(const SandboxState& state, const Model& model, Vec3 held_at, cons
 }
 
 // Everything but rods is drawn from its drawing hint: the app never asks what type a constraint is.
-void add_drawing_hint(const SandboxState& state, const World& world, const Constraint& constraint, int index,
+void add_drawing_hint(const SandboxState& state, const World& world, const Constraint& constraint,
                       std::span<const double> radii, DrawList& list) {
   const Drawing drawing = constraint.drawing();
   const auto ids = constraint.particles();
@@ -332,7 +332,7 @@ void add_drawing_hint(const SandboxState& state, const World& world, const Const
   const Vec3 held_at = world.state().position[held];
   switch (drawing.shape) {
     case Shape::Point:
-      add_pin(state, held_at, drawing, radii[static_cast<std::size_t>(held)], state.hand().constraint() == index, list);
+      add_pin(state, held_at, drawing, radii[static_cast<std::size_t>(held)], constraint.tool(), list);
       break;
     case Shape::Line:
       add_wire(state, held_at, drawing, list);
@@ -351,7 +351,7 @@ void add_constraints(const SandboxState& state, const World& world, std::span<co
   for (std::size_t c = 0; c < constraints.size(); ++c) {
     const int index = static_cast<int>(c);
     if (is_rod(*constraints[c])) add_rod(state, world, *constraints[c], index, width, list);
-    else add_drawing_hint(state, world, *constraints[c], index, radii, list);
+    else add_drawing_hint(state, world, *constraints[c], radii, list);
   }
 }
 

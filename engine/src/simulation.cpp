@@ -12,10 +12,7 @@
 
 namespace lagrange {
 
-double LaneAccounts::drift(const World& world) const {
-  const Work& work = world.work();
-  return world.energy().total() - start_energy - work.mouse - work.damping;
-}
+double LaneAccounts::drift(const World& world) const { return drift(world.energy().total(), world.work()); }
 
 void SimLane::restart_accounts() {
   accounts = LaneAccounts{};
@@ -30,13 +27,14 @@ void SimLane::start_accounts() {
   accounts.worst_violation = world.max_violation(true);
 }
 
-Simulation::Simulation(World world) {
-  lanes_.reserve(kMaxLanes);
-  restart(std::move(world));
-}
+Simulation::Simulation(World world) { restart(std::move(world)); }
 
 void Simulation::restart(World world) {
-  lanes_.resize(1, SimLane{LaneSpec{}, World(world.dimension()), {}, {}, {}, {}});
+  if (lanes_.empty()) {
+    lanes_.reserve(kMaxLanes);
+    lanes_.push_back(SimLane{LaneSpec{}, World(world.dimension()), {}, {}, {}, {}});
+  }
+  lanes_.erase(lanes_.begin() + 1, lanes_.end());
   SimLane& lane = lanes_[0];
   lane.spec = LaneSpec{world.settings().solver, {}};
   lane.world = std::move(world);
@@ -127,7 +125,7 @@ std::string Simulation::step_lane(std::size_t k, const std::function<void(std::s
   a.worst_violation = std::max(a.worst_violation, st.max_relative_violation);
   a.worst_velocity = std::max(a.worst_velocity, st.max_velocity_violation);
   const Work& work = world.work();
-  a.max_drift = std::max(a.max_drift, std::abs(st.energy.total() - a.start_energy - work.mouse - work.damping));
+  a.max_drift = std::max(a.max_drift, std::abs(a.drift(st.energy.total(), work)));
   a.iterations += st.iterations;
   a.recoveries += st.recoveries;
   a.held += st.held;
@@ -135,7 +133,7 @@ std::string Simulation::step_lane(std::size_t k, const std::function<void(std::s
   a.rollbacks += st.non_finite ? 1 : 0;
   a.dependent = std::max(a.dependent, st.dependent_rows);
   if (after_lane_step) after_lane_step(k);
-  return rules_.failed ? rules_.failed(lane) : std::string();
+  return rules_.failed ? rules_.failed(k, lane) : std::string();
 }
 
 void Simulation::catch_up_lane(std::size_t k, const std::function<void(std::size_t)>& after_lane_step,
@@ -154,9 +152,7 @@ void Simulation::catch_up_lane(std::size_t k, const std::function<void(std::size
     return;
   }
   // The window: a lane that fails, throws or cannot keep up stops where it was before this step; the others go on.
-  const std::vector<Vec3> x = world.state().position, v = world.state().velocity;
-  const double t0 = world.state().time;
-  const long step0 = world.state().step;
+  const State before = world.state();
   std::string failure;
   try {
     for (int n = 0; n < rules_.max_catch_up && behind(world, time) && failure.empty(); ++n)
@@ -176,12 +172,11 @@ void Simulation::catch_up_lane(std::size_t k, const std::function<void(std::size
     return;
   }
   if (failure.empty()) return;
-  world.state().position = x;
-  world.state().velocity = v;
-  world.state().time = t0;  // the lane shows its last sound state, and says when that was
-  world.state().step = step0;
+  // The lane shows its last sound state, all of it (work, forces, clock, the statistics measured again), and says
+  // when that was.
+  world.restore(before);
   char when[80];
-  std::snprintf(when, sizeof when, " after t = %.3f s (stopped there)", t0);
+  std::snprintf(when, sizeof when, " after t = %.3f s (stopped there)", before.time);
   lane.stopped = failure + when;
   if (result.failed_lane < 0) {
     result.failed_lane = static_cast<int>(k);

@@ -106,7 +106,7 @@ TEST_CASE("simulation: run stops everything at the first failure, the window sto
   const Scene scene = double_pendulum();
   const auto specs = parse_lanes("projection,acceleration,rattle");
   // A rule that fails the acceleration lane once it passes t = 0.5 s: an independent, known moment.
-  const auto rule = [](const SimLane& lane) -> std::string {
+  const auto rule = [](std::size_t, const SimLane& lane) -> std::string {
     return lane.world.settings().solver == "acceleration" && lane.world.time() > 0.5 ? "too late" : "";
   };
   SUBCASE("stop all (run)") {
@@ -124,8 +124,19 @@ TEST_CASE("simulation: run stops everything at the first failure, the window sto
     Simulation sim(scene, scene.settings, specs);
     sim.rules().failed = rule;
     sim.rules().stop_all = false;
-    for (int s = 0; s < 60; ++s) sim.step();
+    State last_sound;  // lane 2's state before each step; the one before the failing step is where it stops
+    for (int s = 0; s < 60; ++s) {
+      if (sim.lane(1).running()) last_sound = sim.world(1).state();
+      sim.step();
+    }
     CHECK_FALSE(sim.lane(1).running());
+    // All of that state comes back, not only positions and velocities, and the statistics describe it.
+    CHECK(sim.world(1).state().position == last_sound.position);
+    CHECK(sim.world(1).state().velocity == last_sound.velocity);
+    CHECK(sim.world(1).state().row_force == last_sound.row_force);
+    CHECK(sim.world(1).state().work.mouse == last_sound.work.mouse);
+    CHECK(sim.world(1).state().work.damping == last_sound.work.damping);
+    CHECK(sim.world(1).stats().energy.total() == sim.world(1).energy().total());
     CHECK(sim.lane(1).stopped.find("too late after t = 0.5") == 0);
     CHECK(sim.world(1).time() <= 0.5 + 1e-12);   // rolled back to its last sound state
     CHECK(sim.world(2).time() == sim.world(0).time());  // the others went on

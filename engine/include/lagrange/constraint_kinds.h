@@ -20,10 +20,9 @@ namespace lagrange {
 
 // What a kind is to code outside the solvers, which asks the role and never the type, the name or the drawing shape:
 // the row systems pack rods, the measurements and the period find rods and pins, the mouse moves a pin, the editor
-// recognises and writes pins, wires and planes. Each role is one kind's. What a role promises beyond the rows is on
-// the Constraint interface: a rod's length(), a pin's point() and set_point().
-// What a kind is for the code outside the solvers that must know (packing rods, finding pins, the editor). A kind
-// nobody asks about is `Other`, so a new kind needs no new role: it is one class and one table entry.
+// recognises and writes pins, wires and planes. Each named role is one kind's; a kind nobody outside the solvers asks
+// about is `Other`, so a new kind needs no new role: it is one class and one table entry. What a role promises beyond
+// the rows is on the Constraint interface: a rod's length(), a pin's point() and set_point().
 enum class KindRole {
   Other,  // nothing outside the solvers asks what it is (kind_of / kind_name never name it)
   Rod,    // two particles at a fixed distance: C = |x_a − x_b| − length(), DistanceConstraint's formulas

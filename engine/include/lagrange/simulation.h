@@ -35,7 +35,10 @@ struct LaneAccounts {
   long steps = 0, iterations = 0, recoveries = 0, failures = 0, rollbacks = 0, held = 0;
   int dependent = 0;             // most redundant rows dropped in one step
 
-  // The drift now: E − E₀ − W_mouse − W_damping.
+  // The drift at total energy E with the work W done so far: E − E₀ − W_mouse − W_damping (the one place it is
+  // written; the window's energy balance and run's summary read it here).
+  double drift(double energy, const Work& work) const { return energy - start_energy - work.mouse - work.damping; }
+  // The drift now.
   double drift(const World& world) const;
   double mean_iterations() const { return steps ? static_cast<double>(iterations) / static_cast<double>(steps) : 0.0; }
 };
@@ -60,7 +63,7 @@ struct SimLane {
 struct SimulationRules {
   // After each step of a lane (its accounts already counting it): "" when the step is sound, otherwise why it
   // failed ("step 12 produced NaN or infinity and was rolled back"). Empty function: nothing fails.
-  std::function<std::string(const SimLane&)> failed;
+  std::function<std::string(std::size_t lane, const SimLane&)> failed;
   // A failure in lane 1 always ends the step at once (no later lane steps) and is reported; what to do about it is
   // the caller's (run stops; the window undoes the step and pauses). A failure in a later lane ends the step too
   // when `stop_all` (run); otherwise (the window) that lane alone stops, rolled back to where it was before this
@@ -84,7 +87,6 @@ struct SimulationStep {
 
 class Simulation {
  public:
-  Simulation() = default;
   // One lane: this world, its solver named by the world's settings.
   explicit Simulation(World world);
   // Lanes from a scene: with no specs, one lane with `settings`; otherwise lane 1 is `settings` with specs[0] on
