@@ -386,6 +386,7 @@ bool Sandbox::edit_key(const SDL_KeyboardEvent& key) {
     case SDLK_h:
     case SDLK_F1:
     case SDLK_TAB:
+    case SDLK_F5:
     case SDLK_F12:
     case SDLK_F9:
     case SDLK_p: return false;

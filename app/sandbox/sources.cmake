@@ -31,9 +31,14 @@ set(LAGRANGE_SANDBOX_SHARED_SOURCES
   ui/diagnostics_panel.cpp
   ui/display_controls.cpp
   ui/lanes_panel.cpp
+  ui/layout_check.cpp
   ui/measure_panel.cpp
+  ui/overlay_layout.cpp
   ui/overlays.cpp
   ui/plots.cpp
+  ui/scene_overlays.cpp
+  ui/screen_layout.cpp
+  ui/text_box.cpp
   ui/timeline_bar.cpp
   ui/ui_layers.cpp
   ui/user_config.cpp

@@ -94,7 +94,7 @@ void timer_header(SandboxState& state) {
   if (ImGui::SmallButton("Restart")) restart_timer(m, world);
   remember(state, "restart timer");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Forget what was timed and time from now. Reset, a new scene, a drag and a change of gravity "
+    tooltip("Forget what was timed and time from now. Reset, a new scene, a drag and a change of gravity "
                       "or damping restart it too.");
   ImGui::SetNextItemWidth(-FLT_MIN);
   if (ImGui::BeginCombo("##timed", particle_name(m.particle).c_str())) {
@@ -108,7 +108,7 @@ void timer_header(SandboxState& state) {
     remember(state, "timed particle");
   }
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("The particle whose period is timed (ringed in pink). Grabbing a particle times it.");
+    tooltip("The particle whose period is timed (ringed in pink). Grabbing a particle times it.");
 }
 
 // The measured period, or why there is none yet.
@@ -124,7 +124,7 @@ void measured_period(SandboxState& state, const std::optional<PeriodMeter::Resul
     big(kTimerColour, "T = %.4f s", result->period);
     remember(state, "period");
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("Measured: the mean of %d intervals between successive crossings of the swing's midline in the "
+      tooltip("Measured: the mean of %d intervals between successive crossings of the swing's midline in the "
                         "same direction (along %c), each crossing interpolated between two steps. Spread %.2g s.",
                         result->intervals, "xyz"[result->axis], result->spread);
     if (m.exact) hint("measured, %d intervals, amplitude %.1f\xc2\xb0", result->intervals, m.exact->amplitude * kDeg);
@@ -150,7 +150,7 @@ void exact_periods(SandboxState& state, const std::optional<PeriodMeter::Result>
       remember(state, "exact");
       if (ImGui::IsItemHovered()) {
         const auto swing = m.amplitude.result();
-        ImGui::SetTooltip("Simple pendulum: T = 4 sqrt(L/g) K(sin(amplitude/2)), K the complete elliptic integral of "
+        tooltip("Simple pendulum: T = 4 sqrt(L/g) K(sin(amplitude/2)), K the complete elliptic integral of "
                           "the first kind; amplitude %.2f deg, the swing's angle at its %d turning point%s, "
                           "L = %.4g m.",
                           m.exact->amplitude * kDeg, swing ? swing->turning_points : 0,
@@ -161,20 +161,20 @@ void exact_periods(SandboxState& state, const std::optional<PeriodMeter::Result>
         std::snprintf(text, sizeof text, "%+.1e", result->period / m.exact->exact - 1.0);
         if (same_line_if_fits(ImGui::CalcTextSize(text).x)) {
           ImGui::TextDisabled("%s", text);
-          if (ImGui::IsItemHovered()) ImGui::SetTooltip("measured / exact - 1");
+          if (ImGui::IsItemHovered()) tooltip("measured / exact - 1");
         }
       }
     } else {
       ImGui::TextDisabled("exact         ...");
       remember(state, "exact");
       if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Shown once the swing has turned: the amplitude is its angle at the turning points.");
+        tooltip("Shown once the swing has turned: the amplitude is its angle at the turning points.");
     }
     out.small_angle = m.pendulum->small_angle;
     ImGui::Text("small angle  %.4f s", m.pendulum->small_angle);
     remember(state, "small angle");
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("2 pi sqrt(L/g) = %.6f s: the period of a swing of vanishing amplitude.",
+      tooltip("2 pi sqrt(L/g) = %.6f s: the period of a swing of vanishing amplitude.",
                         m.pendulum->small_angle);
   } else if (!m.no_exact_reason.empty() && !state.dragging()) {
     hint("no exact value: %s", m.no_exact_reason.c_str());
@@ -188,7 +188,7 @@ void stopwatch(SandboxState& state) {
   MeasureState& m = state.measure;
   ImGui::TextColored(kHeading, "Stopwatch");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Counts simulated seconds: slow motion slows it, pause stops it, a single step adds one \xce\x94t.");
+    tooltip("Counts simulated seconds: slow motion slows it, pause stops it, a single step adds one \xce\x94t.");
   auto& out = m.readout;
   const double now = state.world().time();
   out.stopwatch = m.stopwatch.elapsed(now);
@@ -282,7 +282,7 @@ void phase_plot(SandboxState& state, ImVec2 size) {
   }
   draw->PopClipRect();
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Phase space of the rod: angle \xce\xb8 (across) against angular velocity \xcf\x89 (up) over the "
+    tooltip("Phase space of the rod: angle \xce\xb8 (across) against angular velocity \xcf\x89 (up) over the "
                       "last %zu steps. A swing draws a closed loop; a loop that spirals in loses energy, one that "
                       "spirals out gains it.",
                       trace.capacity());
@@ -296,7 +296,12 @@ void protractor_column(SandboxState& state) {
   ImGui::TextColored(kHeading, "Protractor");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-FLT_MIN);
-  if (ImGui::BeginCombo("##rod", rod_name(world, m.rod).c_str())) {
+  // The rod's name and its ends when the box is wide enough, else the name alone: never cut.
+  std::string preview = rod_name(world, m.rod);
+  if (ImGui::CalcTextSize(preview.c_str()).x >
+      ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() - 2.0f * ImGui::GetStyle().FramePadding.x)
+    preview = preview.substr(0, preview.find(" ("));
+  if (ImGui::BeginCombo("##rod", preview.c_str())) {
     const auto constraints = world.constraints();
     for (std::size_t c = 0; c < constraints.size(); ++c) {
       if (!is_rod(*constraints[c]) || constraints[c]->tool()) continue;
@@ -307,14 +312,14 @@ void protractor_column(SandboxState& state) {
   } else {
     remember(state, "rod");
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The rod the protractor reads (click a rod in the scene to pick it).");
+  if (ImGui::IsItemHovered()) tooltip("The rod the protractor reads (click a rod in the scene to pick it).");
   const auto angle = selected_rod_angle(m, world);
   m.readout.rod = angle;
   if (angle) {
     big(kProtractorColour, "\xce\xb8 = %+.2f\xc2\xb0", angle->angle * kDeg);
     remember(state, "angle");
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip(world.dimension() == 2
+      tooltip(world.dimension() == 2
                             ? "The rod's angle from straight down (along gravity), from its end nearer the anchor; "
                               "positive counter-clockwise."
                             : "The rod's angle from straight down (along gravity), 0 to 180 degrees, from its end "
@@ -324,7 +329,7 @@ void protractor_column(SandboxState& state) {
     same_line_if_fits(ImGui::CalcTextSize(text).x);
     ImGui::TextUnformatted(text);
     remember(state, "angular velocity");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Angular velocity d\xce\xb8/dt of the rod, degrees per second.");
+    if (ImGui::IsItemHovered()) tooltip("Angular velocity d\xce\xb8/dt of the rod, degrees per second.");
   } else {
     hint("no rod: click a rod in the scene");
   }
@@ -346,7 +351,7 @@ void energy_column(SandboxState& state) {
     set_energy_zero(m, world, lowest ? EnergyZero::Lowest : EnergyZero::Origin);
   remember(state, "energy zero");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("On: potential energy counted from the lowest point the scene can reach (as PhET does). Off: "
+    tooltip("On: potential energy counted from the lowest point the scene can reach (as PhET does). Off: "
                       "from the scene's origin, the world's own zero (the Diagnostics panel's values).");
   const EnergyBars bars = energy_bars(world.energy(), world.work(), m.potential_offset);
   m.readout.bars = bars;
@@ -428,24 +433,26 @@ void energy_column(SandboxState& state) {
     text_at(m.readout.energy_labels, ImVec2(middle - 0.5f * lw, p1.y - line - 2.0f), line * label_scale, kLabel,
             bar.label);
     if (hovered && ImGui::GetIO().MousePos.x >= p0.x + slot * k && ImGui::GetIO().MousePos.x < p0.x + slot * (k + 1))
-      ImGui::SetTooltip("%s: %+.6g J", bar.tip, bar.value);
+      tooltip("%s: %+.6g J", bar.tip, bar.value);
   }
 }
 
 }  // namespace
 
 float measure_strip_height(const SandboxState& state) {
-  if (!state.view.panels || !state.measure.shown) return 0.0f;
+  if (state.view.presentation || !state.measure.shown) return 0.0f;
   const float scale = static_cast<float>(state.ui_scale);
   const float window = static_cast<float>(state.window_height / std::max(state.pixel_ratio, 1e-6));
-  return std::min(std::clamp(0.32f * window, 255.0f * scale, 340.0f * scale), 0.5f * window);
+  // A third of the window, 255 to 340 units × the UI scale, but never more than 35 % of the window: the scene keeps
+  // the most (a short strip scrolls, or shows one tool at a time).
+  return std::min(std::clamp(0.32f * window, 255.0f * scale, 340.0f * scale), 0.35f * window);
 }
 
 void draw_measure_panel(SandboxState& state) {
   const PanelLayout layout = panel_layout(state);
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   const float height = measure_strip_height(state);
-  const ImVec2 pos(viewport->Pos.x + layout.left, viewport->Pos.y + viewport->Size.y - height);
+  const ImVec2 pos(viewport->Pos.x + layout.left, viewport->Pos.y + viewport->Size.y - height);  // under the timeline
   ImGui::SetNextWindowPos(pos);
   ImGui::SetNextWindowSize(ImVec2(std::max(viewport->Size.x - layout.left - layout.right, 1.0f), height));
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
@@ -500,7 +507,7 @@ void draw_measure_panel(SandboxState& state) {
 
 void add_measure_gizmos(const SandboxState& state, std::span<const double> radii, DrawList& list) {
   const MeasureState& m = state.measure;
-  if (!m.shown || !state.view.panels) return;
+  if (!m.shown || state.view.presentation) return;
   const Colours c = colours(state.appearance.theme);
   const ImVec4 kTimerColour = c.timer, kProtractorColour = c.protractor;
   const World& world = state.world();
