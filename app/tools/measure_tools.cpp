@@ -404,10 +404,19 @@ void set_energy_zero(MeasureState& m, const World& world, EnergyZero zero) {
   m.phase_rate.reset(rate);
 }
 
+namespace {
+
+// Gravity, damping or the mouse's work changed since timing started, or the hand took or let go.
+bool motion_changed(const MeasureState& m, const World& world) {
+  return world.settings().gravity != m.timed_gravity || world.settings().damping != m.timed_damping ||
+         world.work().mouse != m.timed_mouse_work || hand_holds(world.model()) != m.timed_held;
+}
+
+}  // namespace
+
 void measure_after_step(MeasureState& m, const World& world) {
   const double dt = world.settings().dt;
-  if (world.settings().gravity != m.timed_gravity || world.settings().damping != m.timed_damping ||
-      world.work().mouse != m.timed_mouse_work || hand_holds(world.model()) != m.timed_held) {
+  if (motion_changed(m, world)) {
     restart_timer(m, world);  // a new motion: what was timed before does not belong to it
     watch_bobs(m, world, "gravity, damping or the hand changed the motion");
   } else {
@@ -483,6 +492,10 @@ std::optional<TableRow> timer_row(const MeasureState& m, const std::optional<glm
 
 bool time_every_bob(MeasureState& m, const World& world, std::span<const std::optional<glm::vec3>> colours,
                     std::span<const std::string> names) {
+  if (motion_changed(m, world)) {  // a setting changed while paused: time the motion it makes, not the old one
+    restart_timer(m, world);
+    watch_bobs(m, world, "");
+  }
   m.every_bob_note.clear();
   if (m.bobs.empty()) return false;
   m.every_bob_since = world.time();

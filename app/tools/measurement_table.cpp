@@ -36,24 +36,23 @@ Lab to_lab(const glm::vec3& colour) {
 
 struct Named {
   const char* name;
-  glm::vec3 colour;
+  unsigned rgb;  // 0xrrggbb
 };
-// Typical sRGB values of each word (0..255 / 255).
-constexpr float kByte = 1.0f / 255.0f;
-const std::array<Named, 12> kNamed = {{
-    {"red", {215 * kByte, 48 * kByte, 39 * kByte}},
-    {"orange", {240 * kByte, 130 * kByte, 40 * kByte}},
-    {"yellow", {235 * kByte, 200 * kByte, 40 * kByte}},
-    {"green", {80 * kByte, 175 * kByte, 70 * kByte}},
-    {"teal", {40 * kByte, 170 * kByte, 160 * kByte}},
-    {"blue", {50 * kByte, 120 * kByte, 220 * kByte}},
-    {"purple", {140 * kByte, 80 * kByte, 200 * kByte}},
-    {"pink", {235 * kByte, 100 * kByte, 160 * kByte}},
-    {"brown", {140 * kByte, 90 * kByte, 50 * kByte}},
-    {"grey", {128 * kByte, 128 * kByte, 128 * kByte}},
-    {"white", {240 * kByte, 240 * kByte, 240 * kByte}},
-    {"black", {25 * kByte, 25 * kByte, 25 * kByte}},
-}};
+// Each word's typical sRGB colours: a few per word, so that pure blue #0000ff, a sky blue and the scenes' mid blue
+// are all "blue" (a single blue sits closer to purple than pure blue does in CIELAB).
+constexpr Named kNamed[] = {
+    {"red", 0xd7302b},    {"red", 0xff0000},    {"red", 0xb41e28},    {"orange", 0xf08228}, {"orange", 0xff8000},
+    {"yellow", 0xebc828}, {"yellow", 0xffff00}, {"green", 0x50af46},  {"green", 0x00c800},  {"green", 0x008000},
+    {"teal", 0x28aaa0},   {"teal", 0x008080},   {"blue", 0x3278dc},   {"blue", 0x0000ff},   {"blue", 0x1e3caa},
+    {"blue", 0x64aaf0},   {"blue", 0x87c3eb},   {"purple", 0x8c50c8}, {"purple", 0x800080}, {"purple", 0x8000ff},
+    {"pink", 0xeb64a0},   {"pink", 0xff69b4},   {"pink", 0xffaac8},   {"brown", 0x8c5a32},  {"brown", 0x8b4513},
+    {"grey", 0x808080},   {"grey", 0xbebebe},   {"grey", 0x505050},   {"white", 0xf5f5f5},  {"black", 0x141414},
+};
+
+glm::vec3 from_hex(unsigned rgb) {
+  return glm::vec3(static_cast<float>((rgb >> 16) & 0xff), static_cast<float>((rgb >> 8) & 0xff),
+                   static_cast<float>(rgb & 0xff)) / 255.0f;
+}
 
 std::string hex(const glm::vec3& colour) {
   auto byte = [](float c) { return static_cast<int>(std::lround(std::clamp(c, 0.0f, 1.0f) * 255.0f)); };
@@ -84,7 +83,7 @@ std::string colour_name(const glm::vec3& colour) {
   const char* best = "grey";
   double nearest = std::numeric_limits<double>::infinity();
   for (const Named& named : kNamed) {
-    const Lab ref = to_lab(named.colour);
+    const Lab ref = to_lab(from_hex(named.rgb));
     const double d = (lab.l - ref.l) * (lab.l - ref.l) + (lab.a - ref.a) * (lab.a - ref.a) + (lab.b - ref.b) * (lab.b - ref.b);
     if (d < nearest) {
       nearest = d;
@@ -138,7 +137,7 @@ std::string table_text(const MeasurementTable& table, char separator) {
         row.name,
         std::to_string(row.particle),
         row.colour ? hex(*row.colour) : std::string(),
-        format("%.3f", row.amplitude * kDeg),
+        format("%.4f", row.amplitude * kDeg),
         format("%.7f", row.period),
         format("%.7f", row.exact),
         format("%.7f", row.small_angle),

@@ -16,12 +16,12 @@
 namespace lagrange::app {
 
 // --- names by colour ------------------------------------------------------------------------------------------------
-// The name of a colour (sRGB components in 0..1) a class would use: the nearest of twelve named colours — red,
-// orange, yellow, green, teal, blue, purple, pink, brown, grey, white, black — by the distance in CIELAB (ΔE*76,
-// D65), a space built so that equal distances look about equally different, so a dark orange is not called red
-// because its red component is largest. The named colours are typical sRGB values of each word (the shipped scenes'
-// blue #4f8fd8, teal #45b3a5, green #7cba4a, ochre #e0b43a, orange #e8773a and red #d8453f come out as blue, teal,
-// green, yellow, orange and red; the drawn palette's light grey as white).
+// The name of a colour (sRGB components in 0..1) a class would use: one of red, orange, yellow, green, teal, blue,
+// purple, pink, brown, grey, white and black, the word whose typical colours (a few per word: pure blue #0000ff, a
+// mid blue and a sky blue are all "blue") lie nearest in CIELAB (ΔE*76, D65) — a space built so that equal
+// distances look about equally different, so a dark orange is not called red because its red component is the
+// largest. The shipped scenes' blue #4f8fd8, teal #45b3a5, green #7cba4a, ochre #e0b43a, orange #e8773a and red
+// #d8453f come out as blue, teal, green, yellow, orange and red; the drawn palette's light grey as white.
 std::string colour_name(const glm::vec3& colour);
 
 // How the Measure strip names particles: `colours[k]` is particles[k]'s drawn colour, or empty when it has none.

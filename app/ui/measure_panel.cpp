@@ -102,6 +102,10 @@ void timer_header(SandboxState& state) {
   colour_swatch(colour_of(m.particle));
   ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
   ImGui::SetNextItemWidth(-FLT_MIN);
+  // The combo's frame, kept open or closed (while open the last item is in its list).
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  state.widget_rects["measure: timed particle"] = {at.x, at.y, at.x + ImGui::GetContentRegionAvail().x,
+                                                   at.y + ImGui::GetFrameHeight()};
   if (ImGui::BeginCombo("##timed", chosen.c_str())) {
     auto& listed = state.widget_texts["measure: timed particle list"];
     listed.clear();
@@ -112,12 +116,11 @@ void timer_header(SandboxState& state) {
       listed.push_back(label);
       if (swatch_selectable(("##timed " + std::to_string(p)).c_str(), colour_of(p), label, p == m.particle))
         select_particle(m, world, p);
+      remember(state, "timed choice " + std::to_string(p));
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("particle %d (lagrange-lab run SCENE --measure period --particle %d)", p, p);
     }
     ImGui::EndCombo();
-  } else {
-    remember(state, "timed particle");
   }
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("The particle timed (ringed in pink): its colour, and the amplitude\n"
