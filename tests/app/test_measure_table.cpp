@@ -272,7 +272,7 @@ TEST_CASE("Time every bob fills the table with period_amplitude's six bobs, each
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("Add puts the timer's reading in the table; Export CSV never replaces the scene file and fails cleanly") {
+TEST_CASE("Add puts the timer's reading in the table, and Export CSV never replaces the scene file and fails cleanly") {
   const auto dir = temp_dir("table-export");
   const auto scene_file = dir / "scene.json";
   std::filesystem::copy_file(asset("period_amplitude.json"), scene_file);
