@@ -144,7 +144,9 @@ void measured_period(SandboxState& state, const std::optional<PeriodMeter::Resul
       ImGui::SetTooltip("Measured: the mean of %d intervals between successive crossings of the swing's midline in the "
                         "same direction (along %c), each crossing interpolated between two steps. Spread %.2g s.",
                         result->intervals, "xyz"[result->axis], result->spread);
-    if (m.exact) hint("measured, %d intervals, amplitude %.1f\xc2\xb0", result->intervals, m.exact->amplitude * kDeg);
+    if (m.exact)
+      hint("measured, %d interval%s, amplitude %.1f\xc2\xb0", result->intervals, result->intervals == 1 ? "" : "s",
+           m.exact->amplitude * kDeg);
     else hint("measured, %d interval%s", result->intervals, result->intervals == 1 ? "" : "s");
   } else if (m.particle >= 0) {
     big(kTimerColour, "%s", "T = ...");

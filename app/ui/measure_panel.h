@@ -35,7 +35,7 @@ ParticleNames particle_names(const SandboxState& state);
 std::string timer_choice(const SandboxState& state, const ParticleNames& names, int particle);
 // A disc of the particle's drawn colour, one text line high, as an item at the cursor (nothing without a colour).
 void colour_swatch(const std::optional<glm::vec3>& colour);
-// A Selectable showing a swatch and `label`; true when clicked.
+// A Selectable showing a swatch and `label`, its ImGui id `id` ("##..."); true when clicked.
 bool swatch_selectable(const char* id, const std::optional<glm::vec3>& colour, const std::string& label, bool selected);
 
 }  // namespace lagrange::app

@@ -336,14 +336,14 @@ void colour_swatch(const std::optional<glm::vec3>& colour) {
 
 bool swatch_selectable(const char* id, const std::optional<glm::vec3>& colour, const std::string& label,
                        bool selected) {
+  // The label after enough spaces for the swatch, drawn over them: the row highlights across the list's width and
+  // the list is as wide as its longest label.
   const float h = ImGui::GetTextLineHeight();
   const float gap = ImGui::GetStyle().ItemInnerSpacing.x;
+  const auto spaces = static_cast<std::size_t>(std::ceil((h + gap) / std::max(ImGui::CalcTextSize(" ").x, 1.0f)));
   const ImVec2 at = ImGui::GetCursorScreenPos();
-  const bool clicked =
-      ImGui::Selectable(id, selected, 0, ImVec2(h + gap + ImGui::CalcTextSize(label.c_str()).x, 0.0f));
-  ImDrawList* draw = ImGui::GetWindowDrawList();
-  if (colour) swatch_at(draw, at, h, *colour);
-  draw->AddText(ImVec2(at.x + h + gap, at.y), ImGui::GetColorU32(ImGuiCol_Text), label.c_str());
+  const bool clicked = ImGui::Selectable((std::string(spaces, ' ') + label + id).c_str(), selected);
+  if (colour) swatch_at(ImGui::GetWindowDrawList(), at, h, *colour);
   return clicked;
 }
 
