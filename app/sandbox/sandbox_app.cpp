@@ -514,6 +514,20 @@ void Sandbox::apply(const Command& command) {
       if (!state_.paused) resume_from_snapshot();
       break;
     case Command::Kind::ExportCsv: export_csv(command.path); break;
+    case Command::Kind::ExportTable: {  // the Measure strip's table (measurement_table.h), never over the scene file
+      const MeasurementTable& table = state_.measure.table;
+      const std::string path = !command.path.empty() ? command.path
+                                                     : timestamped_path(state_.save_dir, state_.scene.name + " periods",
+                                                                        ".csv").string();
+      if (const std::string error = write_table_csv(table, path, state_.scene_path); !error.empty()) {
+        state_.notice = "Could not export the table: " + error;
+        state_.show_toast(state_.notice, true);
+      } else {
+        const std::string rows = std::to_string(table.rows.size()) + (table.rows.size() == 1 ? " row" : " rows");
+        deliver_file(path, "Exported the table of periods (" + rows + ") to " + path, "the table, " + rows);
+      }
+      break;
+    }
     case Command::Kind::Scrub:
       if (command.index >= 0) show_snapshot(static_cast<std::size_t>(command.index));
       break;

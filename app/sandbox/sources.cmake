@@ -19,6 +19,7 @@ set(LAGRANGE_SANDBOX_SHARED_SOURCES
   window/theme.cpp
   # tools/ (floor 2): the measuring tools and the timeline, no window
   tools/measure_tools.cpp
+  tools/measurement_table.cpp
   tools/timeline.cpp
   # state/ (floor 3): plain data
   state/editor_state.cpp
@@ -33,6 +34,7 @@ set(LAGRANGE_SANDBOX_SHARED_SOURCES
   ui/lanes_panel.cpp
   ui/layout_check.cpp
   ui/measure_panel.cpp
+  ui/measure_table.cpp
   ui/overlay_layout.cpp
   ui/overlays.cpp
   ui/plots.cpp

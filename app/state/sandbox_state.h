@@ -86,6 +86,7 @@ struct Command {
     ToggleRecording, // start or stop recording the window as a video (F9, Record; window_recorder.h)
     PickSceneFile,   // ask the platform for a scene file from the user's disk (the page's "Open file..."); it comes
                      // back as an SDL_DROPFILE event, like a file dropped on the window
+    ExportTable,     // path ("" = a new file in save_dir): the Measure strip's table of periods as CSV
   };
   Kind kind = Kind::Reset;
   Settings settings;

@@ -59,11 +59,6 @@ void big(const ImVec4& colour, const char* format, Args... args) {
   ImGui::SetWindowFontScale(1.0f);
 }
 
-std::string particle_name(int i) {
-  if (i < 0) return "none";
-  return "particle " + std::to_string(i);
-}
-
 std::string rod_name(const World& world, int c) {
   if (c < 0 || static_cast<std::size_t>(c) >= world.constraints().size()) return "none";
   const auto ids = world.constraints()[static_cast<std::size_t>(c)]->particles();
@@ -96,19 +91,41 @@ void timer_header(SandboxState& state) {
   if (ImGui::IsItemHovered())
     tooltip("Forget what was timed and time from now. Reset, a new scene, a drag and a change of gravity "
                       "or damping restart it too.");
+  // The timed particle by its colour and amplitude ("red bob, 150°"), a swatch of its colour beside the choice.
+  const ParticleNames names = particle_names(state);
+  const auto colour_of = [&](int p) {
+    return p >= 0 && static_cast<std::size_t>(p) < names.colours.size() ? names.colours[static_cast<std::size_t>(p)]
+                                                                         : std::nullopt;
+  };
+  const std::string chosen = timer_choice(state, names, m.particle);
+  state.widget_texts["measure: timed particle"] = {chosen};
+  colour_swatch(colour_of(m.particle));
+  ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
   ImGui::SetNextItemWidth(-FLT_MIN);
-  if (ImGui::BeginCombo("##timed", particle_name(m.particle).c_str())) {
+  // The combo's frame, kept open or closed (while open the last item is in its list).
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  state.widget_rects["measure: timed particle"] = {at.x, at.y, at.x + ImGui::GetContentRegionAvail().x,
+                                                   at.y + ImGui::GetFrameHeight()};
+  if (ImGui::BeginCombo("##timed", chosen.c_str())) {
+    auto& listed = state.widget_texts["measure: timed particle list"];
+    listed.clear();
     for (std::size_t i = 0; i < world.particle_count(); ++i) {
       if (world.model().fixed(i)) continue;
       const int p = static_cast<int>(i);
-      if (ImGui::Selectable(particle_name(p).c_str(), p == m.particle)) select_particle(m, world, p);
+      const std::string label = timer_choice(state, names, p);
+      listed.push_back(label);
+      if (swatch_selectable(("##timed " + std::to_string(p)).c_str(), colour_of(p), label, p == m.particle))
+        select_particle(m, world, p);
+      remember(state, "timed choice " + std::to_string(p));
+      if (ImGui::IsItemHovered())
+        tooltip("particle %d (lagrange-lab run SCENE --measure period --particle %d)", p, p);
     }
     ImGui::EndCombo();
-  } else {
-    remember(state, "timed particle");
   }
   if (ImGui::IsItemHovered())
-    tooltip("The particle whose period is timed (ringed in pink). Grabbing a particle times it.");
+    tooltip("The particle timed (ringed in pink): its colour, and the amplitude\n"
+                      "it swings to (its angle now, before it first turns). Grabbing\n"
+                      "a particle times it.");
 }
 
 // The measured period, or why there is none yet.
@@ -127,7 +144,9 @@ void measured_period(SandboxState& state, const std::optional<PeriodMeter::Resul
       tooltip("Measured: the mean of %d intervals between successive crossings of the swing's midline in the "
                         "same direction (along %c), each crossing interpolated between two steps. Spread %.2g s.",
                         result->intervals, "xyz"[result->axis], result->spread);
-    if (m.exact) hint("measured, %d intervals, amplitude %.1f\xc2\xb0", result->intervals, m.exact->amplitude * kDeg);
+    if (m.exact)
+      hint("measured, %d interval%s, amplitude %.1f\xc2\xb0", result->intervals, result->intervals == 1 ? "" : "s",
+           m.exact->amplitude * kDeg);
     else hint("measured, %d interval%s", result->intervals, result->intervals == 1 ? "" : "s");
   } else if (m.particle >= 0) {
     big(kTimerColour, "%s", "T = ...");
@@ -139,14 +158,41 @@ void measured_period(SandboxState& state, const std::optional<PeriodMeter::Resul
   if (m.timer_full) hint("timer full (%zu steps): Restart to time again", MeasureState::kMaxSamples);
 }
 
-// The simple pendulum's exact and small-angle periods beside the measured one, or why there are none.
+// "label  value" on one line, the values of a group starting `value_x` from the line's start when there is room, else
+// right after the label; otherwise the value alone on the next line, indented: a number is never cut or broken.
+void label_value(const char* label, const char* value, float value_x, bool grey_label = false, bool grey_value = false) {
+  const float start = ImGui::GetCursorScreenPos().x;
+  const float right = start + ImGui::GetContentRegionAvail().x;
+  if (grey_label) ImGui::TextDisabled("%s", label);
+  else ImGui::TextUnformatted(label);
+  ImGui::SameLine();
+  const float after = ImGui::GetCursorScreenPos().x, width = ImGui::CalcTextSize(value).x;
+  const float x = std::max(after, start + value_x);
+  if (x + width <= right) {
+    ImGui::SetCursorScreenPos(ImVec2(x, ImGui::GetCursorScreenPos().y));
+  } else if (after + width <= right) {
+    // Not aligned with the others, but still on the label's line.
+  } else {
+    ImGui::NewLine();
+    ImGui::SetCursorPosX(ImGui::GetCursorPosX() + ImGui::GetFontSize());
+  }
+  if (grey_value) ImGui::TextDisabled("%s", value);
+  else ImGui::TextUnformatted(value);
+}
+
+// The simple pendulum's exact and small-angle periods beside the measured one, and measured / exact − 1 with its
+// sign; or why there are none.
 void exact_periods(SandboxState& state, const std::optional<PeriodMeter::Result>& result) {
   MeasureState& m = state.measure;
   auto& out = m.readout;
+  const float value_x = std::max(ImGui::CalcTextSize("small angle").x, ImGui::CalcTextSize("exact").x) +
+                        ImGui::GetFontSize();
+  char text[48];
   if (m.pendulum) {
     if (m.exact) {
       out.exact = m.exact->exact;
-      ImGui::Text("exact         %.4f s", m.exact->exact);
+      std::snprintf(text, sizeof text, "%.4f s", m.exact->exact);
+      label_value("exact", text, value_x);
       remember(state, "exact");
       if (ImGui::IsItemHovered()) {
         const auto swing = m.amplitude.result();
@@ -157,21 +203,23 @@ void exact_periods(SandboxState& state, const std::optional<PeriodMeter::Result>
                           swing && swing->turning_points == 1 ? "" : "s", m.exact->length);
       }
       if (result && !state.dragging()) {
-        char text[48];
-        std::snprintf(text, sizeof text, "%+.1e", result->period / m.exact->exact - 1.0);
-        if (same_line_if_fits(ImGui::CalcTextSize(text).x)) {
-          ImGui::TextDisabled("%s", text);
-          if (ImGui::IsItemHovered()) tooltip("measured / exact - 1");
-        }
+        out.difference = result->period / m.exact->exact - 1.0;
+        out.difference_text = signed_percent(*out.difference);
+        label_value("measured/exact \xe2\x88\x92 1", out.difference_text.c_str(), value_x, true);
+        remember(state, "difference");
+        if (ImGui::IsItemHovered())
+          tooltip("How far the measured period is from the exact one: %+.3e (+: measured longer).",
+                            *out.difference);
       }
     } else {
-      ImGui::TextDisabled("exact         ...");
+      label_value("exact", "...", value_x, true, true);
       remember(state, "exact");
       if (ImGui::IsItemHovered())
         tooltip("Shown once the swing has turned: the amplitude is its angle at the turning points.");
     }
     out.small_angle = m.pendulum->small_angle;
-    ImGui::Text("small angle  %.4f s", m.pendulum->small_angle);
+    std::snprintf(text, sizeof text, "%.4f s", m.pendulum->small_angle);
+    label_value("small angle", text, value_x);
     remember(state, "small angle");
     if (ImGui::IsItemHovered())
       tooltip("2 pi sqrt(L/g) = %.6f s: the period of a swing of vanishing amplitude.",
@@ -192,9 +240,11 @@ void stopwatch(SandboxState& state) {
   auto& out = m.readout;
   const double now = state.world().time();
   out.stopwatch = m.stopwatch.elapsed(now);
-  ImGui::SameLine();
-  ImGui::SetCursorPosY(ImGui::GetCursorPosY() - 0.25f * ImGui::GetFontSize());
-  big(m.stopwatch.running() ? c.running : kHeading, "%.3f s", out.stopwatch);
+  char time[32];
+  std::snprintf(time, sizeof time, "%.3f s", out.stopwatch);
+  if (same_line_if_fits(1.45f * ImGui::CalcTextSize(time).x))
+    ImGui::SetCursorPosY(ImGui::GetCursorPosY() - 0.25f * ImGui::GetFontSize());
+  big(m.stopwatch.running() ? c.running : kHeading, "%s", time);
   remember(state, "stopwatch time");
   if (ImGui::Button(m.stopwatch.running() ? "Stop" : "Start")) {
     if (m.stopwatch.running()) m.stopwatch.stop(now);
@@ -226,6 +276,8 @@ void timer_column(SandboxState& state) {
   out.period.reset();
   out.exact.reset();
   out.small_angle.reset();
+  out.difference.reset();
+  out.difference_text.clear();
   out.intervals = 0;
   const auto result = state.measure.meter.result();
   measured_period(state, result);
@@ -466,15 +518,16 @@ void draw_measure_panel(SandboxState& state) {
   state.widget_rects["measure panel"] = {wpos.x, wpos.y, wpos.x + wsize.x, wpos.y + wsize.y};
   for (auto it = state.widget_rects.begin(); it != state.widget_rects.end();)  // widgets come and go
     it = it->first.starts_with("measure: ") ? state.widget_rects.erase(it) : std::next(it);
-  // Three columns, each at least ~200 units wide: a narrower strip scrolls sideways.
+  // Four columns, each at least ~200 units wide (the table ~510, its natural width): a narrower strip has tabs.
   const float min_column = 200.0f * static_cast<float>(state.ui_scale);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  if (avail.x >= 3.0f * min_column) {
-    // Wide enough (1280x720 and up at scale 1): the three tools side by side.
-    if (ImGui::BeginTable("measure", 3, ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp, avail)) {
+  if (avail.x >= 5.6f * min_column) {
+    // Wide enough (1920x1080 and up at scale 1): the four tools side by side.
+    if (ImGui::BeginTable("measure", 4, ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp, avail)) {
       ImGui::TableSetupColumn("timer", ImGuiTableColumnFlags_WidthStretch, 1.0f);
       ImGui::TableSetupColumn("protractor", ImGuiTableColumnFlags_WidthStretch, 1.1f);
       ImGui::TableSetupColumn("energy", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+      ImGui::TableSetupColumn("table", ImGuiTableColumnFlags_WidthStretch, 2.5f);
       ImGui::TableNextRow(0, avail.y);
       ImGui::TableSetColumnIndex(0);
       timer_column(state);
@@ -482,6 +535,8 @@ void draw_measure_panel(SandboxState& state) {
       protractor_column(state);
       ImGui::TableSetColumnIndex(2);
       energy_column(state);
+      ImGui::TableSetColumnIndex(3);
+      measure_table_tool(state);
       ImGui::EndTable();
     }
   } else if (ImGui::BeginTabBar("measure tabs")) {
@@ -491,7 +546,8 @@ void draw_measure_panel(SandboxState& state) {
       const char* name;
       void (*draw)(SandboxState&);
     };
-    static constexpr Tab kTabs[] = {{"Timer", timer_column}, {"Protractor", protractor_column}, {"Energy", energy_column}};
+    static constexpr Tab kTabs[] = {{"Timer", timer_column}, {"Protractor", protractor_column}, {"Energy", energy_column},
+                                    {"Table", measure_table_tool}};
     for (const Tab& tab : kTabs) {
       const bool open = ImGui::BeginTabItem(tab.name);
       remember(state, std::string("tab ") + tab.name);

@@ -163,6 +163,7 @@ TEST_CASE("clicking a rod selects it, and the protractor reads the rod's angle f
   SandboxState& state = sandbox.state();
   state.measure.shown = true;
   run_frames(sandbox, 40, kDt);
+  if (state.widget_rects.count("measure: tab Protractor")) click_widget(sandbox, "measure: tab Protractor");
   state.paused = true;
   run_frames(sandbox, 2, 0.0);
   const World& world = sandbox.world();
@@ -301,7 +302,7 @@ TEST_CASE("posing while paused updates the Measure strip at once: the energy sca
     int w, h;
     double scale;
   };
-  // Three columns, and the tabs of a projector's 2x (the Energy tab chosen).
+  // Tabs at 1280x720 and a projector's 2x (the Energy tab chosen), four columns at 1920x1080.
   for (const Case& c : {Case{1280, 720, 1.0}, Case{1920, 1080, 1.0}, Case{1920, 1080, 2.0}}) {
     CAPTURE(c.w);
     CAPTURE(c.scale);
@@ -476,8 +477,8 @@ TEST_CASE("every widget of the Measure strip can be hovered and clicked on 2D an
     const char* scene;
     double scale;
   };
-  // 2D and 3D, a rod picked among 762 (the cloth), a projector's window at 1x and at 2x (one tool per tab), and a
-  // window too narrow for three columns (tabs too).
+  // 2D and 3D, a rod picked among 762 (the cloth), a projector's window at 1x (four columns) and at 2x (one tool
+  // per tab), a laptop's 1280x720 (tabs) and a window too narrow for any columns (tabs too).
   for (const Case& c : {Case{1920, 1080, "double_pendulum.json", 1.0}, Case{1280, 720, "spherical_pendulum.json", 1.0},
                         Case{1280, 720, "hanging_cloth.json", 1.0}, Case{1920, 1080, "simple_pendulum.json", 2.0},
                         Case{640, 400, "double_pendulum.json", 1.0}}) {
@@ -492,9 +493,10 @@ TEST_CASE("every widget of the Measure strip can be hovered and clicked on 2D an
     state.measure.shown = true;
     run_frames(sandbox, 3, kDt);
     const bool tabs = state.widget_rects.count("measure: tab Timer") == 1;
-    CHECK(tabs == (c.scale > 1.0 || c.w < 1280));  // three columns from 1280x720 at 1x, tabs below
+    CHECK(tabs == (c.scale > 1.0 || c.w < 1920));  // four columns from 1920x1080 at 1x, tabs below
     int widgets = 0;
-    for (const char* tab : {"", "measure: tab Timer", "measure: tab Protractor", "measure: tab Energy"}) {
+    for (const char* tab :
+         {"", "measure: tab Timer", "measure: tab Protractor", "measure: tab Energy", "measure: tab Table"}) {
       if (*tab == 0 ? tabs : !tabs) continue;
       if (*tab) click_widget(sandbox, tab);
       run_frames(sandbox, 2, kDt);
