@@ -313,14 +313,15 @@ void Sandbox::frame_scene() {
   overlays_ = overlay_signature();
 }
 
-// What the overlays' sizes depend on, but for their changing numbers: a change (a lane added, the legend shown, Edit
-// mode) frames the scene again, so that no overlay lands on it.
+// What the overlays' sizes depend on most (a lane added or stopped, the legend shown, Edit mode): a change frames the
+// scene again, so that no overlay lands on it. Smaller changes (a number's digits, the rod colouring's legend) only
+// move the overlays to a free corner.
 std::vector<double> Sandbox::overlay_signature() const {
-  return {static_cast<double>(state_.lane_count()), static_cast<double>(state_.lane_view == LaneView::Split),
+  double running = 0.0;
+  for (const SimLane& lane : state_.sim.lanes()) running += lane.running() ? 1.0 : 0.0;
+  return {running, static_cast<double>(state_.lane_count()), static_cast<double>(state_.lane_view == LaneView::Split),
           static_cast<double>(state_.view.legend), static_cast<double>(state_.view.presentation),
-          static_cast<double>(state_.editor.active), static_cast<double>(state_.view.panels), state_.ui_scale,
-          static_cast<double>(state_.view.rod_colouring), static_cast<double>(state_.view.gravity_arrows),
-          static_cast<double>(state_.view.constraint_arrows)};
+          static_cast<double>(state_.editor.active), static_cast<double>(state_.view.panels), state_.ui_scale};
 }
 
 // --- stepping -------------------------------------------------------------------------------------------------------
@@ -882,6 +883,7 @@ void Sandbox::frame(double wall_seconds) {
   ImGui::Render();
 
   apply_commands();
+  check_layout();  // a command that changed the views or their texts (a lane, Edit mode): framed before drawing
   if (state_.editor.active) {
     state_.editor.snap_step = grid_step(state_);
     if (state_.editor.dirty) show_draft();

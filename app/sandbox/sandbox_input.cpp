@@ -137,6 +137,7 @@ void Sandbox::handle_event(const SDL_Event& event) {
       break;
     case SDL_MOUSEBUTTONDOWN:
       mouse_press(event.button);
+      if (getenv("LL_DEBUG")) fprintf(stderr, "press ui %d want %d over %d\n", ui_mouse, io.WantCaptureMouse, over_ui);
       if (!ui_mouse) press_in_scene(event.button);
       break;
     case SDL_MOUSEBUTTONUP:
@@ -205,6 +206,7 @@ void Sandbox::press_in_scene(const SDL_MouseButtonEvent& button) {
     return;
   }
   const Hover hit = pick(view_world(), mouse_camera(), radii_, pixel);
+  if (getenv("LL_DEBUG")) fprintf(stderr, "press at %g %g view %d hit %d %d\n", pixel.x, pixel.y, mouse_view_, (int)hit.kind, hit.index);
   if (hit.kind == Hover::Kind::Particle && (SDL_GetModState() & KMOD_SHIFT)) {
     toggle_trail(state_, hit.index);
     sync_lane_trails();

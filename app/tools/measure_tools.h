@@ -134,6 +134,7 @@ struct BobWatch {
 // Everything the Measure panel keeps between frames.
 struct MeasureState {
   bool shown = false;          // the Measure strip under the scene (key M)
+  int tool = 0;                // the tool shown when the strip shows one at a time: timer, protractor, energy, table
   int particle = -1;           // the timed particle
   int rod = -1;                // the protractor's rod
   std::optional<std::pair<int, int>> ends;  // rod_ends() of that rod, found when it was selected

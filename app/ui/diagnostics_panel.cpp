@@ -35,9 +35,9 @@ void number_row(SandboxState& state, const char* name, const char* tip, const ch
 }
 // A measured value with its unit, written to fit the cell (fit_number: fewer digits, an SI prefix), never wrapped.
 void value_row(SandboxState& state, const char* name, const char* tip, double value, const char* unit,
-               bool sign = false) {
+               bool sign = false, int digits = 5) {
   name_cell(state, name, tip);
-  ImGui::TextUnformatted(fit_number(value, unit, ImGui::GetContentRegionAvail().x, sign).c_str());
+  ImGui::TextUnformatted(fit_number(value, unit, ImGui::GetContentRegionAvail().x, sign, digits).c_str());
 }
 
 void energy_rows(SandboxState& state) {
@@ -48,7 +48,7 @@ void energy_rows(SandboxState& state) {
   const double e0 = state.sim.lane(0).accounts.start_energy;
   if (std::abs(e0) > 1e-12)
     value_row(state, "", "drift relative to the initial total energy", 100.0 * balance.drift / std::abs(e0), "%",
-              true);
+              true, 3);
   value_row(state, "E - E0", "total energy now minus at the last reset or load", balance.change, "J", true);
   value_row(state, "mouse work", "work done by your drags and poses (W_mouse)", balance.mouse, "J", true);
   if (balance.damping != 0.0)
@@ -132,9 +132,13 @@ void numbers_table(SandboxState& state, const std::vector<LaneSpec>& specs) {
   step_rows(state);
   warning_rows(state);
   lane_rows(state, specs);
-  if (state.timing.median_ms > 0.0)
-    number_row(state, "frame", "wall time of one frame: UI, physics and rendering (median of the last 120)",
-               "%.1f ms (%d steps)", state.timing.median_ms, state.timing.steps_last_frame);
+  if (state.timing.median_ms > 0.0) {
+    name_cell(state, "frame", "wall time of one frame: UI, physics and rendering (median of the last 120)");
+    char text[64];
+    std::snprintf(text, sizeof text, "%.1f ms, %d step%s", state.timing.median_ms, state.timing.steps_last_frame,
+                  state.timing.steps_last_frame == 1 ? "" : "s");
+    words(text);
+  }
   ImGui::EndTable();
 }
 

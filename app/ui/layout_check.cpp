@@ -234,7 +234,7 @@ std::vector<std::string> layout_problems(const SandboxState& state, std::span<co
   const auto views = lane_viewports(state);
   const double ratio = std::max(state.pixel_ratio, 1e-6);
   for (const auto& [name, rect] : state.widget_rects) {
-    if (!(name == "hud" || name == "legend" || name == "alert" || name.starts_with("lane label ") ||
+    if (!(name == "hud" || name == "legend" || name == "message" || name.starts_with("lane label ") ||
           name == "edit banner"))
       continue;
     for (std::size_t k = 0; k < views.size(); ++k) {

@@ -66,7 +66,7 @@ std::string rod_name(const World& world, int c) {
 }
 
 // SameLine when an item `width` wide still fits on the current line of the column; false (a new line) otherwise.
-bool same_line_if_fits(float width) {
+bool same_line_if_room(float width) {
   const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
   ImGui::SameLine();
   if (ImGui::GetCursorScreenPos().x + width <= right) return true;
@@ -242,7 +242,7 @@ void stopwatch(SandboxState& state) {
   out.stopwatch = m.stopwatch.elapsed(now);
   char time[32];
   std::snprintf(time, sizeof time, "%.3f s", out.stopwatch);
-  if (same_line_if_fits(1.45f * ImGui::CalcTextSize(time).x))
+  if (same_line_if_room(1.45f * ImGui::CalcTextSize(time).x))
     ImGui::SetCursorPosY(ImGui::GetCursorPosY() - 0.25f * ImGui::GetFontSize());
   big(m.stopwatch.running() ? c.running : kHeading, "%s", time);
   remember(state, "stopwatch time");
@@ -251,10 +251,10 @@ void stopwatch(SandboxState& state) {
     else m.stopwatch.start(now);
   }
   remember(state, "stopwatch start");
-  same_line_if_fits(button_width("Lap"));
+  same_line_if_room(button_width("Lap"));
   if (ImGui::Button("Lap")) m.stopwatch.lap(now);
   remember(state, "stopwatch lap");
-  same_line_if_fits(button_width("Reset"));
+  same_line_if_room(button_width("Reset"));
   if (ImGui::Button("Reset##stopwatch")) m.stopwatch.reset();
   remember(state, "stopwatch reset");
   const auto& laps = m.stopwatch.laps();
@@ -263,7 +263,7 @@ void stopwatch(SandboxState& state) {
     const double split = laps[k] - (k > 0 ? laps[k - 1] : 0.0);
     char text[64];
     std::snprintf(text, sizeof text, "lap %zu: %.3f s", k + 1, split);
-    same_line_if_fits(ImGui::CalcTextSize(text).x);
+    same_line_if_room(ImGui::CalcTextSize(text).x);
     ImGui::TextDisabled("%s", text);
     remember(state, "last lap");
   }
@@ -378,7 +378,7 @@ void protractor_column(SandboxState& state) {
                               "nearer the anchor.");
     char text[48];
     std::snprintf(text, sizeof text, "\xcf\x89 = %+.1f\xc2\xb0/s", angle->angular_velocity * kDeg);
-    same_line_if_fits(ImGui::CalcTextSize(text).x);
+    same_line_if_room(ImGui::CalcTextSize(text).x);
     ImGui::TextUnformatted(text);
     remember(state, "angular velocity");
     if (ImGui::IsItemHovered()) tooltip("Angular velocity d\xce\xb8/dt of the rod, degrees per second.");
@@ -398,8 +398,18 @@ void energy_column(SandboxState& state) {
   const World& world = state.world();
   ImGui::TextColored(kHeading, "Energy [J]");
   bool lowest = m.energy_zero == EnergyZero::Lowest;
-  same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize("U = 0 at lowest point").x + 4.0f);
-  if (ImGui::Checkbox("U = 0 at lowest point", &lowest))
+  // The longest label that fits beside the box: never cut.
+  const float room = ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() - ImGui::GetStyle().ItemInnerSpacing.x;
+  const char* zero_label = "U = 0 at lowest point";
+  for (const char* label : {"U = 0 at lowest point", "U = 0 at lowest", "U = 0 lowest"})
+    if (ImGui::CalcTextSize(label).x <= room - ImGui::CalcTextSize("Energy [J]").x - 2.0f * ImGui::GetStyle().ItemSpacing.x) {
+      zero_label = label;
+      break;
+    } else {
+      zero_label = label;
+    }
+  same_line_if_room(ImGui::GetFrameHeight() + ImGui::CalcTextSize(zero_label).x + 4.0f);
+  if (ImGui::Checkbox((std::string(zero_label) + "##energy zero").c_str(), &lowest))
     set_energy_zero(m, world, lowest ? EnergyZero::Lowest : EnergyZero::Origin);
   remember(state, "energy zero");
   if (ImGui::IsItemHovered())
@@ -495,9 +505,9 @@ float measure_strip_height(const SandboxState& state) {
   if (state.view.presentation || !state.measure.shown) return 0.0f;
   const float scale = static_cast<float>(state.ui_scale);
   const float window = static_cast<float>(state.window_height / std::max(state.pixel_ratio, 1e-6));
-  // A third of the window, 255 to 340 units × the UI scale, but never more than 35 % of the window: the scene keeps
+  // A third of the window, 255 to 340 units × the UI scale, but never more than 30 % of the window: the scene keeps
   // the most (a short strip scrolls, or shows one tool at a time).
-  return std::min(std::clamp(0.32f * window, 255.0f * scale, 340.0f * scale), 0.35f * window);
+  return std::min(std::clamp(0.32f * window, 255.0f * scale, 340.0f * scale), 0.3f * window);
 }
 
 void draw_measure_panel(SandboxState& state) {
@@ -539,24 +549,27 @@ void draw_measure_panel(SandboxState& state) {
       measure_table_tool(state);
       ImGui::EndTable();
     }
-  } else if (ImGui::BeginTabBar("measure tabs")) {
+  } else {
     // Narrow (a small window, or a projector's scale of 2 or 3): one tool at a time, each the strip's whole width,
-    // scrolling when it is taller than the strip.
+    // scrolling when it is taller than the strip, chosen by a row of buttons that wraps rather than cut a name.
     struct Tab {
       const char* name;
       void (*draw)(SandboxState&);
     };
     static constexpr Tab kTabs[] = {{"Timer", timer_column}, {"Protractor", protractor_column}, {"Energy", energy_column},
                                     {"Table", measure_table_tool}};
-    for (const Tab& tab : kTabs) {
-      const bool open = ImGui::BeginTabItem(tab.name);
-      remember(state, std::string("tab ") + tab.name);
-      if (!open) continue;
-      if (ImGui::BeginChild(tab.name, ImVec2(0.0f, 0.0f))) tab.draw(state);
-      ImGui::EndChild();
-      ImGui::EndTabItem();
+    MeasureState& m = state.measure;
+    m.tool = std::clamp(m.tool, 0, static_cast<int>(std::size(kTabs)) - 1);
+    for (int k = 0; k < static_cast<int>(std::size(kTabs)); ++k) {
+      if (k > 0) (void)same_line_if_room(button_width(kTabs[k].name));
+      const bool chosen = m.tool == k;
+      if (chosen) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+      if (ImGui::Button(kTabs[k].name)) m.tool = k;
+      if (chosen) ImGui::PopStyleColor();
+      remember(state, std::string("tab ") + kTabs[k].name);
     }
-    ImGui::EndTabBar();
+    if (ImGui::BeginChild(kTabs[m.tool].name, ImVec2(0.0f, 0.0f), true)) kTabs[m.tool].draw(state);
+    ImGui::EndChild();
   }
   ImGui::End();
 }

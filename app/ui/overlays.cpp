@@ -77,6 +77,7 @@ void draw_ui(SandboxState& state) {
       draw_editor_panel(state);
     }
     draw_edit_overlay(state);
+    draw_scene_overlays(state);  // the banner and the messages
     draw_hover(state);
     if (state.view.help) draw_help(state);
     return;
@@ -148,9 +149,18 @@ void draw_help(SandboxState& state) {
   ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x + viewport->Size.x * 0.5f, viewport->Pos.y + viewport->Size.y * 0.5f),
                           ImGuiCond_Always, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowBgAlpha(0.96f);
+  // At most 60 em wide and nine tenths of the window: the descriptions wrap, a long list scrolls.
+  const float width = std::min(60.0f * ImGui::GetFontSize(), 0.94f * viewport->Size.x);
+  ImGui::SetNextWindowSize(ImVec2(width, 0.9f * viewport->Size.y));
+  const ImGuiTableFlags table = ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+  const auto columns = [] {
+    ImGui::TableSetupColumn("keys", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch);
+  };
   if (ImGui::Begin("Help — keys and mouse", &state.view.help,
-                   ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
-    if (state.editor.active && ImGui::BeginTable("edit keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+                   ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
+    if (state.editor.active && ImGui::BeginTable("edit keys", 2, table)) {
+      columns();
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
       ImGui::TextColored(palette(state.appearance.theme).editing, "Edit mode");
@@ -159,25 +169,26 @@ void draw_help(SandboxState& state) {
         ImGui::TableSetColumnIndex(0);
         ImGui::TextColored(palette(state.appearance.theme).key, "%s", key.keys);
         ImGui::TableSetColumnIndex(1);
-        ImGui::TextUnformatted(key.what);
+        words(key.what);
       }
       for (const EditTools& tool : kEditTools) {
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
         ImGui::TextColored(palette(state.appearance.theme).key, "%s %s", tool.key, tool.name);
         ImGui::TableSetColumnIndex(1);
-        ImGui::TextUnformatted(tool.help);
+        words(tool.help);
       }
       ImGui::EndTable();
       ImGui::Separator();
     }
-    if (!state.editor.active && ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+    if (!state.editor.active && ImGui::BeginTable("keys", 2, table)) {
+      columns();
       for (const Shortcut& s : shortcuts()) {
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
         ImGui::TextColored(palette(state.appearance.theme).key, "%s", s.keys);
         ImGui::TableSetColumnIndex(1);
-        ImGui::TextUnformatted(s.action);
+        words(s.action);
       }
       ImGui::EndTable();
     }
@@ -186,8 +197,7 @@ void draw_help(SandboxState& state) {
     int k = 1;
     for (const SolverInfo& info : solver_table()) {
       ImGui::TextColored(ImVec4(info.colour.r, info.colour.g, info.colour.b, 1.0f), "%d  %s", k++, info.name);
-      ImGui::SameLine();
-      ImGui::TextDisabled("- %s", info.description);
+      hint(info.description);
     }
   }
   ImGui::End();

@@ -26,6 +26,9 @@ ImU32 u32(const Colour& c, bool light) {
 
 float scale_of(const SandboxState& state) { return static_cast<float>(state.ui_scale); }
 float pad_of(const SandboxState& state) { return 6.0f * scale_of(state); }
+// The overlays' text, as a fraction of the panels' font: above 2.4× the scene needs the room more than the top line
+// needs the size (36 px at 3× still reads from the back row).
+float font_of(const SandboxState& state) { return state.ui_scale > 2.4 ? static_cast<float>(2.4 / state.ui_scale) : 1.0f; }
 float margin_of(const SandboxState& state) { return 8.0f * scale_of(state); }
 
 // A view's rectangle in window units.
@@ -43,10 +46,11 @@ std::string lane_name(const SandboxState& state, std::size_t k) {
 // The top line: the solver in its colour, the scene, the time, and how the run goes; in presentation only the
 // solver, the time and whether it is paused. Overlaid lanes add a line each, in their colours.
 // compact: the solver, the time and the state of the run only (a narrow view: the scene's name and the hints go).
-TextBox hud(const SandboxState& state, float max_width, bool messages, bool compact) {
+// reserve: as if paused and slower than real time (framing keeps room for what comes and goes).
+TextBox hud(const SandboxState& state, float max_width, bool messages, bool compact, bool reserve) {
   const Palette& colours = palette(state.appearance.theme);
   const bool light = state.appearance.theme == Theme::Light;
-  TextBox box(max_width, pad_of(state));
+  TextBox box(max_width, pad_of(state), font_of(state));
   const ImU32 plain = ImGui::GetColorU32(ImGuiCol_Text), faint = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   const std::vector<LaneSpec> specs = state.lane_specs();
   const bool split = state.lane_view == LaneView::Split && specs.size() > 1;
@@ -66,34 +70,41 @@ TextBox hud(const SandboxState& state, float max_width, bool messages, bool comp
     std::snprintf(text, sizeof text, "x%.3g", state.time_scale);
     box.piece(u32(colours.accent), text, false);
   }
-  if (state.paused) box.piece(u32(colours.paused), "PAUSED", false);
-  if (state.timing.slowed) box.piece(u32(colours.slow), compact ? "slow" : "slower than real time", false);
+  if (state.paused || reserve) box.piece(u32(colours.paused), "PAUSED", false);
+  if (state.timing.slowed || reserve) box.piece(u32(colours.slow), compact ? "slow" : "slower than real time", false);
   if (!compact && state.view.presentation) box.piece(faint, "(F5: panels)", false);
   else if (!compact && !state.view.panels) box.piece(faint, "(Tab: panels, H: help)", false);
   if (!split)
     for (std::size_t k = 1; k < specs.size(); ++k)
       if (const SimLane& lane = state.sim.lane(k); !lane.running())
         box.words(u32(colours.error_text), std::to_string(k + 1) + ": " + lane.stopped);
-  if (messages) {
-    if (!state.alert.empty()) box.words(u32(colours.error_text), state.alert);
-    if (state.toast_seconds > 0.0 && !state.toast.empty())
-      box.words(u32(state.toast_is_error ? colours.error_text : colours.ok_text), state.toast);
-  }
+  (void)messages;
   return box;
 }
 
-// The top line as full as fits on two lines, else the compact one.
-TextBox hud(const SandboxState& state, float max_width, bool messages) {
-  TextBox full = hud(state, max_width, false, false);
-  const float lines = (full.size().y - 2.0f * pad_of(state)) / text_size("Ag").y;
+// The roll-back's alert (until the user acts) and the last message (a few seconds): a box of their own.
+TextBox message_box(const SandboxState& state, float max_width) {
+  const Palette& colours = palette(state.appearance.theme);
+  TextBox box(max_width, pad_of(state), font_of(state));
+  if (!state.alert.empty()) box.words(u32(colours.error_text), state.alert);
+  if (state.toast_seconds > 0.0 && !state.toast.empty())
+    box.words(u32(state.toast_is_error ? colours.error_text : colours.ok_text), state.toast);
+  return box;
+}
+
+// The top line as full as fits on two lines (with every state of the run shown), else the compact one. framing: the
+// box the scene is framed beside, with room for the states that come and go.
+TextBox hud(const SandboxState& state, float max_width, bool messages, bool framing) {
+  const TextBox widest = hud(state, max_width, false, false, true);
+  const float lines = (widest.size().y - 2.0f * pad_of(state)) / (font_of(state) * text_size("Ag").y);
   const bool compact = lines > 2.5f;
-  return messages || compact ? hud(state, max_width, messages, compact) : full;
+  return hud(state, max_width, messages, compact, framing);
 }
 
 // Lane k's name in its own view (side by side), and why it stopped.
 TextBox lane_label(const SandboxState& state, std::size_t k, float max_width) {
   const bool light = state.appearance.theme == Theme::Light;
-  TextBox box(max_width, pad_of(state));
+  TextBox box(max_width, pad_of(state), font_of(state));
   box.piece(u32(lane_colour(state.lane_specs(), static_cast<int>(k)), light), lane_name(state, k), false);
   if (const SimLane& lane = state.sim.lane(k); !lane.running())
     box.words(u32(palette(state.appearance.theme).error_text), lane.stopped);
@@ -118,7 +129,7 @@ TextBox legend(const SandboxState& state, float max_width) {
   const ImU32 plain = ImGui::GetColorU32(ImGuiCol_Text), faint = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   // Scaled up for a projector, the legend is written a fifth smaller than the top line: it is read once, the scene
   // all the time.
-  TextBox box(max_width, pad_of(state), state.ui_scale >= 1.5 ? 0.8f : 1.0f);
+  TextBox box(max_width, pad_of(state), font_of(state) * (state.ui_scale >= 1.5 ? 0.8f : 1.0f));
   // One flowing line that wraps between its pieces where the view is narrow: a band across the scene, not a block.
   const float bar_w = std::min(130.0f * scale_of(state), max_width), bar_h = 9.0f * scale_of(state);
   char text[96];
@@ -159,7 +170,7 @@ struct Item {
 TextBox edit_banner(const SandboxState& state, float max_width) {
   const Palette& colours = palette(state.appearance.theme);
   const ImU32 plain = ImGui::GetColorU32(ImGuiCol_Text);
-  TextBox box(max_width, pad_of(state));
+  TextBox box(max_width, pad_of(state), font_of(state));
   const char* tool = "";
   for (const EditTools& t : kEditTools)
     if (t.tool == state.editor.tool) tool = t.name;
@@ -193,9 +204,14 @@ std::vector<Item> overlays(const SandboxState& state, std::size_t view, bool mes
         {Anchor::TopCentre, Anchor::TopLeft, Anchor::TopRight, Anchor::BottomCentre});
     return items;
   }
-  if (view == 0) add("hud", hud(state, message_width, messages), corners);
+  if (view == 0) add("hud", hud(state, width, messages, !messages), corners);
   else add("lane label " + std::to_string(view + 1), lane_label(state, view, width), corners);
-  if (state.view.legend && !state.view.presentation && view + 1 == views)
+  // Messages come and go: placed where they cover least, never framed for.
+  if (view == 0 && messages && (!state.alert.empty() || (state.toast_seconds > 0.0 && !state.toast.empty())))
+    add("message", message_box(state, message_width),
+        {Anchor::BottomCentre, Anchor::TopCentre, Anchor::TopRight, Anchor::BottomRight, Anchor::BottomLeft,
+         Anchor::TopLeft});
+  if (state.view.legend && !state.view.presentation && view + 1 == views && legend_width > 0.0f)
     add("legend", legend(state, std::max(width * legend_width, 60.0f * scale_of(state))),
         {Anchor::BottomLeft, Anchor::BottomRight, Anchor::TopRight, Anchor::TopLeft});
   return items;
@@ -232,12 +248,14 @@ std::array<int, 4> framing_rect(SandboxState& state, std::size_t view, double as
   Framing best;
   best.scale = -1.0f;
   float chosen = 1.0f;
-  for (const float legend_width : {1.0f, 0.5f, 0.34f}) {
+  // 0: no legend, when even the narrowest leaves the scene less than half the room it has without one.
+  for (const float legend_width : {1.0f, 0.5f, 0.34f, 0.0f}) {
     std::vector<Overlay> specs;
     for (const Item& item : overlays(state, view, false, legend_width)) specs.push_back(item.spec);
     const Framing framing = frame_beside(view_box(state, view), static_cast<float>(aspect), specs, margin_of(state),
                                          4.0f * scale_of(state), state.view_camera(view).perspective);
-    if (framing.scale > best.scale + 0.5f) {
+    const bool better = legend_width > 0.0f ? framing.scale > best.scale + 0.5f : framing.scale > 2.0f * best.scale;
+    if (better) {
       best = framing;
       chosen = legend_width;
     }
@@ -252,7 +270,8 @@ std::array<int, 4> framing_rect(SandboxState& state, std::size_t view, double as
 
 void draw_scene_overlays(SandboxState& state) {
   for (auto it = state.widget_rects.begin(); it != state.widget_rects.end();)  // overlays come and go
-    it = it->first == "hud" || it->first == "legend" || it->first == "alert" || it->first.starts_with("lane label ")
+    it = it->first == "hud" || it->first == "legend" || it->first == "alert" || it->first == "message" ||
+                 it->first == "edit banner" || it->first.starts_with("lane label ")
              ? state.widget_rects.erase(it)
              : std::next(it);
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
@@ -276,7 +295,7 @@ void draw_scene_overlays(SandboxState& state) {
       items[k].box.draw(draw, ImVec2(b.x0, b.y0), backdrop, 3.0f * scale_of(state));
       state.widget_rects[items[k].name] = {b.x0, b.y0, b.x1, b.y1};
       state.overlay_anchors[items[k].name] = static_cast<int>(anchors[k]);
-      if (items[k].name == "hud" && !state.alert.empty()) state.widget_rects["alert"] = {b.x0, b.y0, b.x1, b.y1};
+      if (items[k].name == "message" && !state.alert.empty()) state.widget_rects["alert"] = {b.x0, b.y0, b.x1, b.y1};
     }
   }
 }

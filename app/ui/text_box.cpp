@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -46,12 +47,13 @@ std::string number_text(double value, const std::string& unit, bool sign, int di
   if (magnitude >= 1e-3 && magnitude < 1e6) {  // no prefix to take: plain decimals
     const int whole = static_cast<int>(std::floor(std::log10(magnitude))) + 1;  // 0.0123 → −1: 5 digits, 6 decimals
     const int decimals = std::max(digits - whole, 0);
-    std::snprintf(text, sizeof text, sign ? "%+.*f%s%s" : "%.*f%s%s", decimals, value, unit.empty() || unit == "%" ? "" : " ",
+    std::snprintf(text, sizeof text, sign ? "%+.*f%s%s" : "%.*f%s%s", decimals, value, unit.empty() ? "" : " ",
                   unit.c_str());
     return text;
   }
-  std::snprintf(text, sizeof text, sign ? "%+.*e%s%s" : "%.*e%s%s", std::max(digits - 1, 1), value,
-                unit.empty() || unit == "%" ? "" : " ", unit.c_str());
+  // Far from 1: three digits at most ("9.09e-13 m"); more would only be noise at that size.
+  std::snprintf(text, sizeof text, sign ? "%+.*e%s%s" : "%.*e%s%s", std::clamp(digits - 1, 1, 2), value,
+                unit.empty() ? "" : " ", unit.c_str());
   return text;
 }
 

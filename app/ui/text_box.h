@@ -17,8 +17,8 @@ ImVec2 text_size(const std::string& text);
 
 // A number and its unit as text no wider than `width` (window units; measured by `measure`, the panels' font when
 // not given): the most significant digits, from `max_digits` down to 2, for which it fits. Between 1e-9 and 1e6 it
-// is written with an SI prefix (n, µ, m, k: "+133.77 mJ", "1.8 µs"), outside that range in scientific notation
-// ("7.8e-16 m"); a unit of "%" or "" takes no prefix. At two digits it stops, however narrow the space: a number is
+// is written with an SI prefix (n, µ, m, k: "+133.77 mJ", "1.8 µs"), outside that range in scientific notation with
+// three digits at most ("7.77e-16 m"); a unit of "%" or "" takes no prefix ("+0.146 %"). At two digits it stops, however narrow the space: a number is
 // shortened, never cut or broken across lines. `sign`: always show + or −.
 std::string fit_number(double value, const std::string& unit, float width, bool sign = false, int max_digits = 5,
                        const std::function<float(const std::string&)>& measure = {});

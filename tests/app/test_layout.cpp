@@ -37,6 +37,8 @@ void check_layout(Sandbox& sandbox, const std::string& what) {
   const auto problems = layout_problems(sandbox.state(), sandbox.radii());
   for (const std::string& problem : problems) {
     CAPTURE(what);
+    CAPTURE(sandbox.state().toast);
+    CAPTURE(sandbox.state().alert);
     FAIL_CHECK(problem);
   }
 }
@@ -117,3 +119,17 @@ TEST_CASE("exploration: panels, tabs, lanes, edit mode and help at projector siz
 }
 
 }  // namespace lagrange::app::test
+
+namespace lagrange::app::test {
+TEST_CASE("debug one") {
+  const Screen screen{1280, 720, 3.0, Theme::Light};
+  Sandbox sandbox(options_for(screen));
+  SandboxState& state = sandbox.state();
+  REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
+  state.measure.shown = true;
+  state.expand_sections = true;
+  run_frames(sandbox, 20, kDt);
+  check_layout(sandbox, "debug");
+  REQUIRE(sandbox.save_screenshot("/tmp/shots/debug.png") == "");
+}
+}
