@@ -92,16 +92,18 @@ TEST_CASE("a scene path must be a regular file of at most 16 MiB") {
 
 TEST_CASE("scenes too large for memory are refused before anything is allocated") {
   const fs::path dir = fresh_dir("sizes");
-  // 20 maximal cloth generators in a few hundred bytes; one 1000 x 1000 cloth; 10 000 pins on one particle
+  // 20 maximal cloth generators in a few hundred bytes; one 1000 x 1000 cloth; 10 000 distinct pins on one particle
   // (a coupled system of 9·10^8 row pairs); too many listed particles.
   write_all(dir / "cloths.json",
             R"({"dimension": 3, "generators": [)" +
                 repeat(R"({"type": "cloth", "nx": 1000, "ny": 1000, "shear": true}, )", 19) +
                 R"({"type": "cloth", "nx": 1000, "ny": 1000, "shear": true}]})");
   write_all(dir / "cloth.json", R"({"dimension": 3, "generators": [{"type": "cloth", "nx": 1000, "ny": 1000}]})");
-  write_all(dir / "pins.json", R"({"particles": [{"position": [0, 0]}], "constraints": [)" +
-                                   repeat(R"({"type": "pin", "particle": 0}, )", 9999) +
-                                   R"({"type": "pin", "particle": 0}]})");
+  // (Each pin holds its own point: identical rigid pins are one equation, counted once.)
+  std::string pins = R"({"particles": [{"position": [0, 0]}], "constraints": [)";
+  for (int k = 0; k < 10000; ++k)
+    pins += (k ? ", " : "") + std::string(R"({"type": "pin", "particle": 0, "point": [)") + std::to_string(k) + ", 0]}";
+  write_all(dir / "pins.json", pins + "]}");
   write_all(dir / "chain.json", R"({"generators": [{"type": "chain", "links": 100000}]})");
   check_refused({
       {"run " + quote(dir / "cloths.json"), "generators[0]: the scene would have 1000000 particles"},

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "json_reader.h"
@@ -251,14 +252,23 @@ struct SizeBudget {
     if (rows > limits.max_rows || have_rows + rows > limits.max_rows)
       over(reader, path, "constraint rows", have_rows + rows, limits.max_rows);
   }
-  // Rows and the coupled system's size Σ (rows on a particle)² of the finished scene.
+  // Rows and the coupled system's size Σ (rows on a particle)² of the finished scene, and the rows on any one
+  // particle that can move. A rigid constraint that repeats an earlier one exactly (the same type, particles and
+  // values: a particle held by a thousand identical pins) is one equation: the solvers keep its repeats out of their
+  // system (its multiplier is 0), so only its first copy counts toward the coupling and the rows on a particle.
   void check_coupling(const JsonReader& reader, const Scene& scene) const {
-    std::vector<std::size_t> degree(scene.particles.size(), 0);
+    std::vector<std::size_t> degree(scene.particles.size(), 0), movable(scene.particles.size(), 0);
     std::size_t rows = 0;
-    for (const ConstraintDef& c : scene.constraints) {
+    const std::vector<bool> repeat = rigid_repeats(scene.constraints);
+    for (std::size_t k = 0; k < scene.constraints.size(); ++k) {
+      const ConstraintDef& c = scene.constraints[k];
       const std::size_t r = static_cast<std::size_t>(rows_of(c, reader.dimension()));
       rows += r;
-      for (int p : c.particles) degree[p] += r;
+      if (repeat[k]) continue;
+      for (int p : c.particles) {
+        degree[p] += r;
+        if (!scene.particles[p].fixed) movable[p] += r;
+      }
     }
     if (rows > limits.max_rows) over(reader, "constraints", "constraint rows", rows, limits.max_rows);
     std::size_t coupling = 0;
@@ -268,6 +278,34 @@ struct SizeBudget {
                                      std::to_string(coupling) + " row pairs, more than the limit of " +
                                      std::to_string(limits.max_coupling) +
                                      " (--allow-large of lagrange-lab run and shot lifts the limits)");
+    for (std::size_t p = 0; p < movable.size(); ++p)
+      if (movable[p] > limits.max_particle_rows)
+        reader.fail("constraints", "particle " + std::to_string(p) + " is held by " + std::to_string(movable[p]) +
+                                       " constraint rows (not counting exact repeats of a rigid constraint), more "
+                                       "than the limit of " + std::to_string(limits.max_particle_rows) +
+                                       " (--allow-large of lagrange-lab run and shot lifts the limits)");
+  }
+
+  // Which constraints repeat an earlier rigid one exactly.
+  static std::vector<bool> rigid_repeats(const std::vector<ConstraintDef>& constraints) {
+    std::vector<bool> repeat(constraints.size(), false);
+    std::vector<std::size_t> order;
+    for (std::size_t k = 0; k < constraints.size(); ++k)
+      if (constraints[k].compliance == 0.0) order.push_back(k);
+    const auto head = [&](std::size_t k) { return std::tie(constraints[k].particles, constraints[k].type); };
+    // Grouped by particles and type, each group in file order (a stable sort); within a group, each constraint is
+    // compared with the distinct ones before it.
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return head(a) < head(b); });
+    std::vector<std::size_t> distinct;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      if (i == 0 || head(order[i - 1]) != head(order[i])) distinct.clear();
+      const std::size_t k = order[i];
+      const bool seen = std::any_of(distinct.begin(), distinct.end(),
+                                    [&](std::size_t d) { return constraints[d].values == constraints[k].values; });
+      if (seen) repeat[k] = true;
+      else distinct.push_back(k);
+    }
+    return repeat;
   }
 };
 
@@ -456,7 +494,7 @@ Scene parse_scene(std::string_view json_text, const std::string& source, const S
 
 SceneLimits SceneLimits::unlimited() {
   const std::size_t all = static_cast<std::size_t>(-1);
-  return SceneLimits{all, all, all, all};
+  return SceneLimits{all, all, all, all, all};
 }
 
 Scene load_scene_file(const std::filesystem::path& path, const SceneLimits& limits) {
