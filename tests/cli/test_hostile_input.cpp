@@ -45,8 +45,9 @@ TEST_CASE("counts and settings out of their documented ranges exit 2 at once") {
   write_all(dir / "huge_substeps.json", R"({"substeps": 2147483647, "particles": [{"position": [0, 0]}]})");
   const std::string pendulum = "run " + asset("simple_pendulum.json");
   std::vector<Case> cases{
-      {pendulum + " --dt 1e-18 --duration 1", "--dt: must be in 1e-09 .. 1"},
-      {pendulum + " --dt 1e-9 --duration 1", "at most 100000000"},
+      {pendulum + " --dt 1e-18 --duration 1", "--dt: must be in 1e-07 .. 1"},
+      {pendulum + " --dt 1e-7 --duration 11", "at most 100000000"},
+      {pendulum + " --dt 1e-6 --set substeps=100", "below the limit of 1e-07 s"},
       {pendulum + " --duration 1e19", "at most 100000000"},
       {pendulum + " --steps 4294967297", "--steps: must be at most 100000000"},
       {pendulum + " --steps 99999999999999999999999", "--steps: must be at most"},
@@ -61,7 +62,7 @@ TEST_CASE("counts and settings out of their documented ranges exit 2 at once") {
       {pendulum + " --set dt=5e-324", "dt: must be in"},
       {pendulum + " --set stiffness=1e300", "stiffness: must be in"},
       {pendulum + " --set gravity=0,-1e300,0", "gravity: must be in"},
-      {"run " + quote(dir / "tiny_dt.json"), "dt: must be in 1e-09 .. 1, got 1e-300"},
+      {"run " + quote(dir / "tiny_dt.json"), "dt: must be in 1e-07 .. 1, got 1e-300"},
       {"run " + quote(dir / "tiny_rod.json"), "constraints[0].length: must be a number of at least 1e-6"},
       {"run " + quote(dir / "tiny_link.json"), "generators[0].link_length: must be at least 1e-6"},
       {"run " + quote(dir / "huge_substeps.json"), "substeps: must be in 1 .. 1000"},

@@ -49,6 +49,9 @@ struct Scene {
   std::optional<SceneState> state;         // a saved state: make_world starts from it
 };
 
+// The smallest mass a particle may have (kg): 1/m stays within the 1e9 that bounds every number of a scene.
+inline constexpr double kMinMass = 1e-9;
+
 // Bounds on what one scene may make, checked before anything is allocated (generators are sized from their
 // parameters first), so hostile or mistyped input ends at once with a message instead of exhausting memory or
 // time. docs/scenes.md, "Limits"; the command line's --allow-large lifts them.

@@ -184,20 +184,28 @@ ConstraintDef read_constraint(const JsonReader& reader, const Json& value, const
   return c;
 }
 
+constexpr double kMaxSavedStep = 4503599627370496.0;  // 2^52
+
 // "state": what a saved run carries beyond the particles' positions and velocities (write_scene).
 SceneState read_state(const JsonReader& reader, const Json& value, std::size_t rows) {
   const std::string path = "state";
   const Json& object = reader.object(value, path);
   reader.check_keys(object, path, {"step", "time", "clock", "work", "start_energy", "row_force"});
+  // Steps beyond 2^52 are no longer counted one by one by a double (the clock's t = t0 + (n - n0) dt); times beyond
+  // 1e9 s (31 years), the bound of every number of a scene, would be replaced by the clock's (1e308 was).
   const auto step_count = [&](const Json& v, const std::string& at) {
     const double step = reader.finite(v, at);
-    if (step < 0.0 || step != std::floor(step) || step > 1e15)
+    if (step < 0.0 || step != std::floor(step))
       reader.fail(at, "must be a whole number of steps (0 or more), got " + describe(v));
+    if (step > kMaxSavedStep)
+      reader.fail(at, "must be at most 4503599627370496 (2^52, where a double stops counting single steps), got " +
+                          describe(v));
     return static_cast<long>(step);
   };
   const auto time = [&](const Json& v, const std::string& at) {
     const double t = reader.finite(v, at);
     if (t < 0.0) reader.fail(at, "must be a time of 0 s or more, got " + describe(v));
+    if (t > 1e9) reader.fail(at, "must be a time of at most 1e9 s, got " + describe(v));
     return t;
   };
   SceneState state;
