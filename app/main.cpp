@@ -121,7 +121,8 @@ int main(int argc, char** argv) {
   // Standard output into a file or a pipe is held in one 64 KiB buffer: what a command prints (--help, a summary,
   // a table) is then written at its end, where a failure is seen with its reason (`--help > /dev/full`: "No space
   // left on device"), not lost inside a printf that has no way to say it.
-  if (::isatty(STDOUT_FILENO) != 1) std::setvbuf(stdout, nullptr, _IOFBF, std::size_t{1} << 16);
+  static char stdout_buffer[std::size_t{1} << 16];  // glibc ignores the size when given no buffer of its own
+  if (::isatty(STDOUT_FILENO) != 1) std::setvbuf(stdout, stdout_buffer, _IOFBF, sizeof stdout_buffer);
   const int code = run_command(argc, argv);
   // Whatever went to standard output (a summary, a table, --help) must have arrived: a full disk or a closed
   // pipe is a failure, not a success.

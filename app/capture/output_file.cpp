@@ -90,6 +90,10 @@ void on_signal(int signal) {
   say("); no unfinished output was left\n");
   if (known && known->fault) {  // die of it: the fault shows as what it is
     ::signal(signal, SIG_DFL);
+    sigset_t only;
+    sigemptyset(&only);
+    sigaddset(&only, signal);
+    ::pthread_sigmask(SIG_UNBLOCK, &only, nullptr);  // blocked while its handler runs
     ::raise(signal);
   }
   ::_exit(128 + signal);
