@@ -1,8 +1,11 @@
 #include "capture/output_file.h"
 
 #include <fcntl.h>
-#include <linux/fs.h>
 #include <stdio.h>
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+#include <linux/fs.h>  // RENAME_NOREPLACE, RENAME_EXCHANGE (the page's in-memory file system has plain rename only)
+#define LAGRANGE_HAVE_RENAMEAT2 1
+#endif
 #include <stdio_ext.h>
 #include <sys/stat.h>
 #include <pthread.h>
@@ -61,8 +64,14 @@ constexpr SignalName kSignals[] = {
     {SIGHUP, "SIGHUP", false},     {SIGINT, "SIGINT", false},       {SIGQUIT, "SIGQUIT", false},
     {SIGTERM, "SIGTERM", false},   {SIGUSR1, "SIGUSR1", false},     {SIGUSR2, "SIGUSR2", false},
     {SIGALRM, "SIGALRM", false},   {SIGVTALRM, "SIGVTALRM", false}, {SIGPROF, "SIGPROF", false},
-    {SIGXCPU, "SIGXCPU", false},   {SIGIO, "SIGIO", false},         {SIGPWR, "SIGPWR", false},
-    {SIGSTKFLT, "SIGSTKFLT", false}, {SIGSEGV, "SIGSEGV", true},    {SIGBUS, "SIGBUS", true},
+    {SIGXCPU, "SIGXCPU", false},   {SIGIO, "SIGIO", false},
+#ifdef SIGPWR
+    {SIGPWR, "SIGPWR", false},
+#endif
+#ifdef SIGSTKFLT
+    {SIGSTKFLT, "SIGSTKFLT", false},
+#endif
+    {SIGSEGV, "SIGSEGV", true},    {SIGBUS, "SIGBUS", true},
     {SIGFPE, "SIGFPE", true},      {SIGILL, "SIGILL", true},        {SIGABRT, "SIGABRT", true},
     {SIGSYS, "SIGSYS", true},      {SIGTRAP, "SIGTRAP", true},
 };
@@ -332,6 +341,15 @@ void OutputFile::commit() {
   };
   const HoldSignals hold;  // the temporary name is registered until it is gone
   int done = -1;
+#ifndef LAGRANGE_HAVE_RENAMEAT2  // no atomic variants: checked just before a plain rename
+  if (const std::string why = not_ours(final_); !why.empty()) refuse(why);
+  done = ::rename(temp_.c_str(), final_.c_str());
+  if (done != 0) {
+    const int error = errno;
+    discard();
+    throw OutputError(shown() + ": cannot replace the file: " + reason(error));
+  }
+#else
   if (!existed_) {
     done = ::renameat2(AT_FDCWD, temp_.c_str(), AT_FDCWD, final_.c_str(), RENAME_NOREPLACE);
     if (done != 0 && errno != EEXIST && errno != EINVAL && errno != ENOSYS) {
@@ -364,6 +382,7 @@ void OutputFile::commit() {
       throw OutputError(shown() + ": cannot replace the file: " + reason(error));
     }
   }
+#endif
   unregister_temp(temp_);
   temp_.clear();
   // The rename itself is only durable once the folder is synced; a failure here loses nothing already written.
@@ -413,7 +432,9 @@ void install_interrupt_cleanup() {
     ::sigaction(signal, &action, nullptr);
   };
   for (const SignalName& s : kSignals) install(s.signal);
+#ifdef SIGRTMIN
   for (int signal = SIGRTMIN; signal <= SIGRTMAX; ++signal) install(signal);
+#endif
   // A file-size limit (ulimit -f): the write that would pass it fails with EFBIG ("File too large"), reported as
   // any failed write (exit 1, the temporary file removed), instead of the default SIGXFSZ killing the process
   // mid-write and leaving the temporary file.
