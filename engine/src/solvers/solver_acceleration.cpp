@@ -8,6 +8,8 @@
 // λ_squared = λ / (2 |x_a − x_b|).
 // A compliant row (compliance α, damping β) is a spring here: force −(C/α + βĊ)∇C added to F, explicit like the
 // rest of this scheme, and left out of the linear system (zero row and column, 1 on the diagonal: λ = 0).
+#include <algorithm>
+
 #include "solvers.h"
 
 namespace lagrange {
@@ -17,6 +19,7 @@ class AccelerationSolver final : public Solver {
  public:
   void substep(StepContext& context, double h, StepStats& stats) override {
     system_.prepare(context.model);
+    stats.dependent_rows = std::max(stats.dependent_rows, system_.twins());  // repeated rows are redundant
     State& particles = context.state;
     const auto inv_mass = context.inv_mass();
     const std::size_t n = particles.position.size();

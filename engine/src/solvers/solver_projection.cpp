@@ -55,6 +55,7 @@ class ProjectionSolver final : public Solver {
   void substep(StepContext& context, double h, StepStats& stats) override {
     system_.prepare(context.model);
     chord_system_.prepare(context.model);
+    stats.dependent_rows = std::max(stats.dependent_rows, system_.twins());  // repeated rows are redundant
     advance(context, h, stats, 0);
   }
 

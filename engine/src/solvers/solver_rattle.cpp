@@ -5,6 +5,8 @@
 // The velocity multipliers μ solve the linear system (3.9.19) [∇C(q') M⁻¹ ∇C(q')ᵀ] μ = −∇C(q') v' directly
 // (SparseLDU), so |J v| ends at rounding level. Compliant rows: α̃ = 2α/h² in SHAKE (λ is h²/2 times the force), and
 // a spring's half-kick instead of a velocity constraint. Symplectic and time-reversible: energy oscillates, never drifts.
+#include <algorithm>
+
 #include "solvers.h"
 
 namespace lagrange {
@@ -14,6 +16,7 @@ class RattleSolver final : public Solver {
  public:
   void substep(StepContext& context, double h, StepStats& stats) override {
     system_.prepare(context.model);
+    stats.dependent_rows = std::max(stats.dependent_rows, system_.twins());  // repeated rows are redundant
     State& particles = context.state;
     const auto inv_mass = context.inv_mass();
     const std::size_t n = particles.position.size();
