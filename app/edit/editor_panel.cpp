@@ -162,8 +162,12 @@ void status_line(SandboxState& state) {
   if (e.problem.empty()) {
     int rows = 0;
     for (const ConstraintDef& def : e.draft.constraints) rows += rows_of(def, e.draft.dimension);
-    ImGui::TextColored(colours.ok_text, "Valid: %zu particles, %zu constraints (%d rows)", e.draft.particles.size(),
-                       e.draft.constraints.size(), rows);
+    char text[128];
+    std::snprintf(text, sizeof text, "Valid: %zu particles, %zu constraints (%d rows)", e.draft.particles.size(),
+                  e.draft.constraints.size(), rows);
+    ImGui::PushStyleColor(ImGuiCol_Text, colours.ok_text);
+    words(text);
+    ImGui::PopStyleColor();
   } else {
     ImGui::PushStyleColor(ImGuiCol_Text, colours.error_text);
     words(e.problem.c_str());

@@ -297,7 +297,6 @@ void Sandbox::frame_scene() {
     }
     const std::array<int, 4> free = framing_rect(state_, k, aspect);
     camera.frame_into(lo, hi, free[0], free[1], free[2], free[3]);
-    if (getenv("LL_DEBUG")) fprintf(stderr, "frame view %zu: viewport %d %d %d %d free %d %d %d %d aspect %g lo %g %g hi %g %g\n", k, views[k][0], views[k][1], views[k][2], views[k][3], free[0], free[1], free[2], free[3], aspect, lo.x, lo.y, hi.x, hi.y);
   }
   // Side by side, the lanes are compared at one scale: every lane whose reach is within twice lane 1's is drawn with
   // the pixels per metre of the most zoomed-out of them (each still centred on its own reach). A lane that drifted

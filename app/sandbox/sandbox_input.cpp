@@ -137,7 +137,6 @@ void Sandbox::handle_event(const SDL_Event& event) {
       break;
     case SDL_MOUSEBUTTONDOWN:
       mouse_press(event.button);
-      if (getenv("LL_DEBUG")) fprintf(stderr, "press ui %d want %d over %d\n", ui_mouse, io.WantCaptureMouse, over_ui);
       if (!ui_mouse) press_in_scene(event.button);
       break;
     case SDL_MOUSEBUTTONUP:
@@ -206,7 +205,6 @@ void Sandbox::press_in_scene(const SDL_MouseButtonEvent& button) {
     return;
   }
   const Hover hit = pick(view_world(), mouse_camera(), radii_, pixel);
-  if (getenv("LL_DEBUG")) fprintf(stderr, "press at %g %g view %d hit %d %d\n", pixel.x, pixel.y, mouse_view_, (int)hit.kind, hit.index);
   if (hit.kind == Hover::Kind::Particle && (SDL_GetModState() & KMOD_SHIFT)) {
     toggle_trail(state_, hit.index);
     sync_lane_trails();
@@ -284,12 +282,14 @@ void Sandbox::handle_key(const SDL_KeyboardEvent& key) {
     case SDLK_f: state_.push(Command::Kind::FrameScene); break;
     case SDLK_h:
     case SDLK_F1: state_.view.help = !state_.view.help; break;
-    case SDLK_TAB:  // both panels to their bars, or both open again
+    case SDLK_TAB: {  // both panels to their bars, or both open again
+      const bool open = state_.view.left_open || state_.view.right_open;
       state_.view.presentation = false;
-      state_.view.panels = !(state_.view.panels && (state_.view.left_open || state_.view.right_open));
-      state_.view.left_open = state_.view.right_open = true;
+      state_.view.panels = true;
+      state_.view.left_open = state_.view.right_open = !open;
       state_.view.opened_last = ViewOptions::Side::None;
       break;
+    }
     case SDLK_F5: state_.view.presentation = !state_.view.presentation; break;
     case SDLK_F12:
     case SDLK_p: state_.commands.push_back(Command::screenshot(state_.screenshot_without_panels)); break;

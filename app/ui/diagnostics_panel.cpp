@@ -110,15 +110,15 @@ void lane_rows(SandboxState& state, const std::vector<LaneSpec>& specs) {
       ImGui::PopStyleColor();
       continue;
     }
-    // Both numbers on one line, as many digits as the cell takes.
+    // Both numbers on one line, as many digits as the cell takes; on two (between them) when even two digits do not.
     const float width = ImGui::GetContentRegionAvail().x;
     std::string text;
     for (int digits = 4; digits >= 2; --digits) {
-      text = fit_number(drift, "J", 1e9f, true, digits) + ", |C| " +
+      text = fit_number(drift, "J", 1e9f, true, digits) + ", |C|\xc2\xa0" +  // no break between |C| and its value
              fit_number(lane.world.max_violation(), "m", 1e9f, false, digits);
       if (ImGui::CalcTextSize(text.c_str()).x <= width) break;
     }
-    ImGui::TextUnformatted(text.c_str());
+    words(text);
   }
 }
 
@@ -180,8 +180,9 @@ std::vector<Series> per_lane(const SandboxState& state, const std::vector<LaneSp
   std::vector<Series> series;
   for (std::size_t k = 0; k < specs.size(); ++k) {
     const Colour c = lane_colour(specs, static_cast<int>(k));
+    // A lane that stopped (blew up) is drawn but does not set the scale: lane 1's curves keep their size.
     series.push_back({names[k].c_str(), field, ImGui::GetColorU32(ImVec4(c.r, c.g, c.b, 1.0f)),
-                      k == 0 ? nullptr : &state.displays[k].history});
+                      k == 0 ? nullptr : &state.displays[k].history, state.sim.lane(k).running()});
   }
   return series;
 }

@@ -255,7 +255,6 @@ std::vector<std::string> layout_problems(const SandboxState& state, std::span<co
           const double x = at->x / ratio, y = at->y / ratio;
           const double cx = std::clamp(x, static_cast<double>(rect[0]), static_cast<double>(rect[2]));
           const double cy = std::clamp(y, static_cast<double>(rect[1]), static_cast<double>(rect[3]));
-          if (std::hypot(x - cx, y - cy) < r && getenv("LL_DEBUG")) fprintf(stderr, "covers %s rect %g %g %g %g particle at %g %g r %g view %d %d %d %d\n", name.c_str(), rect[0], rect[1], rect[2], rect[3], x, y, r, v[0], v[1], v[2], v[3]);
           if (std::hypot(x - cx, y - cy) < r)
             report("covers: " + name + " on particle " + std::to_string(i) + (views.size() > 1 ? " of lane " + std::to_string(k + 1) : ""));
         }

@@ -502,7 +502,7 @@ void energy_column(SandboxState& state) {
 }  // namespace
 
 float measure_strip_height(const SandboxState& state) {
-  if (state.view.presentation || !state.measure.shown) return 0.0f;
+  if (state.view.presentation || !state.view.panels || !state.measure.shown) return 0.0f;
   const float scale = static_cast<float>(state.ui_scale);
   const float window = static_cast<float>(state.window_height / std::max(state.pixel_ratio, 1e-6));
   // A third of the window, 255 to 340 units × the UI scale, but never more than 30 % of the window: the scene keeps
@@ -576,7 +576,7 @@ void draw_measure_panel(SandboxState& state) {
 
 void add_measure_gizmos(const SandboxState& state, std::span<const double> radii, DrawList& list) {
   const MeasureState& m = state.measure;
-  if (!m.shown || state.view.presentation) return;
+  if (!m.shown || state.view.presentation || !state.view.panels) return;
   const Colours c = colours(state.appearance.theme);
   const ImVec4 kTimerColour = c.timer, kProtractorColour = c.protractor;
   const World& world = state.world();

@@ -70,9 +70,13 @@ std::vector<KeyPress> documented_keys() {
 }
 
 void draw_ui(SandboxState& state) {
-  state.widget_rects.erase("tooltip");
+  // What this frame may not draw is not left over from the last one.
+  for (const char* name : {"tooltip", "control panel", "diagnostics panel", "editor panel", "measure panel", "left bar",
+                           "right bar", "collapse left", "collapse right", "timeline slider", "timeline back",
+                           "timeline play", "record button"})
+    state.widget_rects.erase(name);
   if (state.editor.active) {  // Edit mode: the Editor panel in place of the plots; no time, no lanes, no legend
-    if (!state.view.presentation) {
+    if (!state.view.presentation && state.view.panels) {
       draw_control_panel(state);
       draw_editor_panel(state);
     }
@@ -82,7 +86,7 @@ void draw_ui(SandboxState& state) {
     if (state.view.help) draw_help(state);
     return;
   }
-  if (!state.view.presentation) {
+  if (!state.view.presentation && state.view.panels) {
     draw_control_panel(state);
     draw_diagnostics(state);
     if (state.measure.shown) draw_measure_panel(state);

@@ -73,7 +73,8 @@ TextBox hud(const SandboxState& state, float max_width, bool messages, bool comp
   if (state.paused || reserve) box.piece(u32(colours.paused), "PAUSED", false);
   if (state.timing.slowed || reserve) box.piece(u32(colours.slow), compact ? "slow" : "slower than real time", false);
   if (!compact && state.view.presentation) box.piece(faint, "(F5: panels)", false);
-  else if (!compact && !state.view.panels) box.piece(faint, "(Tab: panels, H: help)", false);
+  else if (!compact && state.view.panels && !state.view.left_open && !state.view.right_open)
+    box.piece(faint, "(Tab: panels, H: help)", false);
   if (!split)
     for (std::size_t k = 1; k < specs.size(); ++k)
       if (const SimLane& lane = state.sim.lane(k); !lane.running())

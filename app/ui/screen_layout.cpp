@@ -43,7 +43,6 @@ const char* panel_title(const SandboxState& state, ViewOptions::Side side) {
 }
 
 void open_panel(SandboxState& state, ViewOptions::Side side) {
-  state.view.panels = true;
   (side == ViewOptions::Side::Left ? state.view.left_open : state.view.right_open) = true;
   state.view.opened_last = side;
   state.push(Command::Kind::FrameScene);  // the scene's room changed
@@ -55,7 +54,7 @@ float panel_bar_width(const SandboxState& state) { return kBarWidth * static_cas
 
 PanelLayout panel_layout(const SandboxState& state) {
   PanelLayout layout;
-  if (state.view.presentation) return layout;  // the scene alone
+  if (state.view.presentation || !state.view.panels) return layout;  // the scene alone (a shot without panels too)
   const float scale = static_cast<float>(state.ui_scale);
   const float w = window_width(state), h = window_height(state);
   layout.timeline = timeline_height(state);
@@ -64,8 +63,7 @@ PanelLayout panel_layout(const SandboxState& state) {
   // A quarter of the window for the controls, 240 to 330 units, and a tenth more for Diagnostics.
   const float want_left = std::clamp(0.24f * w, 240.0f * scale, 330.0f * scale), want_right = 1.1f * want_left;
   const float min_left = 200.0f * scale, min_right = 220.0f * scale;
-  bool left_open = state.view.panels && state.view.left_open;
-  bool right_open = state.view.panels && state.view.right_open;
+  bool left_open = state.view.left_open, right_open = state.view.right_open;
   const ViewOptions::Side favoured = state.view.opened_last;
   for (;;) {
     float left = left_open ? want_left : bar, right = right_open ? want_right : bar;
@@ -126,7 +124,7 @@ void draw_panel_bar(SandboxState& state, ViewOptions::Side side) {
     if (ImGui::InvisibleButton("##open", ImVec2(width, viewport->Size.y))) open_panel(state, side);
     const bool hovered = ImGui::IsItemHovered();
     remember_rect(state, name);
-    if (hovered) tooltip("Click: open the panel (Tab opens both)");
+    if (hovered) tooltip("Click: open the panel (Tab: both)");
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImU32 text = ImGui::GetColorU32(hovered ? ImGuiCol_Text : ImGuiCol_TextDisabled);
     if (hovered) draw->AddRectFilled(pos, ImVec2(pos.x + width, pos.y + viewport->Size.y),

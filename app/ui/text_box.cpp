@@ -25,10 +25,10 @@ std::string number_text(double value, const std::string& unit, bool sign, int di
   char text[64];
   if (!std::isfinite(value)) {
     std::snprintf(text, sizeof text, "%s%s%s", std::isnan(value) ? "NaN" : (value > 0 ? "inf" : "-inf"),
-                  unit.empty() ? "" : " ", unit.c_str());
+                  unit.empty() ? "" : "\xc2\xa0", unit.c_str());
     return text;
   }
-  if (value == 0.0) return std::string(sign ? "+0" : "0") + (unit.empty() ? "" : " " + unit);
+  if (value == 0.0) return std::string(sign ? "+0" : "0") + (unit.empty() ? "" : "\xc2\xa0" + unit);
   const double magnitude = std::abs(value);
   const bool prefixable = !unit.empty() && unit != "%";
   if (prefixable && magnitude >= 1e-9 && magnitude < 1e6) {
@@ -40,20 +40,20 @@ std::string number_text(double value, const std::string& unit, bool sign, int di
       // Digits after the point so that `digits` are significant (123.45 → 2, 1.2345 → 4).
       const int whole = std::abs(scaled) >= 1.0 ? static_cast<int>(std::floor(std::log10(std::abs(scaled)))) + 1 : 1;
       const int decimals = std::max(digits - whole, 0);
-      std::snprintf(text, sizeof text, sign ? "%+.*f %s%s" : "%.*f %s%s", decimals, scaled, p.prefix, unit.c_str());
+      std::snprintf(text, sizeof text, sign ? "%+.*f\xc2\xa0%s%s" : "%.*f\xc2\xa0%s%s", decimals, scaled, p.prefix, unit.c_str());
       return text;
     }
   }
   if (magnitude >= 1e-3 && magnitude < 1e6) {  // no prefix to take: plain decimals
     const int whole = static_cast<int>(std::floor(std::log10(magnitude))) + 1;  // 0.0123 → −1: 5 digits, 6 decimals
     const int decimals = std::max(digits - whole, 0);
-    std::snprintf(text, sizeof text, sign ? "%+.*f%s%s" : "%.*f%s%s", decimals, value, unit.empty() ? "" : " ",
+    std::snprintf(text, sizeof text, sign ? "%+.*f%s%s" : "%.*f%s%s", decimals, value, unit.empty() ? "" : "\xc2\xa0",
                   unit.c_str());
     return text;
   }
   // Far from 1: three digits at most ("9.09e-13 m"); more would only be noise at that size.
   std::snprintf(text, sizeof text, sign ? "%+.*e%s%s" : "%.*e%s%s", std::clamp(digits - 1, 1, 2), value,
-                unit.empty() ? "" : " ", unit.c_str());
+                unit.empty() ? "" : "\xc2\xa0", unit.c_str());
   return text;
 }
 

@@ -68,7 +68,7 @@ void draw_recording_indicator(SandboxState& state) {
 }
 
 float timeline_height(const SandboxState& state) {
-  if (state.view.presentation || state.editor.active || state.timeline.size() == 0) return 0.0f;
+  if (state.view.presentation || !state.view.panels || state.editor.active || state.timeline.size() == 0) return 0.0f;
   const float scale = static_cast<float>(state.ui_scale);
   const ImGuiStyle& style = ImGui::GetStyle();  // scaled with the UI (ScaleAllSizes)
   return kBaseFontSize * scale + 2.0f * style.FramePadding.y + 2.0f * kPadding * scale;
