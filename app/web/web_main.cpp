@@ -29,6 +29,7 @@
 
 #include "sandbox/sandbox_app.h"
 #include "sandbox/window_options.h"
+#include "ui/layout_check.h"
 
 namespace lagrange::app {
 namespace {
@@ -202,6 +203,29 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* lagrange_widget_rect(const char* nam
                   it->second[3]);
     text = buffer;
   }
+  return text.c_str();
+}
+
+// What a reader of the last frame would see wrong (ui/layout_check.h: text cut, a number broken across lines, a window
+// off the screen, a text over the scene on a particle), one problem a line, "" when none, and the scene's rectangle
+// against the largest panel's ("scene W H largest-panel W H" on the first line): tests/web/page_test.py asks it at a
+// projector's scales, as the desktop's GUI tests do.
+extern "C" EMSCRIPTEN_KEEPALIVE const char* lagrange_layout_report() {
+  static std::string text;
+  text.clear();
+  lagrange::app::Page& page = lagrange::app::the_page();
+  if (!page.sandbox) return text.c_str();
+  const auto& state = page.sandbox->state();
+  const auto& camera = page.sandbox->camera();
+  float largest = 0.0f;
+  for (const char* name : {"control panel", "diagnostics panel", "measure panel"})
+    if (const auto it = state.widget_rects.find(name); it != state.widget_rects.end())
+      largest = std::max(largest, (it->second[2] - it->second[0]) * (it->second[3] - it->second[1]));
+  char head[128];
+  std::snprintf(head, sizeof head, "scene %.0f panel %.0f\n",
+                camera.width() * camera.height() / (state.pixel_ratio * state.pixel_ratio), largest);
+  text = head;
+  for (const std::string& problem : lagrange::app::layout_problems(state, page.sandbox->radii())) text += problem + "\n";
   return text.c_str();
 }
 

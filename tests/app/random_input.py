@@ -4,12 +4,14 @@
 Starts Xvfb, opens `lagrange-lab SCENE --report` on it for each scene, and drives it with xdotool for a fixed time:
 pointer moves and rests (hovers) everywhere, sweeps, left drags and flings, right and middle drags, wheel turns,
 clicks and double clicks on the scene and on the panels, Shift+clicks, and every documented key (from
-`lagrange-lab --list-keys`) except the quit key, which closes the window at the end. The input sequence comes from a
-fixed seed; half of the pointer's targets are pixels where the scene is drawn at that moment (read from Xvfb's screen
-with -fbdir), so it lands on particles and rods. A scene fails when the window crashes, does not close within a
+`lagrange-lab --list-keys`) except the quit key, which closes the window at the end, and spells in Edit mode (E, a
+tool, clicks and drags, E again; at least one per scene). The input sequence comes from a fixed seed; the scenes take
+turns at UI scale 1, 2 (light, Measure strip) and 3 (light). Where the scene is and what it draws is read from Xvfb's
+screen (-fbdir) before every action: half of the pointer's targets are pixels drawn on the scene at that moment, so
+it lands on particles and rods. A scene fails when the window crashes, does not close within a
 bounded time after Ctrl+Q (a hang), exits non-zero (3: a non-finite state), reports a non-finite state, or froze for
 longer than --max-frame seconds. The run fails too when, over all scenes, the pointer never rested on a particle or a
-rod or never grabbed a particle (the input would not have reached the scene).
+rod, never grabbed a particle or never made an edit (the input would not have reached the scene).
 
 Exit codes: 0 every scene passed, 1 a failure, 77 skipped (no Xvfb or no xdotool: CTest's SKIP_RETURN_CODE).
 
@@ -27,6 +29,9 @@ import time
 
 SCREEN_W, SCREEN_H = 1280, 800
 WINDOW_W, WINDOW_H = 1280, 720
+# The window's look per scene, in turn: a laptop's 1x, then a projector's 2x and 3x in the light theme with the Measure
+# strip (panels folded to bars, the scene framed beside the texts over it): random input at every layout.
+LOOKS = [[], ["--ui-scale", "2", "--theme", "light", "--measure"], ["--ui-scale", "3", "--theme", "light"]]
 
 # SDL key names (lagrange-lab --list-keys) to X keysym names (xdotool key ...).
 KEYSYMS = {"Space": "space", "Right": "Right", "Left": "Left", "[": "bracketleft", "]": "bracketright",
@@ -58,36 +63,74 @@ def documented_keys(exe):
     return keys, quit_keys
 
 
-def drawn_targets(fbdir, origin, x_range):
-    """Window pixels where something was drawn between the panels (particles, rods, pins, trails): far from the
-    background colour in the screen Xvfb keeps in fbdir as an XWD file (-fbdir). Empty when it cannot be read."""
+def drawn_targets(fbdir, origin):
+    """Where the scene is and what is drawn on it, read from the screen Xvfb keeps in fbdir as an XWD file (-fbdir):
+    the scene's background is the commonest colour in the window (the scene is the largest thing on screen at every
+    size, scale and theme), the scene's columns are those where that colour fills most of the rows, and the targets
+    are pixels there far from it (particles, rods, pins, trails). Returns (targets, (x0, x1)); empty when the screen
+    cannot be read."""
     try:
         with open(os.path.join(fbdir, "Xvfb_screen0"), "rb") as f:
             data = f.read()
     except OSError:
-        return []
+        return [], None
     header = struct.unpack(">25I", data[:100])
     header_size, width, height, byte_order, bits, line = header[0], header[4], header[5], header[7], header[11], header[12]
     ncolours = header[19]
     if bits != 32:
-        return []
+        return [], None
     pixels = header_size + 12 * ncolours
-    background = (24, 26, 31)
+
+    def colour(x, y):
+        i = pixels + (origin[1] + y) * line + 4 * (origin[0] + x)
+        if i + 4 > len(data):
+            return None
+        return (data[i + 2], data[i + 1], data[i]) if byte_order == 0 else (data[i + 1], data[i + 2], data[i + 3])
+
+    counts = {}  # in the middle third, which the scene covers in every layout (panels and bars are at the sides)
+    for y in range(0, WINDOW_H, 9):
+        for x in range(WINDOW_W // 3, 2 * WINDOW_W // 3, 9):
+            c = colour(x, y)
+            if c is not None:
+                counts[c] = counts.get(c, 0) + 1
+    if not counts:
+        return [], None
+    background = max(counts, key=counts.get)
+
+    def far(c, limit):
+        return c is not None and sum(abs(a - b) for a, b in zip(c, background)) > limit
+
+    def scene_column(x):
+        return sum(not far(colour(x, y), 0) for y in range(40, WINDOW_H - 40, 12)) > 0.4 * (WINDOW_H - 80) / 12
+
+    def run_end(x, step):  # the last scene column from x on, across grid lines (a gap of up to 3 columns)
+        end, gap = x, 0
+        while 0 <= x + step < WINDOW_W and gap <= 3:
+            x += step
+            if scene_column(x):
+                end, gap = x, 0
+            else:
+                gap += 1
+        return end
+
+    middle = next((x for x in range(WINDOW_W // 2, 2 * WINDOW_W // 3, 6) if scene_column(x)), None)
+    if middle is None:
+        return [], None
+    x0, x1 = run_end(middle, -6), run_end(middle, 6)  # the run of scene columns through the middle
+    if x1 - x0 < 60:
+        return [], None
+    x_range = (x0 + 6, x1 - 6)
     targets = []
-    for y in range(50, WINDOW_H - 110, 3):  # below the top line, above the legend
-        row = pixels + (origin[1] + y) * line
+    for y in range(30, WINDOW_H - 30, 3):
         for x in range(x_range[0], x_range[1], 3):
-            i = row + 4 * (origin[0] + x)
-            if i + 4 > len(data):
-                continue
-            b, g, r = (data[i], data[i + 1], data[i + 2]) if byte_order == 0 else (data[i + 3], data[i + 2], data[i + 1])
-            if abs(r - background[0]) + abs(g - background[1]) + abs(b - background[2]) > 240:  # not grid lines
-                targets.append((x, y, max(r, g, b) - min(r, g, b) > 60))
+            c = colour(x, y)
+            if far(c, 240):  # not grid lines
+                targets.append((x, y, max(c) - min(c) > 60))
     # A particle, most likely: a saturated pixel with saturated pixels 6 to the left, right, above and below (a
     # sphere, not a thin rod or trail).
     saturated = {(x, y) for x, y, s in targets if s}
     return [(x, y, all((x + dx, y + dy) in saturated for dx, dy in ((-6, 0), (6, 0), (0, -6), (0, 6))))
-            for x, y, _ in targets]
+            for x, y, _ in targets], x_range
 
 
 def start_xvfb(fbdir):
@@ -112,7 +155,7 @@ class Actions:
         self.lines = []
         self.counts = {}
         self.targets = []  # window pixels where the scene drew something, read from the screen
-        # The panels take about a quarter of the width on the left and a bit more on the right.
+        # Where the scene is, between the panels or their bars: read from the screen before every action.
         self.scene_x = (int(0.27 * WINDOW_W), int(0.70 * WINDOW_W))
 
     def point(self, where="any"):
@@ -129,9 +172,9 @@ class Actions:
         if where == "scene" or (where == "any" and r.random() < 0.65):
             x = r.randint(*self.scene_x)
         elif where == "left":
-            x = r.randint(2, self.scene_x[0] - 10)
+            x = r.randint(2, max(3, self.scene_x[0] - 10))
         elif where == "right":
-            x = r.randint(self.scene_x[1] + 10, WINDOW_W - 3)
+            x = r.randint(min(self.scene_x[1] + 10, WINDOW_W - 4), WINDOW_W - 3)
         else:
             x = r.randint(2, WINDOW_W - 3)
         return x, r.randint(2, WINDOW_H - 3)
@@ -146,8 +189,8 @@ class Actions:
 
     def choose(self):
         return self.rng.choices(["hover", "sweep", "drag", "fling", "pan", "wheel", "panel click", "scene click",
-                                 "double click", "shift click", "key"],
-                                weights=[20, 6, 12, 6, 4, 4, 8, 6, 2, 2, 14])[0]
+                                 "double click", "shift click", "key", "edit"],
+                                weights=[20, 6, 12, 6, 4, 4, 8, 6, 2, 2, 14, 2])[0]
 
     def action(self, kind):
         r = self.rng
@@ -195,6 +238,17 @@ class Actions:
             self.move(self.point("scene"), 0.03)
             self.lines.append("click --repeat 2 --delay 40 1")
             self.lines.append("sleep 0.03")
+        elif kind == "edit":  # Edit mode (E), a tool (1 select, 2 particle, 3 rod), a few gestures, E plays again
+            self.lines.append("key Escape")  # a text field a panel click may have focused lets the keys go
+            self.lines.append("key e")
+            self.lines.append("sleep 0.15")
+            self.lines.append(f"key {r.choice(['1', '2', '3', '3'])}")
+            self.lines.append("sleep 0.05")
+            self.action("scene click")  # the particle and rod tools add a particle here
+            for _ in range(r.randint(3, 7)):
+                self.action(r.choice(["scene click", "scene click", "double click", "drag", "shift click", "hover"]))
+            self.lines.append("key e")
+            self.lines.append("sleep 0.1")
         elif kind == "shift click":
             self.move(self.point("scene"), 0.03)
             self.lines.append("keydown shift")
@@ -213,7 +267,7 @@ def xdotool(display, args, script=None, timeout=60):
     return subprocess.run(["xdotool"] + args, input=script, env=env, capture_output=True, text=True, timeout=timeout)
 
 
-def run_scene(exe, scene, display, fbdir, keys, quit_keys, seconds, seed, max_frame, log_dir, reached):
+def run_scene(exe, scene, display, fbdir, keys, quit_keys, seconds, seed, max_frame, log_dir, reached, look):
     name = os.path.splitext(os.path.basename(scene))[0]
     rng = random.Random(f"{seed}:{name}")
     pictures = tempfile.mkdtemp(prefix="lagrange-random-input-")
@@ -227,7 +281,7 @@ def run_scene(exe, scene, display, fbdir, keys, quit_keys, seconds, seed, max_fr
     xdotool(display, ["mousemove", str(SCREEN_W // 2), str(SCREEN_H // 2)])
     out_path = os.path.join(log_dir, f"random_input_{name}.out")
     with open(out_path, "w") as out:
-        app = subprocess.Popen([exe, scene, "--size", f"{WINDOW_W}x{WINDOW_H}", "--no-vsync", "--report"], env=env,
+        app = subprocess.Popen([exe, scene, "--size", f"{WINDOW_W}x{WINDOW_H}", "--no-vsync", "--report"] + look, env=env,
                                stdout=out, stderr=subprocess.STDOUT)
     problems = []
     script_path = os.path.join(log_dir, f"random_input_{name}.xdo")
@@ -246,15 +300,21 @@ def run_scene(exe, scene, display, fbdir, keys, quit_keys, seconds, seed, max_fr
         time.sleep(1.0)  # the first frames, with the cursor resting over the scene
         start = time.monotonic()
         with open(script_path, "w") as script_log:
+            edited = False
             while time.monotonic() - start < seconds:
                 kind = actions.choose()
-                # Some drags pause first (Space): grab a particle standing still, pose it, then run again.
-                pause = kind in ("drag", "fling") and rng.random() < 0.3
+                if not edited and time.monotonic() - start > seconds / 3:
+                    kind = "edit"  # every scene gets Edit mode at least once
+                edited |= kind == "edit"
+                # Half the drags pause first (Space): grab a particle standing still, pose it, then run again.
+                pause = kind in ("drag", "fling") and rng.random() < 0.5
                 if pause:
                     xdotool(display, ["-"], script="key space\nsleep 0.15\n")
                     script_log.write("key space\nsleep 0.15\n")
                 # Where the particles and rods are now, from the screen's pixels; then the action.
-                actions.targets = drawn_targets(fbdir, origin, actions.scene_x)
+                actions.targets, scene_x = drawn_targets(fbdir, origin)
+                if scene_x and scene_x[1] - scene_x[0] > 100:
+                    actions.scene_x = scene_x
                 actions.lines = []
                 actions.action(kind)
                 if pause:
@@ -330,9 +390,11 @@ def main():
     reached = {"particle": 0, "rod": 0, "grabs": 0, "edits": 0}
     try:
         print(f"random_input: Xvfb on {display}, seed {args.seed}, {args.seconds:.0f} s per scene, keys: {' '.join(keys)}")
-        for scene in args.scenes:
+        for k, scene in enumerate(args.scenes):
+            look = LOOKS[k % len(LOOKS)]
+            print(f"  {os.path.basename(scene)}: {' '.join(look) or 'scale 1, dark'}")
             problems = run_scene(args.exe, scene, display, fbdir, keys, quit_keys, args.seconds, args.seed,
-                                 args.max_frame, args.log_dir, reached)
+                                 args.max_frame, args.log_dir, reached, look)
             for p in problems:
                 print(f"FAIL {os.path.basename(scene)}: {p}")
             failed |= bool(problems)

@@ -219,7 +219,7 @@ TEST_CASE("no text over the scene lies on a particle while every shipped scene r
   }
 }
 
-TEST_CASE("Tab folds the panels to bars, a bar opens its panel, its button folds it; F5 leaves the scene alone") {
+TEST_CASE("Tab folds the panels to bars, a bar opens its panel, its button folds it, and F5 leaves the scene alone") {
   Sandbox sandbox(test_options(1280, 720));
   REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
   SandboxState& state = sandbox.state();

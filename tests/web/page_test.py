@@ -25,6 +25,8 @@ be if the page did nothing:
      shipped scene set into it opens (scene= in the title); a malformed file and a file with a bad field are
      refused with the loader's message naming the file (and the field), the previous scene running on;
  10. a .json file dropped on the page (Input.dispatchDragEvent with files) opens;
+ 14. a projector's scales (?scale=2 and 3, light, Measure, lanes side by side): the scene larger than any panel and
+     no text cut, broken or laid on a particle (the page's own layout check, as the desktop's GUI tests).
  11. link settings: ?theme=light&scale=1.5&paused=1&lanes=... give a light canvas (mean brightness against the dark
      one's), larger widgets, a paused page and two lanes; a finger (Input.dispatchTouchEvent) grabs a particle;
      bad values (theme, scale, solver, an unknown parameter) are reported in the console and the page runs on;
@@ -936,6 +938,25 @@ def main():
               f"the background; {title}")
         if fields.get("lanes") != "2" or colours < 50 or off < 0.02:
             failures.append(f"msaa=4 with split lanes: {colours} colours, {off:.1%} off the background, {title!r}")
+
+        # 14. A projector: at 1280x720, scale 2 and 3, light, with the Measure strip and with lanes side by side, the
+        #     scene is larger than any panel and nothing is cut, broken across lines or laid on a particle (the same
+        #     check as the desktop's GUI tests, ui/layout_check.h, run inside the page on what it drew).
+        for query in ("&scale=2&theme=light&measure=1", "&scale=3&theme=light&measure=1",
+                      "&scale=2&theme=light&lanes=projection,acceleration&lane-view=split"):
+            devtools.call("Page.navigate", url=url + query)
+            title, fields = wait_until(devtools, lambda f: int(f.get("frame", 0)) > 30, 60)
+            report = devtools.evaluate("Module.ccall('lagrange_layout_report', 'string', [], [])") or ""
+            lines = [l for l in report.split("\n") if l]
+            print(f"page_test: ?{query[1:]}: {lines[0] if lines else 'no report'}; {len(lines) - 1} layout problems")
+            if not lines:
+                failures.append(f"{query}: no layout report")
+                continue
+            words = lines[0].split()
+            if float(words[1]) <= float(words[3]):
+                failures.append(f"{query}: the scene ({words[1]} px²) is not larger than the largest panel ({words[3]})")
+            for problem in lines[1:6]:
+                failures.append(f"{query}: {problem}")
     except StopIteration:
         pass
     finally:
