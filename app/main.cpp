@@ -17,6 +17,7 @@
 #include "options/args.h"
 #ifdef LAGRANGE_HAVE_SANDBOX
 #include "sandbox/sandbox.h"
+#include "capture/screenshot.h"
 #endif
 
 namespace {
@@ -28,6 +29,7 @@ usage: lagrange-lab [SCENE.json]            open the sandbox window (default sce
        lagrange-lab run SCENE [options]     simulate with no window; summary and CSV
        lagrange-lab shot SCENE [options]    render a PNG with no display
        lagrange-lab record SCENE --duration S [options]   record an MP4 or GIF at simulated time, no display
+       lagrange-lab matrix SCENE [options]  the constraint matrix J M^-1 J^T: rank, dependent rows, condition
        lagrange-lab solvers                 list the constraint solvers
        lagrange-lab bench [options]         benchmark workloads x solvers
        lagrange-lab COMMAND --help          options of a command
@@ -42,7 +44,7 @@ int dispatch(int argc, char** argv) {
   }
   // The headless commands: SIGINT / SIGTERM remove unfinished output and exit 130 / 143 at once.
   // A reader that went away (`run --csv - | head`) is a write error, exit 1 with its reason, not a silent death.
-  if (command == "run" || command == "bench" || command == "shot" || command == "record") {
+  if (command == "run" || command == "bench" || command == "shot" || command == "record" || command == "matrix") {
     io::install_interrupt_cleanup();
     std::signal(SIGPIPE, SIG_IGN);
   }
@@ -50,12 +52,17 @@ int dispatch(int argc, char** argv) {
   if (command == "solvers") return cli::solvers_main(argc - 2, argv + 2);
   if (command == "bench") return cli::bench_main(argc - 2, argv + 2);
 #ifdef LAGRANGE_HAVE_SANDBOX
+  if (command == "matrix")
+    return cli::matrix_main(argc - 2, argv + 2, [](int w, int h, const std::vector<std::uint8_t>& rgba, std::string& png) {
+      return app::encode_png(app::Image{w, h, rgba}, png);
+    });
   if (command == "shot") return app::shot_main(argc - 2, argv + 2);
   if (command == "record") return app::record_main(argc - 2, argv + 2);
   if (command == "gui") return app::sandbox_main(argc - 2, argv + 2);
   if (command.empty() || command.ends_with(".json") || command[0] == '-')
     return app::sandbox_main(argc - 1, argv + 1);
 #else
+  if (command == "matrix") return cli::matrix_main(argc - 2, argv + 2, {});
   if (command.empty() || command == "gui" || command == "shot" || command == "record" ||
       command.ends_with(".json")) {
     std::fputs("lagrange-lab: built without the sandbox (LAGRANGE_BUILD_APP=OFF)\n", stderr);

@@ -2,6 +2,11 @@
 // options/exit_codes.h (docs/cli.md lists them).
 #pragma once
 
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
 #include "options/exit_codes.h"
 
 namespace lagrange::cli {
@@ -9,6 +14,11 @@ namespace lagrange::cli {
 int run_main(int argc, char** argv);
 int solvers_main(int argc, char** argv);
 int bench_main(int argc, char** argv);
+// RGBA pixels (rows top to bottom) to PNG bytes; false when out of memory. The window's build passes its encoder
+// (capture/screenshot.h); without it `matrix --out FILE.png` is refused.
+using PngEncoder = std::function<bool(int width, int height, const std::vector<std::uint8_t>& rgba, std::string& png)>;
+// `lagrange-lab matrix SCENE [--time T] [--out FILE.csv|FILE.png]`: the constraint matrix of a state (cli/matrix.cpp).
+int matrix_main(int argc, char** argv, const PngEncoder& encode_png);
 
 }  // namespace lagrange::cli
 
