@@ -13,10 +13,10 @@ from . import _core
 from ._core import (Lanes, PeriodMeter, Scene, SimulationFailed, State, World, pendulum_period, setting_table,
                     solvers, trajectory_columns)
 from ._scene import load_scene
-from ._shot import Picture
+from ._shot import Picture, shot
 from ._sweep import FirstFlip, sweep
 
-__all__ = ["load", "load_scene", "Scene", "World", "Lanes", "State", "SimulationFailed", "PeriodMeter", "Picture",
+__all__ = ["load", "load_scene", "Scene", "World", "Lanes", "State", "SimulationFailed", "PeriodMeter", "Picture", "shot",
            "solvers", "solver_ids", "setting_table", "trajectory_columns", "pendulum_period", "sweep", "FirstFlip"]
 
 

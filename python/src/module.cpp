@@ -44,7 +44,6 @@ Scene load_file(const std::string& path) {
     std::error_code ignored;
     if (!std::filesystem::exists(path, ignored)) {
       py::object e = py::module_::import("builtins").attr("FileNotFoundError")(error.what());
-      e.attr("filename") = path;
       PyErr_SetObject(PyExc_FileNotFoundError, e.ptr());
       throw py::error_already_set();
     }

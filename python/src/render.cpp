@@ -16,6 +16,8 @@
 #include "cli/render_setup.h"
 #include "lagrange/scene.h"
 #include "window/theme.h"
+#include "lagrange/text.h"
+#include "options/drag_option.h"
 #include "options/lanes_option.h"
 
 namespace py = pybind11;
@@ -42,8 +44,9 @@ struct TemporaryScene {
   }
 };
 
-py::array_t<std::uint8_t> shot(const std::vector<std::string>& lane_scenes, const std::string& lanes, int width,
-                               int height, bool panels, bool measure, bool bare, const std::string& lane_view,
+py::array_t<std::uint8_t> shot(const std::vector<std::string>& lane_scenes, const std::string& lanes,
+                               const std::string& solver, long steps, const std::vector<std::string>& drags,
+                               const std::string& drag_model, int width, int height, bool panels, bool measure, bool bare, const std::string& lane_view,
                                int exaggerate, bool rest_lengths, bool length_labels, double ui_scale,
                                const std::string& theme) {
   app::HeadlessRender render("shot", "%s");
@@ -72,7 +75,15 @@ py::array_t<std::uint8_t> shot(const std::vector<std::string>& lane_scenes, cons
   } catch (const std::exception& error) {
     throw py::value_error(error.what());
   }
-  if (lane_scenes.size() > 1) o.lanes_text = lanes;
+  if (!lanes.empty()) o.lanes_text = lanes;
+  o.solver = solver;
+  try {  // the scripted drags of `shot --drag`, read by its own parser
+    for (const std::string& drag : drags) o.drags.drags.push_back(cli::parse_drag(drag));
+    if (const auto model = find_drag_model(drag_model)) o.drags.model = *model;
+    else throw cli::UsageError("--drag-model: unknown " + lagrange::quoted(drag_model) + " (hard, spring)");
+  } catch (const cli::UsageError& error) {
+    throw py::value_error(error.what());
+  }
   o.limits = SceneLimits::unlimited();
   const TemporaryScene scene(lane_scenes.at(0));
   o.scene = scene.path.string();
@@ -82,6 +93,10 @@ py::array_t<std::uint8_t> shot(const std::vector<std::string>& lane_scenes, cons
   // Later lanes start as copies of lane 1; each is put back where the Python lane is.
   for (std::size_t k = 1; k < lane_scenes.size() && k < render.state().sim.size(); ++k)
     render.state().sim.lane(k).world.restore(make_world(parse_scene(lane_scenes[k], "lane")).state());
+  for (long i = 1; i <= steps; ++i)  // `shot --steps`: step by step, stopping at a failure as shot does (exit 3)
+    if (const int code = render.step(i, "picture"))
+      throw std::runtime_error("shot: the simulation failed at step " + std::to_string(i) + " (exit code " +
+                               std::to_string(code) + "; the reason is on stderr)");
   render.settle();
   render.sandbox().render(!bare);
   const Image image = render.sandbox().read_pixels();
@@ -104,7 +119,8 @@ PYBIND11_MODULE(_render, m) {
     if (!encode_png(image, png)) throw std::bad_alloc();
     return py::bytes(png);
   }, "PNG bytes of an RGBA picture, by shot's encoder");
-  m.def("shot", &shot, py::arg("lane_scenes"), py::arg("lanes"), py::arg("width"), py::arg("height"),
+  m.def("shot", &shot, py::arg("lane_scenes"), py::arg("lanes"), py::arg("solver"), py::arg("steps"),
+        py::arg("drags"), py::arg("drag_model"), py::arg("width"), py::arg("height"),
         py::arg("panels"), py::arg("measure"), py::arg("bare"), py::arg("lane_view"), py::arg("exaggerate"),
         py::arg("rest_lengths"), py::arg("length_labels"), py::arg("ui_scale"), py::arg("theme"));
 }

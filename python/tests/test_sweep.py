@@ -1,0 +1,61 @@
+"""Sweeps give the same numbers in one process, in a pool of processes and on a Dask cluster."""
+
+import math
+
+import numpy as np
+import pytest
+
+import lagrange_lab as ll
+
+
+def double_pendulum(angles):
+    a, b = angles
+    scene = ll.Scene(2, dt=1 / 240, substeps=1)
+    pivot = scene.add_particle((0, 0), fixed=True)
+    x1 = (math.sin(a), -math.cos(a))
+    x2 = (x1[0] + math.sin(b), x1[1] - math.cos(b))
+    first, second = scene.add_particle(x1), scene.add_particle(x2)
+    scene.add_constraint("distance", particles=[pivot, first])
+    scene.add_constraint("distance", particles=[first, second])
+    return ll.World(scene)
+
+
+def energy_and_angle(world):
+    p = world.positions
+    return {"energy": world.energy()["total"], "x": p[2, 0]}
+
+
+GRID = np.array([(a, b) for a in np.linspace(-3, 3, 6) for b in np.linspace(-3, 3, 6)])
+
+
+def test_a_pool_gives_the_bits_of_one_process():
+    one = ll.sweep(double_pendulum, GRID, 480, ll.FirstFlip(), processes=1, progress=False)
+    pool = ll.sweep(double_pendulum, GRID, 480, ll.FirstFlip(), processes=2, progress=False)
+    assert one.shape == (36,) and one.dtype == np.float64
+    assert one.tobytes() == pool.tobytes()
+    assert np.isnan(one).any() and not np.isnan(one).all()  # low starts never flip, high ones do
+    # the flip is the first step at which an arm went over the top: that world, stepped there, shows it
+    k = int(np.nanargmin(one))
+    world = double_pendulum(GRID[k])
+    assert world.first_flip(480, [(0, 1), (1, 2)]) == one[k]
+
+
+def test_measures_returning_dicts_and_lambdas_travel_to_the_workers():
+    start = ll.sweep(lambda a: double_pendulum((a, 0.0)), [0.1, 0.2, 0.3], 0, energy_and_angle, processes=2,
+                     progress=False)
+    assert set(start) == {"energy", "x"} and start["energy"].shape == (3,)
+    expected = [9.81 * (3 - 2 * math.cos(a) - 1) for a in (0.1, 0.2, 0.3)]  # m g (h1 + h2) above the lowest pose
+    np.testing.assert_allclose(start["energy"] + 3 * 9.81, expected, rtol=1e-12)
+
+
+def test_a_local_dask_cluster_gives_the_bits_of_one_process():
+    distributed = pytest.importorskip("distributed")
+    one = ll.sweep(double_pendulum, GRID, 240, ll.FirstFlip(), processes=1, progress=False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        on_dask = ll.sweep(double_pendulum, GRID, 240, ll.FirstFlip(), client=client, progress=False)
+        energies = ll.sweep(double_pendulum, GRID[:4], 100, energy_and_angle, client=client, chunk_size=1,
+                            progress=False)
+    assert on_dask.tobytes() == one.tobytes()
+    local = ll.sweep(double_pendulum, GRID[:4], 100, energy_and_angle, processes=1, progress=False)
+    assert energies["energy"].tobytes() == local["energy"].tobytes()
