@@ -118,3 +118,23 @@ def test_bad_drags_lanes_and_states_are_refused():
         world.set_state(other)
     with pytest.raises(ValueError, match="a lane steps with the others"):
         ll.Lanes(ASSETS / "double_pendulum.json", "projection,rattle")[1].step()
+
+
+def test_ctrl_c_ends_a_long_step_with_keyboard_interrupt():
+    import signal
+    import time
+
+    def interrupt(*_):
+        raise KeyboardInterrupt
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    world = ll.load(ASSETS / "hanging_chain.json")
+    start = time.perf_counter()
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.2)
+        with pytest.raises(KeyboardInterrupt):
+            world.step(10**8)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert time.perf_counter() - start < 5 and 0 < world.step_count < 10**8
+    assert np.isfinite(world.positions).all()
