@@ -7,12 +7,14 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
-if [ ! -f "$build/build.ninja" ]; then
+# A build without the package's target (none yet, or configured before pybind11 was installed): configure it.
+if ! grep -q lagrange_lab_python "$build/build.ninja" 2>/dev/null; then
   "$root/scripts/install-deps.sh" >&2
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" >/dev/null
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" -DLAGRANGE_BUILD_PYTHON=ON >/dev/null
 fi
-# Quietly up to date; the build's own output only when something is rebuilt or fails.
-if ! log="$(cmake --build "$build" --target lagrange_lab_python 2>&1)"; then
+# The package and the command line (what the tests compare with); quiet when up to date, the build's own output when
+# something fails.
+if ! log="$(cmake --build "$build" --target lagrange_lab_python lagrange-lab 2>&1)"; then
   echo "$log" >&2
   exit 1
 fi

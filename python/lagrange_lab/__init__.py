@@ -9,9 +9,11 @@ Everything steps through the engine's stepping unit (lagrange::Simulation), as `
 scene and settings give the same bits through both. Arrays handed out are read-only copies.
 """
 
+from collections import namedtuple
+
 from . import _core
 from ._core import (Lanes, PeriodMeter, Scene, SimulationFailed, State, World, pendulum_period, setting_table,
-                    solvers, trajectory_columns)
+                    trajectory_columns)
 from ._scene import load_scene
 from ._shot import Picture, shot
 from ._sweep import FirstFlip, sweep
@@ -29,6 +31,47 @@ def load(path, **settings):
     return World(load_scene(path), **settings)
 
 
+class Energy(namedtuple("Energy", "kinetic potential total")):
+    """Energies in J: kinetic, potential (gravity, and springs' under penalty or compliance) and total. A tuple
+    (k, p, e = world.energy()) whose fields also read by name: e.total, e["total"]."""
+
+    __slots__ = ()
+
+    def __getitem__(self, key):
+        return getattr(self, key) if isinstance(key, str) else super().__getitem__(key)
+
+
+def _energy(self):
+    """kinetic, potential and total energy of the world now (an Energy), J."""
+    return Energy(*self._energy())
+
+
+World.energy = _energy
+
+
+class Solver(str):
+    """A solver of the table: its id as a string ("rattle" in ll.solvers()), with .name, .description and .colour
+    (also by key: s["name"])."""
+
+    def __new__(cls, info):
+        solver = super().__new__(cls, info["id"])
+        solver.id, solver.name = info["id"], info["name"]
+        solver.description, solver.colour = info["description"], info["colour"]
+        return solver
+
+    def __getitem__(self, key):
+        return getattr(self, key) if isinstance(key, str) else super().__getitem__(key)
+
+    def __reduce__(self):
+        return Solver, ({"id": self.id, "name": self.name, "description": self.description, "colour": self.colour},)
+
+
+def solvers():
+    """The solver table in order (the window's keys 1-5, `lagrange-lab solvers`): Solver strings with name,
+    description and colour."""
+    return [Solver(info) for info in _core.solvers()]
+
+
 def solver_ids():
-    """The solver ids in table order (keys 1-5 of the window)."""
-    return [s["id"] for s in solvers()]
+    """The solver ids in table order."""
+    return [str(s) for s in solvers()]

@@ -1,5 +1,6 @@
 """Pictures: `lagrange-lab shot`'s hidden sandbox (app/cli/render_setup.h) drawing into a NumPy array."""
 
+import math
 import os
 
 import numpy as np
@@ -12,8 +13,7 @@ class Picture(np.ndarray):
     """An (h, w, 4) uint8 RGBA array, rows top to bottom, that a notebook shows inline and that saves as a PNG."""
 
     def _repr_png_(self):
-        from . import _render
-        return _render.encode_png(np.ascontiguousarray(self, dtype=np.uint8))
+        return _renderer().encode_png(np.ascontiguousarray(self, dtype=np.uint8))
 
     def save(self, path):
         """Writes the picture as a PNG file (shot's encoder)."""
@@ -21,10 +21,19 @@ class Picture(np.ndarray):
             out.write(self._repr_png_())
 
 
+def _renderer():
+    try:
+        from . import _render  # SDL, OpenGL and ImGui load here, with the first picture
+    except ImportError as error:
+        raise ImportError("lagrange_lab: pictures need the sandbox, which this build left out "
+                          "(-DLAGRANGE_BUILD_APP=OFF)") from error
+    return _render
+
+
 def _render_shot(lane_scenes, lanes="", solver="", steps=0, drags=(), drag_model="hard", size=(1280, 720),
                  panels=False, measure=False, bare=False, lane_view="overlay", exaggerate=1, rest_lengths=False,
                  length_labels=False, ui_scale=1.0, theme="dark"):
-    from . import _render  # SDL, OpenGL and ImGui load here, with the first picture
+    _render = _renderer()
     try:
         width, height = (int(v) for v in size)
     except (TypeError, ValueError):
@@ -56,7 +65,7 @@ def shot(scene, steps=None, time=None, solver=None, lanes=None, drags=(), drag_m
     if steps is not None and time is not None:
         raise ValueError("steps and time exclude each other")
     if time is not None:
-        steps = round(float(time) / scene.settings["dt"])
+        steps = math.floor(float(time) / scene.settings["dt"] + 0.5)  # shot --time: std::round, halves up
     return _render_shot([scene], lanes or "", solver or "", steps or 0, drags, drag_model, size, **view)
 
 

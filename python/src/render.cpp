@@ -44,12 +44,49 @@ struct TemporaryScene {
   }
 };
 
+// What the command would print on stderr (its messages: a bad lane, a failed step), caught for the exception, so a
+// notebook shows it rather than the terminal its kernel runs in.
+class CapturedStderr {
+ public:
+  CapturedStderr() : file_(std::tmpfile()) {
+    std::fflush(stderr);
+    saved_ = ::dup(2);
+    if (file_ && saved_ >= 0) ::dup2(::fileno(file_), 2);
+  }
+  ~CapturedStderr() {
+    restore();
+    if (file_) std::fclose(file_);
+  }
+  // Stops capturing; the text written meanwhile, its trailing newlines cut.
+  std::string text() {
+    restore();
+    std::string all;
+    if (!file_) return all;
+    std::rewind(file_);
+    char buffer[4096];
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, file_)) > 0;) all.append(buffer, n);
+    while (!all.empty() && all.back() == '\n') all.pop_back();
+    return all;
+  }
+
+ private:
+  void restore() {
+    if (saved_ < 0) return;
+    std::fflush(stderr);
+    ::dup2(saved_, 2);
+    ::close(saved_);
+    saved_ = -1;
+  }
+  std::FILE* file_;
+  int saved_ = -1;
+};
+
 py::array_t<std::uint8_t> shot(const std::vector<std::string>& lane_scenes, const std::string& lanes,
                                const std::string& solver, long steps, const std::vector<std::string>& drags,
                                const std::string& drag_model, int width, int height, bool panels, bool measure, bool bare, const std::string& lane_view,
                                int exaggerate, bool rest_lengths, bool length_labels, double ui_scale,
                                const std::string& theme) {
-  app::HeadlessRender render("shot", "%s");
+  app::HeadlessRender render("shot", "");  // no usage text after a message: the message alone
   app::RenderOptions& o = render.options;
   if (width < 16 || height < 16 || width > 8192 || height > 8192)
     throw py::value_error("size: needs (width, height) in 16..8192, got (" + std::to_string(width) + ", " +
@@ -88,15 +125,19 @@ py::array_t<std::uint8_t> shot(const std::vector<std::string>& lane_scenes, cons
   const TemporaryScene scene(lane_scenes.at(0));
   o.scene = scene.path.string();
   o.out = scene.path.string() + ".png";  // never written
-  if (render.load(".png") != 0 || render.open() != 0)
-    throw std::runtime_error("shot: the picture could not be made (the reason is on stderr)");
+  CapturedStderr messages;
+  if (render.load(".png") != 0 || render.open() != 0) throw py::value_error(messages.text());
   // Later lanes start as copies of lane 1; each is put back where the Python lane is.
   for (std::size_t k = 1; k < lane_scenes.size() && k < render.state().sim.size(); ++k)
     render.state().sim.lane(k).world.restore(make_world(parse_scene(lane_scenes[k], "lane")).state());
   for (long i = 1; i <= steps; ++i)  // `shot --steps`: step by step, stopping at a failure as shot does (exit 3)
-    if (const int code = render.step(i, "picture"))
-      throw std::runtime_error("shot: the simulation failed at step " + std::to_string(i) + " (exit code " +
-                               std::to_string(code) + "; the reason is on stderr)");
+    if (render.step(i, "picture") != 0) {  // shot's exit 3: lagrange_lab.SimulationFailed, with its message
+      const py::object failed = py::module_::import("lagrange_lab._core").attr("SimulationFailed");
+      PyErr_SetString(failed.ptr(), messages.text().c_str());
+      throw py::error_already_set();
+    }
+  if (const std::string rest = messages.text(); !rest.empty())  // a lane that stopped: said where stderr goes
+    std::fprintf(stderr, "%s\n", rest.c_str());
   render.settle();
   render.sandbox().render(!bare);
   const Image image = render.sandbox().read_pixels();

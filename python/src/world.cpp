@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <numbers>
@@ -37,13 +38,18 @@ void Held::install_rules() {
 
 void Held::step(long steps, const std::function<void(std::size_t)>& after_lane_step) {
   if (steps < 0) throw Error("steps: must be 0 or more, got " + std::to_string(steps));
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point next_look = Clock::now() + std::chrono::milliseconds(100);
   py::gil_scoped_release release;
   for (long s = 1; s <= steps; ++s) {
     const SimulationStep result = sim.step(after_lane_step);
     if (result.failed()) throw SimulationFailed(result.failure);
-    if ((s & 8191) == 0) {  // Ctrl-C (a notebook's interrupt) ends a long loop
+    // Ctrl-C (a notebook's interrupt) ends a long loop: a look at the clock every 64 steps, at Python's signals
+    // every 0.1 s.
+    if ((s & 63) == 0 && Clock::now() >= next_look) {
       py::gil_scoped_acquire acquire;
       if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+      next_look = Clock::now() + std::chrono::milliseconds(100);
     }
   }
 }
@@ -153,14 +159,6 @@ void assign_vectors(const World& world, std::vector<Vec3>& target, const py::han
       throw Error(std::string(what) + "[" + std::to_string(i) + "]: z must be 0 in a 2D scene");
   }
   std::memcpy(target.data(), p, n * sizeof(Vec3));
-}
-
-py::dict energy_dict(const Energy& e) {
-  py::dict d;
-  d["kinetic"] = e.kinetic;
-  d["potential"] = e.potential;
-  d["total"] = e.total();
-  return d;
 }
 
 // The time of the first flip: an arm (anchor, bob) turning over the top, its angle from the downward vertical,
@@ -382,8 +380,10 @@ void bind_world(py::module_& m) {
         for (std::size_t i = 0; i < model.particle_count(); ++i) a.mutable_data()[i] = model.fixed(i);
         return a;
       })
-      .def("energy", [](const PyWorld& w) { return energy_dict(w.world().energy()); },
-           "kinetic, potential (gravity and springs) and total energy, J")
+      .def("_energy", [](const PyWorld& w) {
+        const Energy e = w.world().energy();
+        return py::make_tuple(e.kinetic, e.potential, e.total());
+      })
       .def("max_violation", [](const PyWorld& w, bool relative) { return w.world().max_violation(relative); },
            py::arg("relative") = false, "max |C| over the scene's rigid rows (metres), or max |C|/L")
       .def("velocity_violation", [](const PyWorld& w) { return w.world().max_velocity_violation(); },

@@ -14,7 +14,9 @@ import pytest
 
 ROOT = pathlib.Path(os.environ.get("LAGRANGE_LAB_ROOT", pathlib.Path(__file__).resolve().parents[2]))
 ASSETS = ROOT / "assets"
-EXE = pathlib.Path(os.environ.get("LAGRANGE_LAB_EXE", ROOT / "build" / "app" / "lagrange-lab"))
+# The binary of the build the package was imported from (build/python/lagrange_lab/ -> build/app/lagrange-lab).
+_BUILT = pathlib.Path(__import__("lagrange_lab").__file__).resolve().parents[2] / "app" / "lagrange-lab"
+EXE = pathlib.Path(os.environ.get("LAGRANGE_LAB_EXE", _BUILT if _BUILT.exists() else ROOT / "build" / "app" / "lagrange-lab"))
 
 
 def run_cli(*args, check=True):

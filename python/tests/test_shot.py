@@ -6,6 +6,8 @@ import pytest
 import lagrange_lab as ll
 from conftest import ASSETS, run_cli
 
+pytest.importorskip("lagrange_lab._render", reason="built without the sandbox (-DLAGRANGE_BUILD_APP=OFF)")
+
 
 def test_shot_gives_the_command_s_png(tmp_path):
     out = tmp_path / "cli.png"
@@ -31,3 +33,14 @@ def test_a_world_s_picture_is_an_rgba_array_of_its_size():
         world.shot(size=(4, 4))
     with pytest.raises(ValueError, match="exaggerate"):
         world.shot(size=(64, 64), exaggerate=7)
+
+
+def test_shot_s_messages_become_exceptions():
+    with pytest.raises(ValueError, match="lanes.*warp"):
+        ll.shot(ASSETS / "double_pendulum.json", lanes="projection,warp", size=(64, 64))
+    with pytest.raises(ValueError, match="drag"):
+        ll.shot(ASSETS / "double_pendulum.json", drags=["7,0,0,0,0,1"], size=(64, 64))
+    with pytest.raises(ll.SimulationFailed, match="the simulation failed"):
+        scene = ll.load_scene(ASSETS / "double_pendulum.json")
+        scene.set_settings(solver="penalty", stiffness=1e12, dt=0.05, substeps=1)
+        ll.shot(scene, steps=200, size=(64, 64))

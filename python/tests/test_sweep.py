@@ -7,6 +7,8 @@ import pytest
 
 import lagrange_lab as ll
 
+pytestmark = pytest.mark.filterwarnings("ignore:make_current is deprecated:DeprecationWarning")  # Debian's tornado
+
 
 def double_pendulum(angles):
     a, b = angles

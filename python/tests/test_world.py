@@ -114,6 +114,9 @@ def test_the_solver_switches_live_and_settings_follow():
     assert world.settings["stiffness"] == 2e4
     assert world.time == pytest.approx(1.0)
     assert [s["id"] for s in ll.solvers()] == ll.solver_ids() and len(ll.solver_ids()) == 5
+    assert "rattle" in ll.solvers() and ll.solvers()[2].name and ll.solvers()[0] == "projection"
+    kinetic, potential, total = world.energy()
+    assert total == world.energy().total == world.energy()["total"] == kinetic + potential
     assert {s["key"] for s in ll.setting_table()} == set(world.settings)
 
 
