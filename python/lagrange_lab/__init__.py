@@ -49,6 +49,35 @@ def _energy(self):
 World.energy = _energy
 
 
+def _with_particle_columns(data):
+    """run's per-particle CSV columns too (x0, y0, z0, vx0, ... : views into positions and velocities), so every
+    column of `run --csv` is a key."""
+    names = trajectory_columns(data["positions"].shape[1])[len(trajectory_columns(0)):]
+    for k, name in enumerate(names):
+        particle, c = divmod(k, 6)
+        source = data["positions"] if c < 3 else data["velocities"]
+        data[name] = source[:, particle, c % 3]
+    return data
+
+
+def _world_run(self, steps, every=1, period=None):
+    """`run --csv --every` in one call, the loop in C++: a dict of NumPy arrays keyed by run's CSV columns (step,
+    t, kinetic, potential, energy, violation, x0, y0, z0, vx0, ...) plus positions and velocities as (rows, n, 3);
+    the starting row, then every step whose number is a multiple of `every`. period=P also times particle P as
+    `run --measure period` does (data["period"]). SimulationFailed as run fails."""
+    return _with_particle_columns(self._run(steps, every, period))
+
+
+def _lanes_run(self, steps, every=1, period=None):
+    """`run --lanes --csv` in one call: one dict per lane, as World.run's."""
+    return [_with_particle_columns(d) for d in self._run(steps, every, period)]
+
+
+World.run = _world_run
+Lanes.run = _lanes_run
+Lanes.__repr__ = lambda self: f"<lagrange_lab.Lanes {', '.join(self.labels)} t={self.time:g} s>"
+
+
 class Solver(str):
     """A solver of the table: its id as a string ("rattle" in ll.solvers()), with .name, .description and .colour
     (also by key: s["name"])."""

@@ -91,8 +91,8 @@ def sweep(make_world, parameters, steps, measure, client=None, processes=None, c
     """Runs make_world(p), `steps` steps and measure(world) for every p in `parameters`; returns the results as a
     NumPy array (or a dict of arrays when measure returns dicts), in the order of the parameters.
 
-    client: a distributed.Client (a LocalCluster's, or a scheduler's address: Client("tcp://host:8786")) to run on
-    its workers; without one, a pool of `processes` worker processes on this machine (default: every core; 1 runs
+    client: a distributed.Client (a LocalCluster's, or Client("tcp://host:8786")), or a scheduler's address, to run
+    on its workers; without one, a pool of `processes` worker processes on this machine (default: every core; 1 runs
     everything in this process). measure may step the world itself (FirstFlip: measure(world, steps)).
     """
     import cloudpickle
@@ -105,6 +105,10 @@ def sweep(make_world, parameters, steps, measure, client=None, processes=None, c
         raise ValueError(f"steps: must be 0 or more, got {steps}")
     payload = cloudpickle.dumps((make_world, measure, steps))
     bar = _Progress(len(parameters), progress)
+    if isinstance(client, str):  # a scheduler's address
+        import distributed
+        with distributed.Client(client) as connected:
+            return _assemble(_on_dask(connected, payload, parameters, chunk_size, bar))
     if client is not None:
         return _assemble(_on_dask(client, payload, parameters, chunk_size, bar))
     workers = (os.cpu_count() or 1) if processes is None else int(processes)

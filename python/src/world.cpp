@@ -342,7 +342,7 @@ void bind_world(py::module_& m) {
         w.only_lane("step");
         w.held->step(n);
       }, py::arg("n") = 1, "Steps n times in C++ (the GIL released). SimulationFailed as `run` fails (exit 3).")
-      .def("run", [](PyWorld& w, long steps, long every, std::optional<int> period) {
+      .def("_run", [](PyWorld& w, long steps, long every, std::optional<int> period) {
         w.only_lane("run");
         const auto lanes = record(*w.held, steps, every, period);
         return lanes[0].to_dict(w.world().particle_count());
@@ -490,7 +490,7 @@ void bind_world(py::module_& m) {
            }),
            py::arg("path"), py::arg("lanes"))
       .def("step", [](Held& h, long n) { h.step(n); }, py::arg("n") = 1)
-      .def("run", [](Held& h, long steps, long every, std::optional<int> period) {
+      .def("_run", [](Held& h, long steps, long every, std::optional<int> period) {
         const auto lanes = record(h, steps, every, period);
         py::list list;
         for (std::size_t k = 0; k < lanes.size(); ++k) list.append(lanes[k].to_dict(h.sim.world(k).particle_count()));

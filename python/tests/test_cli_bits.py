@@ -12,9 +12,12 @@ from conftest import ASSETS, as_columns, assert_same_bits, cli_csv, run_cli
 PENDULUM = ASSETS / "double_pendulum.json"
 
 
-def test_the_csv_header_is_the_package_s_column_list():
-    header, _ = cli_csv(PENDULUM, "--steps", 1)
+def test_the_csv_header_is_the_package_s_column_list_and_every_column_a_key():
+    header, rows = cli_csv(PENDULUM, "--steps", 5)
     assert header == ll.trajectory_columns(3)
+    run = ll.load(PENDULUM).run(5)
+    for k, name in enumerate(header):
+        assert run[name].tolist() == [int(row[k]) if name == "step" else float(row[k]) for row in rows], name
 
 
 @pytest.mark.parametrize("solver", ll.solver_ids())
