@@ -9,6 +9,8 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "lagrange/scene.h"
 #include "lagrange/simulation.h"
@@ -55,6 +57,10 @@ Scene load_file(const std::string& path);
 // A read-only NumPy copy of `count` rows of 3 doubles (writing to it raises ValueError: read-only).
 py::array_t<double> vectors_array(const Vec3* data, std::size_t count);
 py::array_t<double> read_only(py::array_t<double> array);
+
+// Steps a one-lane simulation until an arm (anchor, bob) turns over the top (its angle from the downward vertical,
+// followed continuously, reaches ±π) or `steps` ran: the time of that step, or NaN (measures.cpp).
+double first_flip(Held& held, long steps, const std::vector<std::pair<int, int>>& arms);
 
 void bind_scene(py::module_& m);
 void bind_world(py::module_& m);
