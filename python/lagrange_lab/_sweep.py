@@ -43,6 +43,30 @@ def _simulate(make_world, measure, steps, parameter):
 _loaded = {}  # in a worker: the last payload unpickled, so a chunk of the same sweep does not unpickle it again
 
 
+def _payload(make_world, measure, steps):
+    """The sweep's functions as bytes for the workers. Those of the user's own modules (a script, a test file, a
+    notebook) travel by value, so a remote cluster's workers need not be able to import them; the package, NumPy and
+    the standard library stay references."""
+    import cloudpickle
+    own = set()
+    for item in (make_world, measure, type(measure)):
+        name = getattr(item, "__module__", None)
+        module = sys.modules.get(name or "")
+        path = getattr(module, "__file__", None) or ""
+        if module is None or name == "__main__" or name.split(".")[0] in ("lagrange_lab", "builtins", "numpy"):
+            continue
+        if not path or "-packages" in path or path.startswith(sys.prefix + "/lib/python"):
+            continue  # installed packages: the workers have them
+        own.add(module)
+    for module in own:
+        cloudpickle.register_pickle_by_value(module)
+    try:
+        return cloudpickle.dumps((make_world, measure, steps))
+    finally:
+        for module in own:
+            cloudpickle.unregister_pickle_by_value(module)
+
+
 def _run_chunk(payload, parameters):
     """A worker's share: the simulations of some parameters, in order."""
     import cloudpickle
@@ -95,7 +119,6 @@ def sweep(make_world, parameters, steps, measure, client=None, processes=None, c
     on its workers; without one, a pool of `processes` worker processes on this machine (default: every core; 1 runs
     everything in this process). measure may step the world itself (FirstFlip: measure(world, steps)).
     """
-    import cloudpickle
     if isinstance(parameters, np.ndarray):
         parameters = [parameters[i] for i in range(parameters.shape[0])]
     else:
@@ -103,7 +126,7 @@ def sweep(make_world, parameters, steps, measure, client=None, processes=None, c
     steps = int(steps)
     if steps < 0:
         raise ValueError(f"steps: must be 0 or more, got {steps}")
-    payload = cloudpickle.dumps((make_world, measure, steps))
+    payload = _payload(make_world, measure, steps)
     bar = _Progress(len(parameters), progress)
     if isinstance(client, str):  # a scheduler's address
         import distributed

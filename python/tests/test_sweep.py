@@ -50,14 +50,39 @@ def test_measures_returning_dicts_and_lambdas_travel_to_the_workers():
     np.testing.assert_allclose(start["energy"] + 3 * 9.81, expected, rtol=1e-12)
 
 
-def test_a_local_dask_cluster_gives_the_bits_of_one_process():
+def module_out_of_reach(folder):
+    """A module the workers cannot import (its folder is on no path): its functions must travel by value."""
+    import importlib.util
+    (folder / "far_away.py").write_text(
+        "import lagrange_lab as ll\n"
+        "def pendulum(a):\n"
+        "    scene = ll.Scene(2, dt=0.01)\n"
+        "    scene.add_particle((0, 0), fixed=True)\n"
+        "    scene.add_particle((1, 0))\n"
+        "    scene.add_constraint('distance', particles=[0, 1])\n"
+        "    world = ll.World(scene)\n"
+        "    world.velocities = [[0, 0, 0], [0, a, 0]]\n"
+        "    return world\n")
+    spec = importlib.util.spec_from_file_location("far_away", folder / "far_away.py")
+    module = importlib.util.module_from_spec(spec)
+    import sys
+    sys.modules["far_away"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_local_dask_cluster_gives_the_bits_of_one_process(tmp_path):
     distributed = pytest.importorskip("distributed")
+    far = module_out_of_reach(tmp_path)
     one = ll.sweep(double_pendulum, GRID, 240, ll.FirstFlip(), processes=1, progress=False)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
         on_dask = ll.sweep(double_pendulum, GRID, 240, ll.FirstFlip(), client=client, progress=False)
         energies = ll.sweep(double_pendulum, GRID[:4], 100, energy_and_angle, client=client, chunk_size=1,
                             progress=False)
+        remote = ll.sweep(far.pendulum, [0.5, 1.0], 50, lambda w: w.positions[1, 1], client=client, progress=False)
+    assert remote.tobytes() == ll.sweep(far.pendulum, [0.5, 1.0], 50, lambda w: w.positions[1, 1], processes=1,
+                                        progress=False).tobytes()
     assert on_dask.tobytes() == one.tobytes()
     local = ll.sweep(double_pendulum, GRID[:4], 100, energy_and_angle, processes=1, progress=False)
     assert energies["energy"].tobytes() == local["energy"].tobytes()
