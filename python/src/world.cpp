@@ -430,6 +430,20 @@ void bind_world(py::module_& m) {
       .def("__copy__", [](const PyWorld& w) { return PyWorld{std::make_shared<Held>(*w.held), 0}; })
       .def("__deepcopy__", [](const PyWorld& w, py::dict) { return PyWorld{std::make_shared<Held>(*w.held), 0}; })
       .def("_lane_specs", [](const PyWorld& w) { return lanes_text(w.held->sim.specs()); })
+      .def(py::pickle(
+          [](const PyWorld& w) {  // the world as its saved-state scene file: it continues bit for bit
+            w.only_lane("pickle");
+            return py::make_tuple(write_scene(scene_of(w.world(), &w.held->scene)), w.held->scene.source,
+                                  w.held->max_violation);
+          },
+          [](const py::tuple& t) {
+            if (t.size() != 3) throw Error("World: not a pickled world");
+            Scene scene = parse_scene(t[0].cast<std::string>(), t[1].cast<std::string>(), SceneLimits::unlimited());
+            const Settings settings = scene.settings;
+            PyWorld w{std::make_shared<Held>(std::move(scene), settings, std::span<const LaneSpec>{}), 0};
+            w.held->max_violation = t[2].cast<double>();
+            return w;
+          }))
       .def("__repr__", [](const PyWorld& w) {
         return "<lagrange_lab.World '" + w.held->scene.name + "' t=" + format_number(w.world().time()) + " s, " +
                std::to_string(w.world().particle_count()) + " particles, " + w.world().settings().solver + ">";

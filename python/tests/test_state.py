@@ -41,3 +41,11 @@ def test_a_state_is_a_copy_not_a_view():
     before = state.positions.copy()
     world.step(10)
     assert np.array_equal(state.positions, before) and state.time == 0.0 and world.time > 0
+
+
+def test_a_pickled_world_continues_bit_for_bit():
+    world = ll.load(ASSETS / "double_pendulum.json", solver="rattle")
+    world.step(45)
+    copy = pickle.loads(pickle.dumps(world))
+    assert copy.time == world.time and copy.solver == "rattle" and copy.positions.tobytes() == world.positions.tobytes()
+    assert copy.run(60)["positions"].tobytes() == world.run(60)["positions"].tobytes()
