@@ -19,6 +19,10 @@ packages=(
   libgif-dev
   # the sandbox's UI font (DejaVu Sans: crisp at every HiDPI scale; ImGui's built-in bitmap font is the fallback)
   fonts-dejavu-core
+  # the Python package (python/, docs/python.md): pybind11 against NumPy for Debian's /usr/bin/python3; its tests
+  # (pytest), the notebooks of examples/ run by nbclient on an ipykernel with Matplotlib, sweeps on Dask
+  pybind11-dev python3-dev python3-numpy python3-pytest python3-nbclient python3-nbformat python3-ipykernel
+  python3-matplotlib python3-distributed
 )
 missing=()
 for p in "${packages[@]}"; do

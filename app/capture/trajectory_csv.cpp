@@ -1,21 +1,32 @@
 #include "capture/trajectory_csv.h"
 
 #include "lagrange/text.h"
+#include "lagrange/trajectory.h"
 
 namespace lagrange::io {
 
 void write_trajectory_header(OutputFile& out, std::size_t particles, bool lanes) {
-  if (lanes) out.write("lane,solver,");
-  out.write("step,t,kinetic,potential,energy,violation");
-  for (std::size_t i = 0; i < particles; ++i) out.print(",x%zu,y%zu,z%zu,vx%zu,vy%zu,vz%zu", i, i, i, i, i, i);
-  out.write("\n");
+  std::string line = lanes ? "lane,solver," : "";
+  for (std::size_t c = 0; c < kTrajectoryColumns.size(); ++c) {
+    if (c) line += ',';
+    line += kTrajectoryColumns[c];
+  }
+  for (std::size_t i = 0; i < particles; ++i)
+    for (const char* column : kParticleColumns) {
+      line += ',';
+      line += column;
+      line += std::to_string(i);
+    }
+  line += '\n';
+  out.write(line);
 }
 
 void write_trajectory_row(OutputFile& out, std::string& line, const std::string& prefix, const State& state,
                           const Energy& energy, double violation) {
+  const TrajectorySample sample = trajectory_sample(state, energy, violation);
   line = prefix;
-  line += std::to_string(state.step);
-  for (double value : {state.time, energy.kinetic, energy.potential, energy.total(), violation}) {
+  line += std::to_string(sample.step);
+  for (double value : sample.values) {
     line += ',';
     line += format_number(value);
   }

@@ -329,17 +329,9 @@ RunOutcome step_run(Simulation& sim, std::vector<RunLane>& runs, const RunOption
                     const std::function<void(std::size_t)>& row) {
   const bool multi = sim.size() > 1;
   sim.rules().failed = [&](std::size_t k, const SimLane& lane) -> std::string {
-    const StepStats& st = lane.world.stats();
-    const long s = lane.accounts.steps;
-    char text[200];
-    if (st.non_finite)
-      std::snprintf(text, sizeof text, "step %ld produced NaN or infinity and was rolled back", s);
-    else if (!(st.max_relative_violation <= o.max_violation))
-      std::snprintf(text, sizeof text, "at step %ld max |C|/L reached %.3g, above the limit %g", s,
-                    st.max_relative_violation, o.max_violation);
-    else
-      return {};
-    return multi ? "lane " + std::to_string(k + 1) + " (" + runs[k].label + "): " + text : std::string(text);
+    std::string text = run_failure(lane, o.max_violation);
+    if (text.empty() || !multi) return text;
+    return "lane " + std::to_string(k + 1) + " (" + runs[k].label + "): " + text;
   };
   const auto after_lane_step = [&](std::size_t k) {
     const World& w = sim.world(k);

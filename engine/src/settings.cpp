@@ -156,6 +156,18 @@ std::string range_text(std::string_view key) {
   return e->kind == Kind::Vector ? "each " + range_of(*e) : range_of(*e);
 }
 
+SettingType setting_type(std::string_view key) {
+  const Entry* e = find_entry(key);
+  if (!e) return SettingType::Number;
+  switch (e->kind) {
+    case Kind::Number: return SettingType::Number;
+    case Kind::Count: return SettingType::Count;
+    case Kind::Vector: return SettingType::Vector;
+    case Kind::SolverId: return SettingType::Solver;
+  }
+  return SettingType::Number;
+}
+
 std::string get_setting(const Settings& settings, std::string_view key) {
   const Entry* e = find_entry(key);
   if (!e) return {};

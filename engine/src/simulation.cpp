@@ -27,6 +27,20 @@ void SimLane::start_accounts() {
   accounts.worst_violation = world.max_violation(true);
 }
 
+std::string run_failure(const SimLane& lane, double max_violation) {
+  const StepStats& st = lane.world.stats();
+  const long s = lane.accounts.steps;
+  char text[200];
+  if (st.non_finite)
+    std::snprintf(text, sizeof text, "step %ld produced NaN or infinity and was rolled back", s);
+  else if (!(st.max_relative_violation <= max_violation))
+    std::snprintf(text, sizeof text, "at step %ld max |C|/L reached %.3g, above the limit %g", s,
+                  st.max_relative_violation, max_violation);
+  else
+    return {};
+  return text;
+}
+
 Simulation::Simulation(World world) { restart(std::move(world)); }
 
 void Simulation::restart(World world) {

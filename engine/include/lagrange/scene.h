@@ -86,4 +86,16 @@ Scene scene_of(const World& world, const Scene* original = nullptr);
 // equals an uninterrupted one (docs/scenes.md, "Saved states").
 std::string write_scene(const Scene& scene);
 
+// Scenes built in code (the Python package's Scene), one piece at a time in a scene file's words: `json_text` is one
+// entry of "particles", "constraints" or "generators", read, checked and expanded by the reader itself, with its
+// keys, ranges and messages ("scene: PATH.FIELD: PROBLEM", PATH the piece's place, e.g. "constraints[3]"). Each
+// returns the index of what it added (a generator: its first particle); a piece with a problem throws SceneError and
+// leaves the scene as it was.
+int append_particle_json(Scene& scene, std::string_view json_text, const std::string& path,
+                         const SceneLimits& limits = {});
+int append_constraint_json(Scene& scene, std::string_view json_text, const std::string& path,
+                           const SceneLimits& limits = {});
+int append_generator_json(Scene& scene, std::string_view json_text, const std::string& path,
+                          const SceneLimits& limits = {});
+
 }  // namespace lagrange

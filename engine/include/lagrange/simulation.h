@@ -77,6 +77,11 @@ struct SimulationRules {
   int max_catch_up = std::numeric_limits<int>::max();
 };
 
+// `run`'s rule for a failed step (SimulationRules::failed), also the Python package's: "" when the lane's last step
+// is sound, otherwise why not: "step 12 produced NaN or infinity and was rolled back", or "at step 22 max |C|/L
+// reached 2.77e+07, above the limit 1" when the relative violation went above `max_violation`.
+std::string run_failure(const SimLane& lane, double max_violation);
+
 // What one Simulation::step did.
 struct SimulationStep {
   int failed_lane = -1;  // the first lane (0-based) that failed in this step, -1 when none

@@ -508,4 +508,54 @@ Scene load_scene_file(const std::filesystem::path& path, const SceneLimits& limi
   return parse_scene(json_detail::read_file(path, limits.max_file_bytes), path.string(), limits);
 }
 
+// Scenes built in code from pieces in a scene file's words (the Python package's Scene): each piece read, checked
+// and expanded by the reader's own functions above, so it meets the same keys, ranges and messages as in a file.
+namespace {
+
+template <class Read>
+int append_piece(Scene& scene, std::string_view json_text, const std::string& path, const SceneLimits& limits,
+                 Read read) {
+  const std::string file = scene.source.empty() ? "scene" : scene.source;
+  const Json value = json_detail::parse_document(json_text, file + ": " + path);
+  JsonReader reader(file, scene.dimension);
+  return read(reader, value, SizeBudget{limits});
+}
+
+}  // namespace
+
+int append_particle_json(Scene& scene, std::string_view json_text, const std::string& path,
+                         const SceneLimits& limits) {
+  return append_piece(scene, json_text, path, limits, [&](const JsonReader& reader, const Json& value,
+                                                          const SizeBudget& budget) {
+    budget.check(reader, path, scene, 1, 0);
+    scene.particles.push_back(read_particle(reader, value, path));
+    return static_cast<int>(scene.particles.size()) - 1;
+  });
+}
+
+int append_constraint_json(Scene& scene, std::string_view json_text, const std::string& path,
+                           const SceneLimits& limits) {
+  return append_piece(scene, json_text, path, limits, [&](const JsonReader& reader, const Json& value,
+                                                          const SizeBudget& budget) {
+    ConstraintDef c = read_constraint(reader, value, path);
+    fail_on(reader, path, constraint_problem(c, scene.particles, scene.dimension));
+    budget.check(reader, path, scene, 0, static_cast<std::size_t>(rows_of(c, scene.dimension)));
+    scene.constraints.push_back(std::move(c));
+    return static_cast<int>(scene.constraints.size()) - 1;
+  });
+}
+
+int append_generator_json(Scene& scene, std::string_view json_text, const std::string& path,
+                          const SceneLimits& limits) {
+  return append_piece(scene, json_text, path, limits, [&](const JsonReader& reader, const Json& value,
+                                                          const SizeBudget& budget) {
+    const int first = static_cast<int>(scene.particles.size());
+    Scene grown = scene;  // a generator that fails half-way leaves the scene as it was
+    run_generator(reader, value, path, grown, budget);
+    budget.check_coupling(reader, grown);
+    scene = std::move(grown);
+    return first;
+  });
+}
+
 }  // namespace lagrange
