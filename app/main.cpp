@@ -30,6 +30,7 @@ usage: lagrange-lab [SCENE.json]            open the sandbox window (default sce
        lagrange-lab shot SCENE [options]    render a PNG with no display
        lagrange-lab record SCENE --duration S [options]   record an MP4 or GIF at simulated time, no display
        lagrange-lab matrix SCENE [options]  the constraint matrix J M^-1 J^T: rank, dependent rows, condition
+       lagrange-lab converge SCENE --until T  the order of accuracy of every solver, fitted
        lagrange-lab solvers                 list the constraint solvers
        lagrange-lab bench [options]         benchmark workloads x solvers
        lagrange-lab COMMAND --help          options of a command
@@ -44,13 +45,15 @@ int dispatch(int argc, char** argv) {
   }
   // The headless commands: SIGINT / SIGTERM remove unfinished output and exit 130 / 143 at once.
   // A reader that went away (`run --csv - | head`) is a write error, exit 1 with its reason, not a silent death.
-  if (command == "run" || command == "bench" || command == "shot" || command == "record" || command == "matrix") {
+  if (command == "run" || command == "bench" || command == "shot" || command == "record" || command == "matrix" ||
+      command == "converge") {
     io::install_interrupt_cleanup();
     std::signal(SIGPIPE, SIG_IGN);
   }
   if (command == "run") return cli::run_main(argc - 2, argv + 2);
   if (command == "solvers") return cli::solvers_main(argc - 2, argv + 2);
   if (command == "bench") return cli::bench_main(argc - 2, argv + 2);
+  if (command == "converge") return cli::converge_main(argc - 2, argv + 2);
 #ifdef LAGRANGE_HAVE_SANDBOX
   if (command == "matrix")
     return cli::matrix_main(argc - 2, argv + 2, [](int w, int h, const std::vector<std::uint8_t>& rgba, std::string& png) {

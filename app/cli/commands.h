@@ -19,6 +19,8 @@ int bench_main(int argc, char** argv);
 using PngEncoder = std::function<bool(int width, int height, const std::vector<std::uint8_t>& rgba, std::string& png)>;
 // `lagrange-lab matrix SCENE [--time T] [--out FILE.csv|FILE.png]`: the constraint matrix of a state (cli/matrix.cpp).
 int matrix_main(int argc, char** argv, const PngEncoder& encode_png);
+// `lagrange-lab converge SCENE --until T [--solvers A,B] [--levels N] [--csv FILE]`: fitted orders (cli/converge.cpp).
+int converge_main(int argc, char** argv);
 
 }  // namespace lagrange::cli
 

@@ -1,0 +1,129 @@
+// `lagrange-lab converge`: the order of accuracy of each solver on a scene (lagrange/convergence.h), printed and as CSV.
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "capture/output_file.h"
+#include "cli/commands.h"
+#include "lagrange/convergence.h"
+#include "lagrange/scene.h"
+#include "lagrange/text.h"
+#include "options/args.h"
+
+namespace lagrange::cli {
+namespace {
+
+constexpr const char* kConvergeUsage = R"usage(usage: lagrange-lab converge SCENE --until T [options]
+
+The order of accuracy: runs SCENE to time T at the substep h, h/2, h/4 ... (one substep per step; h is the scene's
+dt / substeps unless --dt says otherwise) with each solver, compares every particle's position at T with a reference
+run (rattle, second order, at a substep 16 times finer than the finest level), and fits the slope P of log error
+against log h. Prints
+  reference rattle at dt R
+  SOLVER  order P  error E at dt D     (one line per solver; E at the finest level D)
+Projection and the acceleration level are first order, shake and rattle second; the penalty method converges to its
+spring system, not the rigid one, so its error stops falling (order near 0).
+
+options:
+  --until T        the time the positions are compared at, seconds (required; > 0, at most 1e4)
+  --solvers A,B    the solvers (default: all; lagrange-lab solvers lists them)
+  --levels N       step sizes h, h/2, ... h/2^(N-1) (default 5, 2 .. 12)
+  --dt S           the coarsest substep h (default: the scene's dt / substeps)
+  --set KEY=VALUE  change a setting of the scene first (repeatable; run --help lists them)
+  --csv FILE|-     one line per run: solver,dt,error (full precision), then the fitted orders as solver,order
+  --allow-large    lift the limits on scene size (docs/cli.md)
+  --help           this text
+Exit codes: 0 ok, 1 could not write output, 2 bad command line or scene file, 3 a run became non-finite at every
+level of a solver.
+)usage";
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) out.push_back(item);
+  return out;
+}
+
+}  // namespace
+
+int converge_main(int argc, char** argv) {
+  Args args(argc, argv);
+  std::optional<std::string> scene_path, csv;
+  std::optional<double> until, dt;
+  ConvergenceStudy study;
+  std::vector<std::pair<std::string, std::string>> sets;
+  SceneLimits limits;
+  while (!args.empty()) {
+    if (args.flag("--help") || args.flag("-h")) {
+      std::fputs(kConvergeUsage, stdout);
+      return 0;
+    }
+    if (auto v = args.option("--until")) { until = parse_number("--until", *v); continue; }
+    if (auto v = args.option("--solvers")) { study.solvers = split(*v); continue; }
+    if (auto v = args.option("--levels")) { study.levels = static_cast<int>(parse_count("--levels", *v, 2, 12)); continue; }
+    if (auto v = args.option("--dt")) { dt = parse_number("--dt", *v); continue; }
+    if (auto v = args.option("--csv")) { csv = *v; continue; }
+    if (auto v = args.option("--set")) {
+      const auto eq = v->find('=');
+      if (eq == std::string::npos) throw UsageError("--set: expected KEY=VALUE, got " + lagrange::quoted(*v));
+      sets.emplace_back(v->substr(0, eq), v->substr(eq + 1));
+      continue;
+    }
+    if (scene_option(args, limits)) continue;
+    if (!scene_path) {
+      if (auto p = args.positional()) { scene_path = *p; continue; }
+    }
+    args.finish();
+  }
+  if (!scene_path) throw UsageError("missing SCENE (see --help)");
+  if (!until) throw UsageError("--until T is required (the time the positions are compared at)");
+  if (!(*until > 0.0 && *until <= 1e4)) throw UsageError("--until: must be in > 0 .. 1e4 s, got " + format_number(*until));
+  if (dt && !(*dt >= 1e-7 && *dt <= 1.0)) throw UsageError("--dt: must be in 1e-07 .. 1 s, got " + format_number(*dt));
+  for (const std::string& id : study.solvers)
+    if (!find_solver(id)) throw UsageError("--solvers: unknown solver " + lagrange::quoted(id) + " (" + solver_ids() + ")");
+  if (csv && csv->empty()) throw UsageError("--csv needs a file name (or - for standard output)");
+  if (csv) io::refuse_same_file(*scene_path, *csv);
+  Scene scene = load_scene_file(*scene_path, limits);
+  for (const auto& [key, value] : sets)
+    if (std::string problem = set_setting(scene.settings, key, value); !problem.empty())
+      throw UsageError("--set " + problem);
+  study.until = *until;
+  if (dt) study.coarsest = *dt;
+  ConvergenceReport report;
+  try {
+    report = convergence_study(scene, study);
+  } catch (const Error& error) {
+    throw UsageError(error.what());
+  }
+  const bool data_on_stdout = csv && io::is_standard_output(*csv);
+  std::FILE* summary = data_on_stdout ? stderr : stdout;
+  if (csv) {
+    io::OutputFile file(*csv);
+    file.write("solver,dt,error\n");
+    for (const ConvergenceResult& r : report.results)
+      for (const ConvergenceLevel& level : r.levels)
+        file.print("%s,%s,%s\n", r.solver.c_str(), format_number(level.dt).c_str(), format_number(level.error).c_str());
+    file.write("solver,order\n");
+    for (const ConvergenceResult& r : report.results)
+      file.print("%s,%s\n", r.solver.c_str(), format_number(r.order).c_str());
+    file.commit();
+  }
+  std::fprintf(summary, "reference rattle at dt %.4g\n", report.reference_dt);
+  bool failed = false;
+  for (const ConvergenceResult& r : report.results) {
+    const ConvergenceLevel& finest = r.levels.back();
+    std::fprintf(summary, "%-13s order %.3f  error %.3e at dt %.4g\n", r.solver.c_str(), r.order, finest.error,
+                 finest.dt);
+    failed |= !std::isfinite(finest.error);
+  }
+  if (std::fflush(summary) != 0 || std::ferror(summary)) {
+    std::fputs("lagrange-lab converge: could not write the summary\n", stderr);
+    return kExitOutputFailed;
+  }
+  return failed ? kExitSimulationFailed : 0;
+}
+
+}  // namespace lagrange::cli
