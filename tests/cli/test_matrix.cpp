@@ -58,7 +58,7 @@ TEST_CASE("matrix --out FILE.png writes a heat map PNG of the cloth's matrix") {
 }
 #endif
 
-TEST_CASE("matrix refuses a bad command line, a missing scene, and an output over its input; the cloth is within the dense limit") {
+TEST_CASE("matrix refuses a bad command line, a missing scene, and an output over its input, and takes the cloth (within the dense limit)") {
   const fs::path dir = fresh_dir("matrix-bad");
   CHECK(cli("matrix").code == 2);
   CHECK(cli("matrix " + quote(asset("simple_pendulum.json")) + " --bogus").code == 2);
