@@ -340,6 +340,11 @@ void add_drawing_hint(const SandboxState& state, const World& world, const Const
     case Shape::Plane:
       add_plane(state, world.model(), held_at, drawing, list);
       break;
+    case Shape::Cable:  // a plain line until the window draws slack cables sagging (measure.h, slack)
+      if (ids.size() == 2)
+        add_segment(list.under, held_at, world.state().position[static_cast<std::size_t>(ids[1])], 1.5f,
+                    palette(state.appearance.theme).pin);
+      break;
     case Shape::Segment:
       break;
   }

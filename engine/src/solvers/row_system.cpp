@@ -23,11 +23,11 @@ void with_stride(int stride, F&& f) {
 
 }  // namespace
 
-void RowSystem::prepare(const Model& model) {
-  if (version_ == model.topology_version() && particle_count_ == model.particle_count()) return;
-  version_ = model.topology_version();
-  particle_count_ = model.particle_count();
-  const auto rows = model.rows();
+void RowSystem::prepare(const RowSet& model) {
+  if (version_ == model.version && particle_count_ == model.particle_count) return;
+  version_ = model.version;
+  particle_count_ = model.particle_count;
+  const auto rows = model.rows;
   const int m = static_cast<int>(rows.size());
   rows_ = m;
   row_count_.resize(m);
@@ -50,7 +50,7 @@ void RowSystem::prepare(const Model& model) {
     for (int s = 0; s < rows[k].count; ++s) particle_[static_cast<std::size_t>(k) * stride_ + s] = rows[k].particle[s];
 
   // Which rows touch each movable particle, and through which slot. Fixed particles couple nothing.
-  std::vector<std::vector<std::pair<int, int>>> touching(model.particle_count());
+  std::vector<std::vector<std::pair<int, int>>> touching(model.particle_count);
   for (int k = 0; k < m; ++k)
     for (int s = 0; s < rows[k].count; ++s)
       if (!model.fixed(rows[k].particle[s])) touching[rows[k].particle[s]].push_back({k, s});
@@ -91,9 +91,9 @@ void RowSystem::prepare(const Model& model) {
   }
 }
 
-double RowSystem::evaluate(const Model& model, std::span<const Vec3> x, std::vector<double>& c,
+double RowSystem::evaluate(const RowSet& model, std::span<const Vec3> x, std::vector<double>& c,
                            RowGradients& grad) const {
-  const auto rows = model.rows();
+  const auto rows = model.rows;
   c.resize(rows.size());
   grad.resize(rows.size(), stride_);
   double worst = 0.0;
@@ -108,8 +108,8 @@ double RowSystem::evaluate(const Model& model, std::span<const Vec3> x, std::vec
   return worst;
 }
 
-double RowSystem::values(const Model& model, std::span<const Vec3> x, std::vector<double>& c) const {
-  const auto rows = model.rows();
+double RowSystem::values(const RowSet& model, std::span<const Vec3> x, std::vector<double>& c) const {
+  const auto rows = model.rows;
   c.resize(rows.size());
   double worst = 0.0;
   for (std::size_t k = 0; k < rows.size(); ++k) {
@@ -160,9 +160,9 @@ double RowSystem::chain_chord_step(const RowGradients& weighted, std::vector<dou
   return worst;
 }
 
-void RowSystem::lone_roots(const Model& model, std::span<const Vec3> x, const RowGradients& weighted,
+void RowSystem::lone_roots(const RowSet& model, std::span<const Vec3> x, const RowGradients& weighted,
                            std::vector<double>& lambda, std::vector<Vec3>& out) const {
-  const auto rows = model.rows();
+  const auto rows = model.rows;
   lambda.resize(rows.size());
   out.assign(x.begin(), x.end());
   with_stride(stride_, [&](auto stride) {
@@ -182,10 +182,10 @@ void RowSystem::lone_roots(const Model& model, std::span<const Vec3> x, const Ro
   });
 }
 
-void RowSystem::directions(const Model& model, std::span<const Vec3> x, RowGradients& grad,
+void RowSystem::directions(const RowSet& model, std::span<const Vec3> x, RowGradients& grad,
                            RowGradients& weighted) const {
-  const auto rows = model.rows();
-  const auto inv_mass = model.inv_mass();
+  const auto rows = model.rows;
+  const auto inv_mass = model.inv_mass;
   grad.resize(rows.size(), stride_);
   weighted.resize(rows.size(), stride_);
   with_stride(stride_, [&](auto stride) {
@@ -205,9 +205,9 @@ void RowSystem::directions(const Model& model, std::span<const Vec3> x, RowGradi
   });
 }
 
-void RowSystem::weight(const Model& model, const RowGradients& grad, RowGradients& weighted) const {
-  const auto rows = model.rows();
-  const auto inv_mass = model.inv_mass();
+void RowSystem::weight(const RowSet& model, const RowGradients& grad, RowGradients& weighted) const {
+  const auto rows = model.rows;
+  const auto inv_mass = model.inv_mass;
   weighted.resize(rows.size(), stride_);
   with_stride(stride_, [&](auto stride) {
     constexpr std::size_t S = stride;
@@ -220,9 +220,9 @@ void RowSystem::weight(const Model& model, const RowGradients& grad, RowGradient
   });
 }
 
-void RowSystem::displace(const Model& model, const RowGradients& weighted, const std::vector<double>& lambda,
+void RowSystem::displace(const RowSet& model, const RowGradients& weighted, const std::vector<double>& lambda,
                          std::vector<Vec3>& x) const {
-  const auto rows = model.rows();
+  const auto rows = model.rows;
   with_stride(stride_, [&](auto stride) {
     constexpr std::size_t S = stride;
     const Vec3* w = weighted.data();
@@ -237,9 +237,9 @@ void RowSystem::displace(const Model& model, const RowGradients& weighted, const
   });
 }
 
-void RowSystem::velocity_rows(const Model& model, const RowGradients& grad, std::span<const Vec3> v,
+void RowSystem::velocity_rows(const RowSet& model, const RowGradients& grad, std::span<const Vec3> v,
                               std::vector<double>& jv) const {
-  const auto rows = model.rows();
+  const auto rows = model.rows;
   jv.resize(rows.size());
   with_stride(stride_, [&](auto stride) {
     constexpr std::size_t S = stride;
