@@ -49,16 +49,19 @@ void ContactSet::apply_warm(std::span<const double> inv_mass, std::vector<Vec3>&
   }
 }
 
-double ContactSet::sweep(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x) {
+double ContactSet::sweep(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x,
+                         double omega, bool backward) {
   double worst = 0.0;
-  for (ContactRow& row : rows) {
+  const std::size_t m = rows.size();
+  for (std::size_t t = 0; t < m; ++t) {
+    ContactRow& row = rows[backward ? m - 1 - t : t];
     const double w = weight(row, inv_mass);
     if (w == 0.0) continue;
     Vec3 n;
     const double g = gap(row, x, n);
     const double residual = row.lambda > 0.0 ? std::abs(g) : std::max(0.0, -g);
     if (!(residual <= worst * row.scale)) worst = residual / row.scale;  // NaN wins
-    const double lambda = std::max(0.0, row.lambda - g / w);
+    const double lambda = std::max(0.0, row.lambda - omega * g / w);
     const double change = lambda - row.lambda;
     if (change != 0.0) {
       row.lambda = lambda;
@@ -82,10 +85,22 @@ int ContactSet::project(std::span<const double> inv_mass, std::span<const Vec3> 
   if (warm) apply_warm(inv_mass, x);
   converged = rows.empty();
   int sweeps = 0;
+  // Successive over-relaxation once plain Gauss–Seidel shows its rate ρ (a pile of balls: ρ → 1 as the pile grows,
+  // and the sweeps needed grow as its height squared): ω = 2 / (1 + √(1 − ρ)), the optimum for such systems, brings
+  // them down to about the height. Forward and backward sweeps alternate (load travels both ways in a pile). The
+  // solution does not depend on ω: every sweep keeps λ ≥ 0 and stops only at C ≥ 0, C λ = 0 to the tolerance.
+  double omega = 1.0, first = 0.0, previous = INFINITY;
   while (!converged && sweeps < max_sweeps) {
-    const double residual = sweep(inv_mass, q, x);
+    const double residual = sweep(inv_mass, q, x, omega, sweeps % 2 == 1);
     ++sweeps;
     converged = residual <= tol;
+    if (sweeps == 4) first = residual;
+    if (sweeps == 12 && first > 0.0 && residual > 0.0 && residual < first) {
+      const double rho = std::pow(residual / first, 1.0 / 8.0);
+      omega = std::clamp(2.0 / (1.0 + std::sqrt(1.0 - rho)), 1.0, 1.9);
+    }
+    if (omega > 1.0 && sweeps > 12 && residual > 4.0 * previous) omega = 1.0;  // diverging: back to Gauss–Seidel
+    previous = residual;
   }
   const double to_force = 1.0 / (step * step);
   for (ContactRow& row : rows) {
@@ -103,7 +118,7 @@ bool ContactSet::friction_pass(std::span<const double> inv_mass, std::span<const
     if (w == 0.0) continue;
     Vec3 n;
     gap(row, x, n);
-    if (friction_update(row, n, w, inv_mass, q, x) > tol * row.scale) moved = true;
+    if (friction_update(row, n, w, inv_mass, q, x) > 0.0) moved = true;
   }
   return moved;
 }

@@ -102,7 +102,7 @@ class ContactConstraint final : public Constraint {
 
 }  // namespace
 
-double ContactSet::tolerance(const Settings& settings) { return std::max(settings.tolerance, 1e-8); }
+double ContactSet::tolerance(const Settings& settings) { return std::max(settings.tolerance, 1e-7); }
 
 double ContactSet::gap(const ContactRow& row, std::span<const Vec3> x, Vec3& n) const {
   if (row.b >= 0) {

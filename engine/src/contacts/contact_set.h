@@ -88,7 +88,8 @@ class ContactSet {
   // One sweep over the rows at positions x: each row's normal multiplier λ ≥ 0 and friction multiplier
   // |λ_t| ≤ μ λ (the slip measured from q), moving x. Returns the largest complementarity residual over the rows,
   // relative to their scale: |C| where λ > 0, max(0, −C) where λ = 0, and the friction multipliers' change.
-  double sweep(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x);
+  double sweep(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x,
+               double omega = 1.0, bool backward = false);
   // x moved by every row's warm multipliers (the start of the iteration).
   void apply_warm(std::span<const double> inv_mass, std::vector<Vec3>& x) const;
   // Sweeps until the residual is below the contact tolerance or `max_sweeps` ran; returns the sweeps and sets
@@ -96,7 +97,7 @@ class ContactSet {
   int project(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x, double h,
               int max_sweeps, bool& converged, bool warm = true);
   // One friction pass (and normal re-check) on rows whose λ the solver found: Coulomb at the position level.
-  // Returns whether anything moved by more than the tolerance.
+  // Returns whether it moved anything (the solver then holds its own rows again).
   bool friction_pass(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x);
 
   // --- rows for the generic solvers ----------------------------------------------------------------------------

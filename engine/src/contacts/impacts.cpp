@@ -104,6 +104,9 @@ void ContactSet::resolve_impacts(const Model& model, const State& state, const S
     if (!std::isfinite(g0)) return;
     const double touching = 10.0 * tol * r.scale;
     if (g0 <= touching) {
+      // Touching already: with e = 0 the projection's plastic impact is the same as Newton's, so only a bounce needs
+      // the event.
+      if (r.restitution == 0.0) return;
       const double un = glm::dot(relative(r, s0), normal);
       const double resting = step * std::abs(glm::dot(accel(r), normal)) + touching / step;
       if (un < -resting) queue.push({s0, k, stamp[k]});

@@ -403,7 +403,7 @@ class ProjectionSolver final : public Solver {
     predict_semi_implicit(context, h, x_star_, v_star_);
     if (contacts)
       for (int i : contacts->moved) x_star_[i] += contacts->dx[i];
-    if (model.rows().empty()) {
+    if (model.rows().empty() && contacts->rows.size() > kDirectContactRows) {
       bool converged = false;
       stats.iterations += contacts->project(model.inv_mass(), x0, x_star_, h, context.settings.max_iterations, converged);
       if (!converged) ++stats.failures;
@@ -486,6 +486,10 @@ class ProjectionSolver final : public Solver {
   }
 
   static constexpr int kMaxActiveSetPasses = 32;
+  // Contacts alone up to this many rows go through the sparse factorization too (exact in a few passes, where
+  // Gauss–Seidel needs sweeps that grow as a stack's height squared); beyond it the factorization costs more than
+  // the sweeps.
+  static constexpr std::size_t kDirectContactRows = 1500;
   std::vector<Row> combined_, original_;
   std::vector<char> active_;
   std::vector<double> total_lambda_;

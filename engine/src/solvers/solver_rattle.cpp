@@ -5,6 +5,8 @@
 // The velocity multipliers μ solve the linear system (3.9.19) [∇C(q') M⁻¹ ∇C(q')ᵀ] μ = −∇C(q') v' directly
 // (SparseLDU), so |J v| ends at rounding level. Compliant rows: α̃ = 2α/h² in SHAKE (λ is h²/2 times the force), and
 // a spring's half-kick instead of a velocity constraint. Symplectic and time-reversible: energy oscillates, never drifts.
+#include <algorithm>
+
 #include "solvers.h"
 
 namespace lagrange {
@@ -163,6 +165,26 @@ class RattleSolver final : public Solver {
       if (!changed) break;
     }
     for (std::size_t k = 0; k < m; ++k) combined_[k] = original_[k];
+    // Coulomb friction on the second half-kick: the contact's velocity multiplier is its normal impulse over that half
+    // step, so its friction impulse may be up to μ times it, never more than stops the slip.
+    ContactSet* contacts = context.contacts;
+    if (!contacts) return;
+    const auto inv_mass = context.inv_mass();
+    const std::size_t first = m - contacts->rows.size();
+    for (std::size_t k = 0; k < contacts->rows.size(); ++k) {
+      ContactRow& row = contacts->rows[k];
+      const double normal_impulse = active_[first + k] ? mu_[first + k] : 0.0;
+      if (row.friction == 0.0 || !(normal_impulse > 0.0)) continue;
+      Vec3 n;
+      contacts->gap(row, x_, n);
+      const Vec3 rel = v_[row.a] - (row.b >= 0 ? v_[row.b] : Vec3(0.0));
+      const Vec3 slip = rel - glm::dot(rel, n) * n;
+      const double speed = glm::length(slip), w = contacts->weight(row, inv_mass);
+      if (speed == 0.0 || w == 0.0) continue;
+      const Vec3 impulse = -(std::min(speed / w, row.friction * normal_impulse) / speed) * slip;
+      v_[row.a] += inv_mass[row.a] * impulse;
+      if (row.b >= 0) v_[row.b] -= inv_mass[row.b] * impulse;  // recorded already: force_t = 2 λ_t / h² is the mean
+    }
   }
 
   RowSystem system_;
