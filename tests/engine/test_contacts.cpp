@@ -83,7 +83,7 @@ TEST_CASE("contact rows: gap and gradient of a pair, a plane and a sphere agains
   REQUIRE(set.rows.size() == 3);  // the pair, and particle 0 against both obstacles (1 is too far from both)
   std::vector<Vec3> x = world.state().position;
   for (std::size_t k = 0; k < set.rows.size(); ++k) {
-    const Constraint& c = *set.constraints()[k];
+    const Constraint& c = set.constraint(k);
     CHECK(c.unilateral() == 1);
     RowGradient grad;
     c.evaluate(0, x, grad);

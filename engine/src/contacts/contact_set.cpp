@@ -191,6 +191,7 @@ void ContactSet::broad_phase(const Model& model, std::span<const Vec3> x, std::s
     largest = std::max(largest, radius[i]);
     widest = std::max(widest, margin[i]);
   }
+  pairs_.clear();
   if (largest <= 0.0) return;  // points never touch each other
   double cell = 2.0 * largest + 2.0 * widest + kick;
   if (!(cell > 0.0) || !std::isfinite(cell)) cell = 1.0;
@@ -239,15 +240,8 @@ void ContactSet::broad_phase(const Model& model, std::span<const Vec3> x, std::s
             const double distance = glm::length(x[i] - x[j]);
             if (!(distance - reach < margin[i] + margin[j] + kick + 10.0 * tol * reach)) continue;
             const std::uint64_t key = static_cast<std::uint64_t>(i) << 32 | static_cast<std::uint64_t>(j);
-            if (std::binary_search(excluded_.begin(), excluded_.end(), key)) continue;
-            ContactRow row;
-            row.a = static_cast<int>(i);
-            row.b = static_cast<int>(j);
-            row.reach = reach;
-            row.scale = reach;
-            row.restitution = model.contacts().restitution;
-            row.friction = model.contacts().friction;
-            rows.push_back(row);
+            if (!excluded_.empty() && std::binary_search(excluded_.begin(), excluded_.end(), key)) continue;
+            pairs_.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j)});
           }
         }
   }
@@ -266,63 +260,81 @@ void ContactSet::gather(const Model& model, const State& state, const Settings& 
   const auto& x = state.position;
   const auto inv_mass = model.inv_mass();
   // Each particle's reach over the substep (a bound of its free motion) and the kick an impulse may add.
-  std::vector<Vec3> force;
-  model.external_forces(settings, state.velocity, force);
+  model.external_forces(settings, state.velocity, force_);
   margin_.resize(n);
   double fastest = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
-    const Vec3 a = inv_mass[i] * force[i];
+    const Vec3 a = inv_mass[i] * force_[i];
     const double speed = glm::length(state.velocity[i]) + h * glm::length(a);
     margin_[i] = h * speed + h * h * glm::length(a);
     if (!std::isfinite(margin_[i])) margin_[i] = 0.0;  // a NaN state is rolled back by the world
     if (std::isfinite(speed)) fastest = std::max(fastest, speed);
   }
   const double kick = 2.0 * h * fastest;
+  pairs_.clear();
   if (model.contacts().particle_contacts()) {
     build_exclusions(model);
     broad_phase(model, x, margin_, kick);
   }
+  std::sort(pairs_.begin(), pairs_.end());
+  // The rows in key order (contact_set.h): each particle's obstacle faces, then its pairs with later particles.
   const auto radius = model.radii();
+  const ContactSettings& contacts = model.contacts();
+  std::size_t next = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    if (inv_mass[i] == 0.0) continue;  // a fixed particle stays where it is, inside an obstacle or not
-    for (std::size_t f = 0; f < faces.size(); ++f) {
+    if (inv_mass[i] != 0.0)  // a fixed particle stays where it is, inside an obstacle or not
+      for (std::size_t f = 0; f < faces.size(); ++f) {
+        ContactRow row;
+        row.a = static_cast<int>(i);
+        row.face = static_cast<int>(f);
+        row.reach = radius[i];
+        row.scale = radius[i] > 0.0 ? radius[i] : 1.0;
+        Vec3 normal;
+        const double g = gap(row, x, normal);
+        if (!(g < margin_[i] + kick + 10.0 * tol * row.scale)) continue;
+        row.restitution = faces[f].restitution;
+        row.friction = faces[f].friction;
+        rows.push_back(row);
+      }
+    for (; next < pairs_.size() && pairs_[next].first == i; ++next) {
       ContactRow row;
       row.a = static_cast<int>(i);
-      row.face = static_cast<int>(f);
-      row.reach = radius[i];
-      row.scale = radius[i] > 0.0 ? radius[i] : 1.0;
-      Vec3 normal;
-      const double g = gap(row, x, normal);
-      if (!(g < margin_[i] + kick + 10.0 * tol * row.scale)) continue;
-      row.restitution = faces[f].restitution;
-      row.friction = faces[f].friction;
+      row.b = static_cast<int>(pairs_[next].second);
+      row.reach = radius[row.a] + radius[row.b];
+      row.scale = row.reach;
+      row.restitution = contacts.restitution;
+      row.friction = contacts.friction;
       rows.push_back(row);
     }
   }
-  std::sort(rows.begin(), rows.end(), [&](const ContactRow& p, const ContactRow& q) {
-    return key_of(p, faces) < key_of(q, faces);
-  });
-  // Warm starts: the same contact's multipliers in the last substep.
+  // Warm starts: the same contact's multipliers in the last substep (both lists are in key order).
   const auto& last = state.contacts.contacts;
-  if (!last.empty())
-    for (ContactRow& row : rows) {
-      const Key key = key_of(row, faces);
-      const auto it = std::lower_bound(last.begin(), last.end(), key,
-                                       [](const Contact& c, const Key& k) { return key_of(c) < k; });
-      if (it == last.end() || key_of(*it) != key) continue;
-      row.warm = it->lambda;
-      row.warm_t = it->lambda_t;
-    }
-  add_constraints();
+  auto it = last.begin();
+  for (ContactRow& row : rows) {
+    if (it == last.end()) break;
+    const Key key = key_of(row, faces);
+    while (it != last.end() && key_of(*it) < key) ++it;
+    if (it == last.end() || key_of(*it) != key) continue;
+    row.warm = it->lambda;
+    row.warm_t = it->lambda_t;
+  }
 }
 
-void ContactSet::add_constraints() {
+const Constraint& ContactSet::constraint(std::size_t k) const {
+  add_constraints();
+  return *constraints_[k];
+}
+
+void ContactSet::add_constraints() const {
+  if (constraints_.size() == rows.size()) return;
+  constraints_.clear();
   constraints_.reserve(rows.size());
   for (std::size_t k = 0; k < rows.size(); ++k)
     constraints_.push_back(std::make_unique<ContactConstraint>(*this, static_cast<int>(k)));
 }
 
 void ContactSet::append_rows(std::vector<Row>& out) const {
+  add_constraints();
   for (std::size_t k = 0; k < rows.size(); ++k) {
     const ContactRow& r = rows[k];
     Row row{constraints_[k].get(), -1, 0, r.b >= 0 ? 2 : 1, {r.a, r.b, -1, -1}, r.scale, 1};

@@ -103,7 +103,7 @@ class ContactSet {
   // --- rows for the generic solvers ----------------------------------------------------------------------------
   // One Constraint per row (value, gradient, J̇q̇, lone root, unilateral +1), for solvers that take every row
   // through the Constraint interface (projection's combined system, SHAKE, RATTLE): valid until the next gather().
-  std::span<const std::unique_ptr<Constraint>> constraints() const { return constraints_; }
+  const Constraint& constraint(std::size_t k) const;
   // A Row for each contact row, for a combined row list (model rows, then these).
   void append_rows(std::vector<Row>& rows) const;
 
@@ -123,15 +123,24 @@ class ContactSet {
  private:
   void build_faces(const Model& model);
   void build_exclusions(const Model& model);
+  // Pairs (i, j), i < j, that may touch within the substep, sorted.
   void broad_phase(const Model& model, std::span<const Vec3> x, std::span<const double> margin, double kick);
-  void add_constraints();
+  void add_constraints() const;
 
   unsigned faces_version_ = ~0u, exclusions_version_ = ~0u;
   std::vector<std::uint64_t> excluded_;  // pairs joined by a model constraint: (min << 32) | max, sorted
-  std::vector<std::unique_ptr<Constraint>> constraints_;
-  // Broad-phase scratch.
-  std::vector<std::uint32_t> bucket_of_, bucket_start_, bucket_items_;
+  mutable std::vector<std::unique_ptr<Constraint>> constraints_;  // made when first asked for (most substeps: never)
+  // Broad-phase scratch: the candidate pairs by first particle (CSR), the hash's buckets.
+  std::vector<std::uint32_t> bucket_of_, bucket_start_, bucket_items_, pair_start_, pair_other_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs_;
   std::vector<double> margin_;
+  std::vector<Vec3> force_;
+  // Impact-stage scratch (impacts.cpp).
+  std::vector<double> seg_t_;
+  std::vector<Vec3> seg_p_, seg_u_, accel_, at_;
+  std::vector<char> touched_;
+  std::vector<int> row_start_, row_list_;
+  std::vector<unsigned> stamp_;
 };
 
 }  // namespace lagrange

@@ -53,22 +53,40 @@ void ContactSet::resolve_impacts(const Model& model, const State& state, const S
   const std::size_t n = model.particle_count();
   const auto inv_mass = model.inv_mass();
   const auto& x0 = state.position;
-  std::vector<Vec3> a;
+  std::vector<Vec3>& a = accel_;
   model.external_forces(settings, state.velocity, a);
   for (std::size_t i = 0; i < n; ++i) a[i] *= inv_mass[i];
   const double c = staggered ? 0.5 : 0.0;
-  // Each particle's current segment: from time t at position p with velocity u.
-  std::vector<double> t(n, 0.0);
-  std::vector<Vec3> p(x0.begin(), x0.end()), u(n);
-  for (std::size_t i = 0; i < n; ++i) u[i] = state.velocity[i] + (c * step) * a[i];
-  std::vector<char> touched(n, 0);
+  // Each particle's current segment: from time t at position p with velocity u (set when it first takes part).
+  std::vector<double>& t = seg_t_;
+  std::vector<Vec3>& p = seg_p_;
+  std::vector<Vec3>& u = seg_u_;
+  t.resize(n);
+  p.resize(n);
+  u.resize(n);
+  std::vector<char>& touched = touched_;
+  touched.assign(n, 0);
+  std::vector<char> started(n, 0);
+  const auto start_segment = [&](int i) {
+    if (started[i]) return;
+    started[i] = 1;
+    t[i] = 0.0;
+    p[i] = x0[i];
+    u[i] = state.velocity[i] + (c * step) * a[i];
+  };
+  for (const ContactRow& r : rows) {
+    start_segment(r.a);
+    if (r.b >= 0) start_segment(r.b);
+  }
   const auto position = [&](int i, double s) {
     const double dt = s - t[i];
     return p[i] + dt * u[i] + (0.5 * dt * dt) * a[i];
   };
   const auto velocity = [&](int i, double s) { return u[i] + (s - t[i]) * a[i]; };
   // The rows of each particle (CSR).
-  std::vector<int> start(n + 1, 0), list;
+  std::vector<int>& start = row_start_;
+  std::vector<int>& list = row_list_;
+  start.assign(n + 1, 0);
   for (const ContactRow& r : rows) {
     ++start[r.a + 1];
     if (r.b >= 0) ++start[r.b + 1];
@@ -82,7 +100,8 @@ void ContactSet::resolve_impacts(const Model& model, const State& state, const S
       if (rows[k].b >= 0) list[fill[rows[k].b]++] = static_cast<int>(k);
     }
   }
-  std::vector<Vec3> at(n);  // scratch: positions at one instant, only the row's particles are read
+  std::vector<Vec3>& at = at_;  // scratch: positions at one instant, only the row's particles are read
+  at.resize(n);
   const auto gap_at = [&](const ContactRow& r, double s, Vec3& normal) {
     at[r.a] = position(r.a, s);
     if (r.b >= 0) at[r.b] = position(r.b, s);
@@ -93,7 +112,8 @@ void ContactSet::resolve_impacts(const Model& model, const State& state, const S
   };
   const auto accel = [&](const ContactRow& r) { return a[r.a] - (r.b >= 0 ? a[r.b] : Vec3(0.0)); };
 
-  std::vector<unsigned> stamp(rows.size(), 0);
+  std::vector<unsigned>& stamp = stamp_;
+  stamp.assign(rows.size(), 0);
   std::priority_queue<Event, std::vector<Event>, std::greater<>> queue;
   // The row's next impact at or after s0, if any, into the queue.
   const auto schedule = [&](int k, double s0) {
