@@ -179,6 +179,20 @@ void reach_bounds(const Model& model, const State& state, Vec3& lo, Vec3& hi) {
       }
   }
   const bool flat = model.dimension() == 2;
+  // The obstacles, where the particles go (a ball falls to its floor, a cloth onto its sphere).
+  for (const Obstacle& o : model.contacts().obstacles) {
+    Vec3 a = o.point, b = o.point;
+    if (o.shape == ObstacleShape::Box) {
+      a = o.min;
+      b = o.max;
+    } else if (o.shape == ObstacleShape::Sphere) {
+      a = o.center - Vec3(o.radius);
+      b = o.center + Vec3(o.radius);
+    }
+    if (flat) a.z = b.z = 0.0;
+    lo = glm::min(lo, a);
+    hi = glm::max(hi, b);
+  }
   for (std::size_t i = 0; i < n; ++i) {
     lo = glm::min(lo, x[i]);
     hi = glm::max(hi, x[i]);

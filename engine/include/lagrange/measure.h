@@ -44,8 +44,8 @@ double slack(const Model& model, const State& state, int constraint);
 Vec3 constraint_force(const Model& model, const State& state, int particle);
 
 // A box the scene can reach: every particle's position, widened by how far it can swing (along rods, capped by the
-// straight distance) from its nearest anchor (a fixed particle, or one held by a pin, a wire or a plane). Frames the
-// view.
+// straight distance) from its nearest anchor (a fixed particle, or one held by a pin, a wire or a plane), and every
+// obstacle (a plane's point, a box, a circle or sphere). Frames the view.
 void reach_bounds(const Model& model, const State& state, Vec3& lo, Vec3& hi);
 
 }  // namespace lagrange
