@@ -66,8 +66,9 @@ int dispatch(int argc, char** argv) {
   return 2;
 }
 
-// Messages may quote input: escape what is left of control characters (keeps the text, cuts nothing useful).
-std::string safe(const char* text) { return lagrange::printable(text, 4096); }
+// Messages may quote input: escape what is left of control characters, and keep the line short (a message quotes
+// long input cut with an ellipsis; this bounds whatever got through: docs/cli.md, at most 250 bytes a line after the command).
+std::string safe(const char* text) { return lagrange::bounded_message(lagrange::printable(text, 4096)); }
 
 int run_command(int argc, char** argv) {
   using namespace lagrange;
@@ -117,6 +118,11 @@ void hold_closed_standard_streams() {
 
 int main(int argc, char** argv) {
   hold_closed_standard_streams();
+  // Standard output into a file or a pipe is held in one 64 KiB buffer: what a command prints (--help, a summary,
+  // a table) is then written at its end, where a failure is seen with its reason (`--help > /dev/full`: "No space
+  // left on device"), not lost inside a printf that has no way to say it.
+  static char stdout_buffer[std::size_t{1} << 16];  // glibc ignores the size when given no buffer of its own
+  if (::isatty(STDOUT_FILENO) != 1) std::setvbuf(stdout, stdout_buffer, _IOFBF, sizeof stdout_buffer);
   const int code = run_command(argc, argv);
   // Whatever went to standard output (a summary, a table, --help) must have arrived: a full disk or a closed
   // pipe is a failure, not a success.
@@ -124,8 +130,8 @@ int main(int argc, char** argv) {
   const bool flushed = std::fflush(stdout) == 0;
   if (!flushed || std::ferror(stdout)) {
     const int error = errno;
-    std::fprintf(stderr, "lagrange-lab: standard output: cannot write%s%s\n", error ? ": " : "",
-                 error ? std::strerror(error) : "");
+    std::fprintf(stderr, "lagrange-lab: standard output: cannot write: %s\n",
+                 error ? std::strerror(error) : "an earlier write to it failed");
     return code == 0 ? lagrange::cli::kExitOutputFailed : code;
   }
   return code;

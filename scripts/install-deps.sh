@@ -13,8 +13,8 @@ packages=(
   # the scene-loader fuzz target (scripts/fuzz.sh): clang and its libFuzzer + sanitizer runtimes
   clang libclang-rt-14-dev
   # recording videos (record, the window's Record): FFmpeg's libraries for H.264 MP4s (libx264) and GIFs
-  # (palettegen/paletteuse); ffmpeg's ffprobe and ffmpeg read the recordings back in the tests
-  libavcodec-dev libavformat-dev libswscale-dev libavfilter-dev libavutil-dev ffmpeg
+  # ffmpeg's ffprobe and ffmpeg read the recordings back in the tests
+  libavcodec-dev libavformat-dev libswscale-dev libavutil-dev ffmpeg
   # GIF encoding in process (app/capture/gif_encoder.cpp: the page's recordings; its tests decode with giflib's DGif*)
   libgif-dev
   # the sandbox's UI font (DejaVu Sans: crisp at every HiDPI scale; ImGui's built-in bitmap font is the fallback)

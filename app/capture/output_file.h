@@ -32,6 +32,9 @@ class SameFileError : public std::runtime_error {
 
 // Throws SameFileError when `output` names the same file as `input` (followed through links; "-" never does).
 void refuse_same_file(const std::string& input, const std::string& output);
+// Whether two output paths name one file: the same device and inode when both exist (a hard link, a symbolic link
+// to it), else the same path once made absolute and normalised ("o.json", "./o.json", "d/../o.json"). "-" never.
+bool same_output(const std::string& a, const std::string& b);
 
 class OutputFile {
  public:
@@ -58,6 +61,7 @@ class OutputFile {
  private:
   void flush();
   std::string shown() const;  // the target for a message: escaped, cut short
+  std::string not_ours(const std::string& path) const;  // "" or why what is at `path` may not be replaced
   [[noreturn]] void fail(const std::string& what, int error);
 
   std::string target_;   // as given
@@ -66,6 +70,7 @@ class OutputFile {
   int fd_ = -1;
   bool owns_fd_ = false;  // false for standard output
   bool finished_ = false;  // finish() done: closed, the temporary file waits for its rename
+  bool existed_ = false;   // the target was a regular file when opened (else its name was free)
   std::string buffer_;
 };
 

@@ -59,7 +59,15 @@ std::filesystem::path timestamped_path(const std::filesystem::path& folder, cons
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
   const std::string base = "lagrange-" + slug + "-" + stamp;
   std::filesystem::path path = folder / (base + extension);
-  for (int n = 2; std::filesystem::exists(path); ++n) path = folder / (base + "-" + std::to_string(n) + extension);
+  // Taken when anything has the name, a link too, even one that leads nowhere (exists() follows links, and the
+  // writer refuses a link: F12 failed at a dangling link instead of choosing another name).
+  const auto taken = [](const std::filesystem::path& p) {
+    std::error_code error;
+    const auto type = std::filesystem::symlink_status(p, error).type();
+    return type != std::filesystem::file_type::not_found && type != std::filesystem::file_type::none;  // none:
+    // cannot tell (no permission): the writer then says why
+  };
+  for (int n = 2; taken(path); ++n) path = folder / (base + "-" + std::to_string(n) + extension);
   return path;
 }
 

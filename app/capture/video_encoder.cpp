@@ -2,9 +2,6 @@
 
 extern "C" {
 #include <libavcodec/avcodec.h>
-#include <libavfilter/avfilter.h>
-#include <libavfilter/buffersink.h>
-#include <libavfilter/buffersrc.h>
 #include <libavformat/avformat.h>
 #include <libavutil/error.h>
 #include <libavutil/imgutils.h>
@@ -18,6 +15,7 @@ extern "C" {
 #include <cstring>
 #include <mutex>
 #include <new>
+#include <vector>
 
 namespace lagrange::video {
 namespace {
@@ -36,9 +34,6 @@ struct FreeFrame {
 struct FreePacket {
   void operator()(AVPacket* p) const { av_packet_free(&p); }
 };
-struct FreeGraph {
-  void operator()(AVFilterGraph* p) const { avfilter_graph_free(&p); }
-};
 struct FreeScaler {
   void operator()(SwsContext* p) const { sws_freeContext(p); }
 };
@@ -53,7 +48,6 @@ using FormatPtr = std::unique_ptr<AVFormatContext, FreeFormat>;
 using CodecPtr = std::unique_ptr<AVCodecContext, FreeCodec>;
 using FramePtr = std::unique_ptr<AVFrame, FreeFrame>;
 using PacketPtr = std::unique_ptr<AVPacket, FreePacket>;
-using GraphPtr = std::unique_ptr<AVFilterGraph, FreeGraph>;
 using ScalerPtr = std::unique_ptr<SwsContext, FreeScaler>;
 using IoPtr = std::unique_ptr<AVIOContext, FreeIo>;
 
@@ -195,6 +189,218 @@ void close_again(AVFormatContext*, AVIOContext* pb) {
   FreeIo()(pb);
 }
 
+// A GIF's palette from every pixel of every frame, in memory that does not grow with the clip: the colours are
+// counted in 2^18 bins (6 bits per channel), each keeping its pixel count and the sums of its pixels' channels, so a
+// bin's colour is the exact mean of the pixels that fell in it (a flat colour alone in its bin stays exact). 8 MB
+// for any length; FFmpeg's palettegen kept one entry per distinct 24-bit colour, which for a 10 s 1280x720 clip of
+// the window's antialiased drawing grew to half a gigabyte. Then a median cut of the bins, weighted by pixel counts
+// (as palettegen's): the box with the largest squared error is split at its weighted median along its widest
+// channel, each box's mean is a palette colour.
+class PaletteHistogram {
+ public:
+  PaletteHistogram() : bins_(kBins) {}
+
+  void add(const std::uint8_t* rgba, int width, int height, std::size_t stride) {
+    for (int y = 0; y < height; ++y) {
+      const std::uint8_t* p = rgba + static_cast<std::size_t>(y) * stride;
+      for (int x = 0; x < width; ++x, p += 4) {
+        Bin& bin = bins_[static_cast<std::size_t>(p[0] >> 2) << 12 | static_cast<std::size_t>(p[1] >> 2) << 6 |
+                         static_cast<std::size_t>(p[2] >> 2)];
+        ++bin.count;
+        bin.sum[0] += p[0];
+        bin.sum[1] += p[1];
+        bin.sum[2] += p[2];
+      }
+    }
+  }
+
+  // At most `limit` colours, 0xRRGGBB, in the order the boxes were made.
+  std::vector<std::uint32_t> palette(std::size_t limit) const {
+    std::vector<const Bin*> used;
+    for (const Bin& bin : bins_)
+      if (bin.count) used.push_back(&bin);
+    struct Box {
+      std::size_t begin, end;
+      double error;
+      int axis;
+    };
+    const auto mean = [](const Bin& b, int a) { return static_cast<double>(b.sum[a]) / static_cast<double>(b.count); };
+    const auto measure = [&](std::size_t begin, std::size_t end) {
+      Box box{begin, end, 0.0, 1};
+      double n = 0, sum[3] = {0, 0, 0}, squares[3] = {0, 0, 0}, lo[3] = {256, 256, 256}, hi[3] = {-1, -1, -1};
+      for (std::size_t i = begin; i < end; ++i) {
+        const double w = static_cast<double>(used[i]->count);
+        n += w;
+        for (int a = 0; a < 3; ++a) {
+          const double v = mean(*used[i], a);
+          sum[a] += w * v;
+          squares[a] += w * v * v;
+          lo[a] = std::min(lo[a], v);
+          hi[a] = std::max(hi[a], v);
+        }
+      }
+      for (int a = 0; a < 3; ++a) {
+        box.error += squares[a] - sum[a] * sum[a] / n;
+        if (hi[a] - lo[a] > hi[box.axis] - lo[box.axis]) box.axis = a;  // green first on a tie
+      }
+      if (end - begin < 2) box.error = -1.0;  // one bin: nothing to split
+      return box;
+    };
+    std::vector<Box> boxes;
+    if (!used.empty()) boxes.push_back(measure(0, used.size()));
+    while (boxes.size() < limit && !boxes.empty()) {
+      const auto worst =
+          std::max_element(boxes.begin(), boxes.end(), [](const Box& a, const Box& b) { return a.error < b.error; });
+      if (worst->error < 0.0) break;
+      const Box box = *worst;
+      const int axis = box.axis;
+      std::sort(used.begin() + static_cast<std::ptrdiff_t>(box.begin), used.begin() + static_cast<std::ptrdiff_t>(box.end),
+                [&](const Bin* a, const Bin* b) {
+                  const double va = mean(*a, axis), vb = mean(*b, axis);
+                  return va != vb ? va < vb : a < b;  // bins in table order on a tie: deterministic
+                });
+      std::uint64_t total = 0, below = 0;
+      for (std::size_t i = box.begin; i < box.end; ++i) total += used[i]->count;
+      std::size_t split = box.begin + 1;
+      for (std::size_t i = box.begin; i + 1 < box.end; ++i) {
+        below += used[i]->count;
+        split = i + 1;
+        if (2 * below >= total) break;
+      }
+      *worst = measure(box.begin, split);
+      boxes.push_back(measure(split, box.end));
+    }
+    std::vector<std::uint32_t> colours;
+    for (const Box& box : boxes) {
+      std::uint64_t n = 0, sum[3] = {0, 0, 0};
+      for (std::size_t i = box.begin; i < box.end; ++i) {
+        n += used[i]->count;
+        for (int a = 0; a < 3; ++a) sum[a] += used[i]->sum[a];
+      }
+      std::uint32_t colour = 0;
+      for (int a = 0; a < 3; ++a) colour |= static_cast<std::uint32_t>((2 * sum[a] + n) / (2 * n)) << (16 - 8 * a);
+      colours.push_back(colour);
+    }
+    return colours;
+  }
+
+ private:
+  static constexpr std::size_t kBins = std::size_t{1} << 18;
+  struct Bin {
+    std::uint64_t count = 0;
+    std::uint64_t sum[3] = {0, 0, 0};
+  };
+  std::vector<Bin> bins_;
+};
+
+// Each frame in the palette, as FFmpeg's paletteuse did with dither=sierra2_4a:diff_mode=rectangle, in memory that
+// does not grow with the clip: only the rectangle that changed since the previous frame is mapped again (the rest
+// keeps its indices, so still parts stay still), by error diffusion (Sierra-2-4A: 2/4 of a pixel's error to the
+// right, 1/4 below-left, 1/4 below; none where a colour is in the palette). The nearest palette colour of each
+// 24-bit colour met is kept in a table of 2^24 bytes (16 MB); paletteuse kept a growing cache entry per colour,
+// and the dither's colours are many: 700 MB for a 10 s 1280x720 clip.
+class PaletteMapper {
+ public:
+  static constexpr std::uint8_t kUnknown = 255;  // the transparent entry: never a nearest colour
+
+  PaletteMapper(std::vector<std::uint32_t> palette, int width, int height)
+      : palette_(std::move(palette)), width_(width), height_(height), nearest_(std::size_t{1} << 24, kUnknown),
+        previous_(static_cast<std::size_t>(width) * height * 4), indices_(static_cast<std::size_t>(width) * height),
+        error_(2 * 3 * (static_cast<std::size_t>(width) + 2)) {
+    if (palette_.empty()) palette_.push_back(0);
+  }
+
+  // Maps `rgba` (rows `stride` bytes apart) into indices(): a width x height array of palette indices.
+  void map(const std::uint8_t* rgba, std::size_t stride) {
+    const std::size_t row_bytes = static_cast<std::size_t>(width_) * 4;
+    int x0 = 0, y0 = 0, x1 = width_, y1 = height_;
+    if (!first_) {
+      x0 = width_, y0 = height_, x1 = 0, y1 = 0;
+      for (int y = 0; y < height_; ++y) {
+        const std::uint8_t* a = rgba + static_cast<std::size_t>(y) * stride;
+        const std::uint8_t* b = &previous_[static_cast<std::size_t>(y) * row_bytes];
+        if (std::memcmp(a, b, row_bytes) == 0) continue;
+        int left = 0, right = width_ - 1;
+        while (std::memcmp(a + 4 * left, b + 4 * left, 3) == 0) ++left;
+        while (std::memcmp(a + 4 * right, b + 4 * right, 3) == 0) --right;
+        if (left > right) continue;  // only alpha differs
+        x0 = std::min(x0, left);
+        x1 = std::max(x1, right + 1);
+        y0 = std::min(y0, y);
+        y1 = y + 1;
+      }
+    }
+    first_ = false;
+    for (int y = 0; y < height_; ++y)
+      std::memcpy(&previous_[static_cast<std::size_t>(y) * row_bytes], rgba + static_cast<std::size_t>(y) * stride,
+                  row_bytes);
+    if (x1 <= x0) return;
+    // Two rows of errors (this one and the next), with a pixel of margin on each side.
+    const std::size_t span = 3 * (static_cast<std::size_t>(width_) + 2);
+    std::fill(error_.begin(), error_.end(), 0);
+    int* here = error_.data();
+    int* below = error_.data() + span;
+    for (int y = y0; y < y1; ++y) {
+      const std::uint8_t* row = &previous_[static_cast<std::size_t>(y) * row_bytes];
+      std::uint8_t* out = &indices_[static_cast<std::size_t>(y) * width_];
+      for (int x = x0; x < x1; ++x) {
+        int* e = here + 3 * (x + 1);
+        int c[3];
+        for (int a = 0; a < 3; ++a) c[a] = std::clamp(row[4 * x + a] + e[a], 0, 255);
+        const std::uint8_t index = nearest(static_cast<std::uint32_t>(c[0]) << 16 |
+                                           static_cast<std::uint32_t>(c[1]) << 8 | static_cast<std::uint32_t>(c[2]));
+        out[x] = index;
+        const std::uint32_t p = palette_[index];
+        for (int a = 0; a < 3; ++a) {
+          const int error = c[a] - static_cast<int>(p >> (16 - 8 * a) & 0xFF);
+          if (error == 0) continue;
+          if (x + 1 < x1) e[3 + a] += error * 2 / 4;
+          if (y + 1 < y1) {
+            int* d = below + 3 * (x + 1);
+            if (x > x0) d[-3 + a] += error / 4;
+            d[a] += error / 4;
+          }
+        }
+      }
+      std::swap(here, below);
+      std::fill(below, below + span, 0);
+    }
+  }
+
+  const std::uint8_t* indices() const { return indices_.data(); }
+  const std::vector<std::uint32_t>& palette() const { return palette_; }
+
+ private:
+  // The nearest palette colour (RGB distance; the lower index on a tie), found once per colour.
+  std::uint8_t nearest(std::uint32_t colour) {
+    std::uint8_t& known = nearest_[colour];
+    if (known != kUnknown) return known;
+    const int r = static_cast<int>(colour >> 16), g = static_cast<int>(colour >> 8 & 0xFF),
+              b = static_cast<int>(colour & 0xFF);
+    int best = 0, best_distance = 1 << 30;
+    for (std::size_t i = 0; i < palette_.size(); ++i) {
+      const std::uint32_t p = palette_[i];
+      const int dr = static_cast<int>(p >> 16) - r, dg = static_cast<int>(p >> 8 & 0xFF) - g,
+                db = static_cast<int>(p & 0xFF) - b;
+      const int d = dr * dr + dg * dg + db * db;
+      if (d < best_distance) {
+        best_distance = d;
+        best = static_cast<int>(i);
+      }
+    }
+    known = static_cast<std::uint8_t>(best);
+    return known;
+  }
+
+  std::vector<std::uint32_t> palette_;
+  int width_, height_;
+  bool first_ = true;
+  std::vector<std::uint8_t> nearest_;   // 2^24 entries: a colour's palette index, or kUnknown
+  std::vector<std::uint8_t> previous_;  // the previous frame's RGBA
+  std::vector<std::uint8_t> indices_;
+  std::vector<int> error_;
+};
+
 }  // namespace
 
 struct FfmpegEncoder final : Encoder {
@@ -217,13 +423,11 @@ struct FfmpegEncoder final : Encoder {
   IoPtr io;
   CodecPtr codec;
   AVStream* stream = nullptr;
-  FramePtr frame;  // the encoder's input (MP4: yuv420p; GIF: the filter graph's pal8 output)
+  FramePtr frame;  // the encoder's input (MP4: yuv420p; GIF: pal8, PaletteMapper's indices)
   PacketPtr packet;
   ScalerPtr scaler;  // MP4: RGBA → yuv420p
-  GraphPtr graph;    // GIF: palettegen (pass 1) or paletteuse (pass 2)
-  AVFilterContext* source = nullptr;
-  AVFilterContext* sink = nullptr;
-  FramePtr palette;  // GIF: palettegen's 16x16 palette, from pass 1
+  std::unique_ptr<PaletteMapper> mapper;  // GIF pass 2: frames into the palette
+  std::unique_ptr<PaletteHistogram> histogram;  // GIF pass 1: every frame's colours
   bool header_written = false, trailer_written = false;
   std::int64_t last_pts = AV_NOPTS_VALUE;  // GIF: the last frame's time, centiseconds
 
@@ -329,37 +533,6 @@ struct FfmpegEncoder final : Encoder {
     check(av_frame_get_buffer(frame.get(), 0), "cannot allocate a frame");
   }
 
-  // A filter graph: `source` (RGBA frames) → `filter` [with `palette_source` as the second input] → `sink`.
-  void open_graph(const char* filter, const char* arguments, AVFilterContext** palette_source) {
-    graph.reset(avfilter_graph_alloc());
-    if (!graph) throw std::bad_alloc();
-    const AVFilter* buffer = avfilter_get_by_name("buffer");
-    const AVFilter* buffersink = avfilter_get_by_name("buffersink");
-    const AVFilter* middle = avfilter_get_by_name(filter);
-    if (!buffer || !buffersink || !middle)
-      throw VideoError(name + ": this FFmpeg's libavfilter has no " + filter + " filter");
-    char args[256];
-    std::snprintf(args, sizeof args, "video_size=%dx%d:pix_fmt=%d:time_base=1/%d:pixel_aspect=1/1", spec.width,
-                  spec.height, static_cast<int>(AV_PIX_FMT_RGBA), spec.fps);
-    check(avfilter_graph_create_filter(&source, buffer, "frames", args, nullptr, graph.get()),
-          "cannot set up the GIF palette");
-    AVFilterContext* use = nullptr;
-    check(avfilter_graph_create_filter(&use, middle, filter, arguments, nullptr, graph.get()),
-          "cannot set up the GIF palette");
-    check(avfilter_graph_create_filter(&sink, buffersink, "out", nullptr, nullptr, graph.get()),
-          "cannot set up the GIF palette");
-    check(avfilter_link(source, 0, use, 0), "cannot set up the GIF palette");
-    if (palette_source) {
-      std::snprintf(args, sizeof args, "video_size=%dx%d:pix_fmt=%d:time_base=1/%d:pixel_aspect=1/1",
-                    palette->width, palette->height, palette->format, spec.fps);
-      check(avfilter_graph_create_filter(palette_source, buffer, "palette", args, nullptr, graph.get()),
-            "cannot set up the GIF palette");
-      check(avfilter_link(*palette_source, 0, use, 1), "cannot set up the GIF palette");
-    }
-    check(avfilter_link(use, 0, sink, 0), "cannot set up the GIF palette");
-    check(avfilter_graph_config(graph.get(), nullptr), "cannot set up the GIF palette");
-  }
-
   // Sends `input` (nothing: the end) to the encoder and writes every packet it has ready.
   void encode(AVFrame* input) {
     check(avcodec_send_frame(codec.get(), input), "cannot encode a frame");
@@ -380,33 +553,20 @@ struct FfmpegEncoder final : Encoder {
     }
   }
 
-  // GIF pass 2: every frame paletteuse has ready, encoded with the next timestamps.
-  void drain_graph(long& pts) {
-    for (;;) {
-      av_frame_unref(frame.get());
-      const int got = av_buffersink_get_frame(sink, frame.get());
-      if (got == AVERROR(EAGAIN) || got == AVERROR_EOF) return;
-      check(got, "cannot apply the GIF palette");
-      frame->pts = pts++;
-      encode(frame.get());
-    }
-  }
-
-  long encoded = 0;  // GIF: frames out of the graph so far (their pts)
-
-  // An RGBA frame for the graph's source, copied (the graph keeps a reference to it).
-  void push_rgba(const std::uint8_t* rgba, std::size_t stride) {
-    FramePtr input(av_frame_alloc());
-    if (!input) throw std::bad_alloc();
-    input->format = AV_PIX_FMT_RGBA;
-    input->width = spec.width;
-    input->height = spec.height;
-    input->pts = frames;
-    check(av_frame_get_buffer(input.get(), 0), "cannot allocate a frame");
-    const std::size_t row = static_cast<std::size_t>(spec.width) * 4;
+  // GIF pass 2: the frame in the palette (PaletteMapper), encoded as a PAL8 frame whose palette's last entry is
+  // transparent (the GIF encoder's frame-to-frame differences use it).
+  void encode_paletted(const std::uint8_t* rgba, std::size_t stride) {
+    mapper->map(rgba, stride);
+    check(av_frame_make_writable(frame.get()), "cannot allocate a frame");
     for (int y = 0; y < spec.height; ++y)
-      std::memcpy(input->data[0] + static_cast<std::size_t>(y) * input->linesize[0], rgba + y * stride, row);
-    check(av_buffersrc_add_frame(source, input.get()), "cannot make the GIF palette");
+      std::memcpy(frame->data[0] + static_cast<std::size_t>(y) * frame->linesize[0],
+                  mapper->indices() + static_cast<std::size_t>(y) * spec.width, static_cast<std::size_t>(spec.width));
+    auto* colours = reinterpret_cast<std::uint32_t*>(frame->data[1]);
+    const std::vector<std::uint32_t>& palette = mapper->palette();
+    for (std::size_t i = 0; i < 256; ++i)
+      colours[i] = i == 255 ? 0x0000ff00u : i < palette.size() ? 0xff000000u | palette[i] : 0xff000000u;
+    frame->pts = frames;
+    encode(frame.get());
   }
 };
 
@@ -421,9 +581,9 @@ FfmpegEncoder::FfmpegEncoder(const VideoSpec& spec_, std::string name_) {
     open_scaler();
     write_header();
   } else {
-    // Every colour of every frame counted (stats_mode=full); the 256th entry stays transparent, for the encoder's
+    // Every colour of every frame counted (PaletteHistogram); the 256th entry stays transparent, for the encoder's
     // frame-to-frame differences (the GIF encoder's transdiff), which keeps the file small.
-    open_graph("palettegen", "stats_mode=full", nullptr);
+    histogram = std::make_unique<PaletteHistogram>();
   }
 }
 
@@ -441,8 +601,8 @@ void FfmpegEncoder::add_frame(const std::uint8_t* rgba, std::size_t stride) {
   } else {
     if (m.pass == 2 && m.frames >= m.first_pass_frames)
       throw VideoError(m.name + ": more frames in the second pass than in the first");
-    m.push_rgba(rgba, stride);
-    if (m.pass == 2) m.drain_graph(m.encoded);
+    if (m.pass == 1) m.histogram->add(rgba, m.spec.width, m.spec.height, stride);
+    else m.encode_paletted(rgba, stride);
   }
   ++m.frames;
 }
@@ -451,21 +611,15 @@ void FfmpegEncoder::next_pass() {
   FfmpegEncoder& m = *this;
   if (m.spec.format != Format::Gif || m.pass != 1) throw VideoError(m.name + ": no further pass");
   if (m.frames == 0) throw VideoError(m.name + ": no frames");
-  m.check(av_buffersrc_add_frame(m.source, nullptr), "cannot make the GIF palette");
-  m.palette.reset(av_frame_alloc());
-  if (!m.palette) throw std::bad_alloc();
-  m.check(av_buffersink_get_frame(m.sink, m.palette.get()), "cannot make the GIF palette");
+  m.mapper = std::make_unique<PaletteMapper>(m.histogram->palette(255), m.spec.width, m.spec.height);
+  m.histogram.reset();
   m.first_pass_frames = m.frames;
   m.frames = 0;
   m.pass = 2;
-  // Pass 2: the frames through the palette (a dither that diffuses the error only where colours are missing; only
-  // the rectangle that changed is processed again, so still parts of a frame stay the same pixels).
-  AVFilterContext* palette_source = nullptr;
-  m.open_graph("paletteuse", "dither=sierra2_4a:diff_mode=rectangle", &palette_source);
-  m.palette->pts = 0;
-  m.check(av_buffersrc_add_frame_flags(palette_source, m.palette.get(), AV_BUFFERSRC_FLAG_KEEP_REF),
-          "cannot apply the GIF palette");
-  m.check(av_buffersrc_add_frame(palette_source, nullptr), "cannot apply the GIF palette");
+  m.frame->format = AV_PIX_FMT_PAL8;
+  m.frame->width = m.spec.width;
+  m.frame->height = m.spec.height;
+  m.check(av_frame_get_buffer(m.frame.get(), 0), "cannot allocate a frame");
   m.write_header();
 }
 
@@ -477,8 +631,6 @@ std::string FfmpegEncoder::finish() {
   if (m.spec.format == Format::Gif) {
     if (m.frames != m.first_pass_frames)
       throw VideoError(m.name + ": fewer frames in the second pass than in the first");
-    m.check(av_buffersrc_add_frame(m.source, nullptr), "cannot apply the GIF palette");
-    m.drain_graph(m.encoded);
   }
   m.encode(nullptr);  // the encoder's delayed frames
   m.trailer_written = true;  // tried once, whatever it gives

@@ -1,5 +1,6 @@
 // Encoding RGBA frames into an MP4 (H.264 through libx264) or a GIF, in memory. The encoder is the build's
-// (video_encoder.h: open_encoder): on the desktop FFmpeg, MP4 and GIF (a palette made from every frame, two passes);
+// (video_encoder.h: open_encoder): on the desktop FFmpeg, MP4 and GIF (a palette made from every frame, two passes,
+// in memory that does not grow with the clip);
 // in the page giflib, GIF only (gif_encoder.h: a palette per frame, one pass).
 // No UI dependency: frames are plain RGBA rows. Nothing is written to any file here: finish() hands back the whole
 // file's bytes, and the caller writes them through io::OutputFile (capture/output_file.h), so a recording that fails
@@ -73,8 +74,8 @@ class VideoWriter {
   VideoWriter& operator=(const VideoWriter&) = delete;
 
   // How many times the caller hands over the same frames: 1 for MP4 and the page's GIF; 2 for FFmpeg's GIF, whose
-  // palette is made from every frame before the first one can be written (the first pass only counts colours:
-  // nothing is kept of the frames, so memory stays that of one frame whatever the length; the caller renders them
+  // palette is made from every frame before the first one can be written (the first pass only counts colours into a
+  // fixed histogram: nothing is kept of the frames, so memory does not grow with the length; the caller renders them
   // again, which a deterministic recording allows, instead of keeping ~1 GB of RGBA for 10 s at 1280x720).
   int passes() const;
   // The next frame: width × height RGBA pixels, rows top to bottom, `stride` bytes apart (0: width × 4).

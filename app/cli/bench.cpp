@@ -541,13 +541,13 @@ bool read_option(Args& args, BenchOptions& o) {
   }
   if (auto v = args.option("--workload")) { o.workloads.push_back(*v); return true; }
   if (auto v = args.option("--solver")) {
-    if (!find_solver(*v)) throw UsageError("--solver: unknown solver '" + *v + "'");
+    if (!find_solver(*v)) throw UsageError("--solver: unknown solver " + lagrange::quoted(*v));
     o.solvers.push_back(*v);
     return true;
   }
   if (auto v = args.option("--set")) {
     const auto eq = v->find('=');
-    if (eq == std::string::npos) throw UsageError("--set: expected KEY=VALUE, got '" + *v + "'");
+    if (eq == std::string::npos) throw UsageError("--set: expected KEY=VALUE, got " + lagrange::quoted(*v));
     if (std::string p = set_setting(o.base, v->substr(0, eq), v->substr(eq + 1)); !p.empty())
       throw UsageError("--set " + p);
     o.passed.insert(o.passed.end(), {"--set", *v});

@@ -46,7 +46,7 @@ int HeadlessRender::usage_error(const std::string& message) const {
 
 int HeadlessRender::fail(int code, const std::string& message) const {
   if (before_message) before_message();
-  std::fprintf(stderr, "lagrange-lab %s: %s\n", command_.c_str(), printable(message, 4096).c_str());
+  std::fprintf(stderr, "lagrange-lab %s: %s\n", command_.c_str(), bounded_message(printable(message, 4096)).c_str());
   return code;
 }
 

@@ -257,7 +257,10 @@ void check_run_options(const RunOptions& o) {
     if (o.save_state->empty()) throw UsageError("--save-state needs a file name");
     if (io::is_standard_output(*o.save_state)) throw UsageError("--save-state needs a file, not standard output");
     io::refuse_same_file(*o.scene_path, *o.save_state);
-    if (o.csv && *o.csv == *o.save_state) throw UsageError("--save-state and --csv name the same file");
+    // By any spelling: "./o.json", a hard or symbolic link to it, "d/../o.json".
+    if (o.csv && io::same_output(*o.csv, *o.save_state))
+      throw UsageError("--save-state and --csv name the same file (" + lagrange::quoted(*o.save_state) + " and " +
+                       lagrange::quoted(*o.csv) + ")");
   }
 }
 

@@ -87,6 +87,7 @@ bool Sandbox::leave_edit() {
     return false;
   }
   e.active = false;
+  if (!state_.toast_is_error) state_.toast_seconds = 0.0;  // Edit mode's hint is done with: it would cover the scene
   e.played_opening = state_.scene_openings;
   for (const LaneSpec& spec : e.lanes) add_lane(spec);
   state_.timeline.clear();
@@ -386,6 +387,7 @@ bool Sandbox::edit_key(const SDL_KeyboardEvent& key) {
     case SDLK_h:
     case SDLK_F1:
     case SDLK_TAB:
+    case SDLK_F5:
     case SDLK_F12:
     case SDLK_F9:
     case SDLK_p: return false;

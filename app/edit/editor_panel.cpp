@@ -102,7 +102,7 @@ bool tool_button(SandboxState& state, const EditTools& tool) {
   const bool pressed = ImGui::Button(label.c_str());
   if (current) ImGui::PopStyleColor();
   remember_rect(state, std::string("tool ") + tool.name);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tool.help);
+  if (ImGui::IsItemHovered()) tooltip("%s", tool.help);
   if (pressed) state.editor.tool = tool.tool;
   return pressed;
 }
@@ -136,10 +136,10 @@ void file_section(SandboxState& state) {
   if (ImGui::Button("Save (Ctrl+S)")) state.commands.push_back(Command::save(""));
   remember_rect(state, "edit save button");
   if (ImGui::IsItemHovered() && state.downloads)
-    ImGui::SetTooltip("Download the edited scene as %s",
+    tooltip("Download the edited scene as %s",
                       e.document.empty() ? "a .json file" : e.document.filename().string().c_str());
   else if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Save the edited scene to %s",
+    tooltip("Save the edited scene to %s",
                       e.document.empty() ? (state.save_dir.string() + "/...json (a new file)").c_str()
                                          : e.document.string().c_str());
   ImGui::SameLine();
@@ -162,11 +162,15 @@ void status_line(SandboxState& state) {
   if (e.problem.empty()) {
     int rows = 0;
     for (const ConstraintDef& def : e.draft.constraints) rows += rows_of(def, e.draft.dimension);
-    ImGui::TextColored(colours.ok_text, "Valid: %zu particles, %zu constraints (%d rows)", e.draft.particles.size(),
-                       e.draft.constraints.size(), rows);
+    char text[128];
+    std::snprintf(text, sizeof text, "Valid: %zu particles, %zu constraints (%d rows)", e.draft.particles.size(),
+                  e.draft.constraints.size(), rows);
+    ImGui::PushStyleColor(ImGuiCol_Text, colours.ok_text);
+    words(text);
+    ImGui::PopStyleColor();
   } else {
     ImGui::PushStyleColor(ImGuiCol_Text, colours.error_text);
-    ImGui::TextWrapped("%s", e.problem.c_str());
+    words(e.problem.c_str());
     ImGui::PopStyleColor();
     hint("As opening the saved file would say. Play and Save wait until it is fixed (Ctrl+Z undoes).");
   }
@@ -222,7 +226,7 @@ void generators_section(SandboxState& state) {
   const auto error_line = [&] {
     if (e.generator_error.empty()) return;
     ImGui::PushStyleColor(ImGuiCol_Text, colours.error_text);
-    ImGui::TextWrapped("%s", e.generator_error.c_str());
+    words(e.generator_error.c_str());
     ImGui::PopStyleColor();
   };
   const bool flat = e.draft.dimension == 2;
@@ -308,7 +312,7 @@ void particle_inspector(SandboxState& state, int p) {
     e.change(pinned ? "pin" : "unpin", [&](Scene& s) { edit::set_pinned(s, p, pinned); });
   remember_rect(state, "edit pinned");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Fixed: never moves. Pinned: held by a pin constraint (its force shows; the solvers keep it).");
+    tooltip("Fixed: never moves. Pinned: held by a pin constraint (its force shows; the solvers keep it).");
   double radius = def.radius;
   if (numbers_field(state, "radius (0: auto)", "radius", &radius, 1) && radius >= 0.0) def.radius = radius;
   bool custom = def.has_colour;
@@ -353,7 +357,7 @@ void particle_inspector(SandboxState& state, int p) {
         e.constraint = static_cast<int>(s.constraints.size()) - 1;
       });
     remember_rect(state, std::string("add ") + kind + " button");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", a.tooltip);
+    if (ImGui::IsItemHovered()) tooltip("%s", a.tooltip);
   }
   for (int c : edit::constraints_on(e.draft, p))
     if (ImGui::Selectable(constraint_label(e.draft, c, p).c_str(), e.constraint == c)) e.constraint = c;
@@ -373,7 +377,7 @@ void constraint_inspector(SandboxState& state, int c) {
     double angle = frame->angle * kDegrees;
     if (numbers_field(state, "angle (deg)", "rod angle", &angle, 1, 180.0))  // a residue of a half-turn is 0
       edit::set_rod_angle(e.draft, c, angle / kDegrees);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("From straight down, counter-clockwise positive (0: hanging).");
+    if (ImGui::IsItemHovered()) tooltip("From straight down, counter-clockwise positive (0: hanging).");
     double rate = frame->angular_velocity;
     if (numbers_field(state, "ang. velocity (rad/s)", "rod angular velocity", &rate, 1))
       edit::set_rod_angular_velocity(e.draft, c, rate);
@@ -391,11 +395,11 @@ void constraint_inspector(SandboxState& state, int c) {
             def.particles.empty() ? Vec3(0.0) : e.draft.particles[static_cast<std::size_t>(def.particles[0])].position);
         if (vector_field(state, label.c_str(), field.key, value, largest(e.draft))) def.set(field.key, value);
       }
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", field.description);
+      if (ImGui::IsItemHovered()) tooltip("%s", field.description);
     }
   double compliance = def.compliance;
   if (numbers_field(state, "compliance (m/N)", "compliance", &compliance, 1, 0.0, 3)) def.compliance = compliance;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("0: rigid. > 0: a spring of stiffness 1/compliance (docs/physics.md).");
+  if (ImGui::IsItemHovered()) tooltip("0: rigid. > 0: a spring of stiffness 1/compliance (docs/physics.md).");
   double damping = def.damping;
   if (numbers_field(state, "damping (N s/m)", "damping", &damping, 1, 0.0, 3)) def.damping = damping;
 }
@@ -469,7 +473,7 @@ void draw_editor_panel(SandboxState& state) {
   ImGui::SameLine();
   if (ImGui::Button("Play (E)")) state.push(Command::Kind::ToggleEdit);
   remember_rect(state, "play button");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Run the edited scene from this state.");
+  if (ImGui::IsItemHovered()) tooltip("Run the edited scene from this state.");
   for (const EditTools& tool : kEditTools) {
     tool_button(state, tool);
     if (&tool != &kEditTools[std::size(kEditTools) - 1]) ImGui::SameLine();
@@ -494,7 +498,7 @@ void draw_editor_panel(SandboxState& state) {
     ImGui::EndDisabled();
     remember_rect(state, h.command == Command::Kind::Undo ? "undo button" : "redo button");
     if (!h.steps.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-      ImGui::SetTooltip("%s %s (%s)", h.name, h.steps.back().label.c_str(), h.keys);
+      tooltip("%s %s (%s)", h.name, h.steps.back().label.c_str(), h.keys);
   }
   ImGui::SameLine();
   hint("%zu steps", e.undo.size());
@@ -562,49 +566,8 @@ void draw_edit_overlay(SandboxState& state) {
         draw->AddLine(ImVec2(c.x, c.y - 9 * scale), ImVec2(c.x, c.y + 9 * scale), edit_colour, 1.0f * scale);
       }
 
-  // The banner: what mode this is, what the tool does, how to leave.
-  ImGui::SetNextWindowPos(ImVec2(0.5f * (lo.x + hi.x), lo.y + 8.0f * scale), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
-  ImGui::SetNextWindowBgAlpha(0.85f);
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
-                                 ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoInputs;
-  if (ImGui::Begin("##edit banner", nullptr, flags)) {
-    const char* tool = "";
-    for (const EditTools& t : kEditTools)
-      if (t.tool == e.tool) tool = t.name;
-    ImGui::TextColored(colours.editing, "EDIT MODE");
-    ImGui::SameLine();
-    // On one line when the scene is wide enough (a projector's 2x scale in a small window is not), else on two.
-    char line[160];
-    std::snprintf(line, sizeof line, "tool: %s  -  E or Space plays  -  Ctrl+Z undoes", tool);
-    if (ImGui::CalcTextSize(line).x + ImGui::CalcTextSize("EDIT MODE  ").x > hi.x - lo.x - 24.0f * scale) {
-      ImGui::Text("tool: %s", tool);
-      ImGui::TextUnformatted("E or Space plays  -  Ctrl+Z undoes");
-    } else {
-      ImGui::TextUnformatted(line);
-    }
-    if (!e.problem.empty()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, colours.error_text);
-      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::max(200.0f, 0.5f * (hi.x - lo.x)));
-      ImGui::TextWrapped("%s", e.problem.c_str());
-      ImGui::PopTextWrapPos();
-      ImGui::PopStyleColor();
-    }
-    const ImVec2 p = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
-    state.widget_rects["edit banner"] = {p.x, p.y, p.x + size.x, p.y + size.y};
-  }
-  ImGui::End();
-  if (state.toast_seconds > 0.0 && !state.toast.empty()) {
-    ImGui::SetNextWindowPos(ImVec2(0.5f * (lo.x + hi.x), hi.y - 12.0f * scale), ImGuiCond_Always, ImVec2(0.5f, 1.0f));
-    ImGui::SetNextWindowBgAlpha(0.85f);
-    if (ImGui::Begin("##edit toast", nullptr, flags)) {
-      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::max(200.0f, 0.6f * (hi.x - lo.x)));
-      if (state.toast_is_error) ImGui::TextColored(colours.error_text, "%s", state.toast.c_str());
-      else ImGui::TextUnformatted(state.toast.c_str());
-      ImGui::PopTextWrapPos();
-    }
-    ImGui::End();
-  }
+  // The banner (what mode this is, what the tool does, how to leave) and the messages are overlays of their own,
+  // placed where they cover no particle (ui/scene_overlays.cpp).
 }
 
 

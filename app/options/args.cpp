@@ -66,8 +66,8 @@ long parse_count(const std::string& flag, const std::string& text, long min, lon
     throw UsageError(flag + ": must be at most " + std::to_string(max) + ", got " + printable(text));
   if (result.ec != std::errc() || result.ptr != text.data() + text.size())
     throw UsageError(flag + ": expected a whole number, got " + lagrange::quoted(text));
-  if (value < min) throw UsageError(flag + ": must be at least " + std::to_string(min) + ", got " + text);
-  if (value > max) throw UsageError(flag + ": must be at most " + std::to_string(max) + ", got " + text);
+  if (value < min) throw UsageError(flag + ": must be at least " + std::to_string(min) + ", got " + printable(text));
+  if (value > max) throw UsageError(flag + ": must be at most " + std::to_string(max) + ", got " + printable(text));
   return value;
 }
 

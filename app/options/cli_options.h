@@ -25,7 +25,8 @@ inline bool parse_size(std::string_view text, int& width, int& height) {
 
 // Prints "PREFIX: MESSAGE" and the usage text (a printf format taking the solver ids) to stderr; returns exit code 2.
 inline int usage_error(const char* prefix, const char* usage, const std::string& message) {
-  std::fprintf(stderr, "%s: %s\n", prefix, printable(message, 4096).c_str());  // values may hold escape sequences
+  // Values may hold escape sequences, and be long: escaped, and the line kept short.
+  std::fprintf(stderr, "%s: %s\n", prefix, bounded_message(printable(message, 4096)).c_str());
   std::fprintf(stderr, usage, solver_ids().c_str());
   return 2;
 }

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "lagrange/text.h"
+
 namespace lagrange::cli {
 
 const char* const kDragUsage =
@@ -23,13 +25,13 @@ ScriptedDrag parse_drag(const std::string& text) {
   }
   if (fields.size() != 6)
     throw UsageError("--drag: expected P,X,Y,Z,T0,T1 (6 comma-separated values), got " +
-                     std::to_string(fields.size()) + " in '" + text + "'");
+                     std::to_string(fields.size()) + " in " + lagrange::quoted(text));
   ScriptedDrag drag;
   long particle = -1;
   const std::string& p = fields[0];
   const auto result = std::from_chars(p.data(), p.data() + p.size(), particle);
   if (result.ec != std::errc() || result.ptr != p.data() + p.size() || particle < 0 || particle > 1'000'000'000)
-    throw UsageError("--drag: P must be a particle number (0, 1, ...), got '" + p + "' in '" + text + "'");
+    throw UsageError("--drag: P must be a particle number (0, 1, ...), got " + lagrange::quoted(p) + " in " + lagrange::quoted(text));
   drag.particle = static_cast<int>(particle);
   const char* names[] = {"X", "Y", "Z", "T0", "T1"};
   double values[5];
@@ -37,15 +39,16 @@ ScriptedDrag parse_drag(const std::string& text) {
     const std::string& f = fields[k + 1];
     const auto r = std::from_chars(f.data(), f.data() + f.size(), values[k]);
     if (r.ec != std::errc() || r.ptr != f.data() + f.size() || !std::isfinite(values[k]))
-      throw UsageError(std::string("--drag: ") + names[k] + " must be a finite number, got '" + f + "' in '" +
-                       text + "'");
+      throw UsageError(std::string("--drag: ") + names[k] + " must be a finite number, got " + lagrange::quoted(f) + " in " +
+                       lagrange::quoted(text));
   }
   drag.target = Vec3(values[0], values[1], values[2]);
   drag.start = values[3];
   drag.end = values[4];
-  if (drag.start < 0.0) throw UsageError("--drag: T0 must be >= 0, got '" + fields[4] + "' in '" + text + "'");
+  if (drag.start < 0.0) throw UsageError("--drag: T0 must be >= 0, got " + lagrange::quoted(fields[4]) + " in " + lagrange::quoted(text));
   if (drag.end < drag.start)
-    throw UsageError("--drag: T1 (" + fields[5] + ") is before T0 (" + fields[4] + ") in '" + text + "'");
+    throw UsageError("--drag: T1 (" + printable(fields[5]) + ") is before T0 (" + printable(fields[4]) + ") in " +
+                     lagrange::quoted(text));
   return drag;
 }
 
@@ -56,7 +59,7 @@ bool read_drag_option(Args& args, DragOptions& options) {
   }
   if (auto v = args.option("--drag-model")) {
     const auto model = find_drag_model(*v);
-    if (!model) throw UsageError("--drag-model: expected hard or spring, got '" + *v + "'");
+    if (!model) throw UsageError("--drag-model: expected hard or spring, got " + lagrange::quoted(*v));
     options.model = *model;
     return true;
   }

@@ -186,7 +186,11 @@ void Sandbox::open_scene(Scene scene, const std::filesystem::path& path) {
   start_scene(std::move(scene), path);
   ++state_.scene_openings;
   state_.scene_error.clear();
-  state_.open_path = path.string();
+  // The field shows the path as short as it can: relative to the working folder when the file lies under it.
+  std::error_code error;
+  const std::filesystem::path here = std::filesystem::current_path(error);
+  const std::filesystem::path relative = error ? path : path.lexically_proximate(here);
+  state_.open_path = !relative.empty() && !relative.string().starts_with("..") ? relative.string() : path.string();
 }
 
 std::string Sandbox::load_scene(const std::filesystem::path& path) {
@@ -254,23 +258,69 @@ void Sandbox::update_viewport() {
   state_.window_width = w;
   state_.window_height = h;
   state_.pixel_ratio = platform_->pixel_ratio();
-  const std::array<int, 4> rect = lane_viewports(state_)[0];  // split lane views: lane 1's
-  state_.camera.set_viewport(rect[0], rect[1], rect[2], rect[3]);
+  const auto views = lane_viewports(state_);  // split lane views: each lane's camera gets its own
+  for (std::size_t k = 0; k < views.size(); ++k)
+    state_.view_camera(k).set_viewport(views[k][0], views[k][1], views[k][2], views[k][3]);
 }
 
 void Sandbox::frame_scene() {
   update_viewport();  // the free middle between the panels: the scene is framed into it
-  glm::dvec3 lo, hi;
-  reach_bounds(state_.world(), lo, hi);
-  // A margin of a third of a rod, and at least 6 % of the scene (beads on wires have no rods to measure).
-  const double pad = std::max(state_.length_scale * 0.3, 0.06 * glm::length(hi - lo));
-  if (state_.camera.perspective) {
-    state_.camera.yaw = 0.6;
-    state_.camera.pitch = 0.35;
+  const auto views = lane_viewports(state_);
+  for (std::size_t k = 0; k < views.size(); ++k) {
+    // Each view on its own lane's reach (side by side: a lane that drifted or blew up is framed on its own).
+    const World& world = state_.lane_world(views.size() > 1 ? k : 0);
+    Camera& camera = state_.view_camera(k);
+    glm::dvec3 lo, hi;
+    view_reach(state_, k, lo, hi);
+    // A margin of a third of a rod, and at least 6 % of the scene (beads on wires have no rods to measure).
+    const double pad = std::max(state_.length_scale * 0.3, 0.06 * glm::length(hi - lo));
+    camera.perspective = world.dimension() == 3;
+    if (camera.perspective) {
+      camera.yaw = 0.6;
+      camera.pitch = 0.35;
+    }
+    lo -= glm::dvec3(pad);
+    hi += glm::dvec3(pad);
+    // How wide the reach looks against how tall: what the overlays' corners are chosen for (scene_overlays.cpp).
+    double aspect = std::max(hi.x - lo.x, 1e-9) / std::max(hi.y - lo.y, 1e-9);
+    if (camera.perspective) {
+      Camera trial = camera;
+      trial.frame(lo, hi);
+      glm::dvec2 a(1e300), b(-1e300);
+      for (int corner = 0; corner < 8; ++corner)
+        if (const auto p = trial.project({(corner & 1) ? hi.x : lo.x, (corner & 2) ? hi.y : lo.y,
+                                          (corner & 4) ? hi.z : lo.z})) {
+          a = glm::min(a, glm::dvec2(*p));
+          b = glm::max(b, glm::dvec2(*p));
+        }
+      if (b.x > a.x && b.y > a.y) aspect = (b.x - a.x) / (b.y - a.y);
+    }
+    const std::array<int, 4> free = framing_rect(state_, k, aspect);
+    camera.frame_into(lo, hi, free[0], free[1], free[2], free[3]);
   }
-  lo -= glm::dvec3(pad);
-  hi += glm::dvec3(pad);
-  state_.camera.frame(lo, hi);
+  // Side by side, the lanes are compared at one scale: every lane whose reach is within twice lane 1's is drawn with
+  // the pixels per metre of the most zoomed-out of them (each still centred on its own reach). A lane that drifted
+  // far or blew up keeps its own framing and never shrinks lane 1.
+  if (views.size() > 1 && !state_.camera.perspective) {
+    double units = 0.0;  // metres per pixel, the largest of the lanes compared
+    for (std::size_t k = 0; k < views.size(); ++k)
+      if (lane_in_scale(state_, k)) units = std::max(units, state_.view_camera(k).half_height / views[k][3]);
+    for (std::size_t k = 0; k < views.size(); ++k)
+      if (lane_in_scale(state_, k)) state_.view_camera(k).half_height = units * views[k][3];
+  }
+  views_ = views;  // framed for these views and overlays: check_layout frames again when they change
+  overlays_ = overlay_signature();
+}
+
+// What the overlays' sizes depend on most (a lane added or stopped, the legend shown, Edit mode): a change frames the
+// scene again, so that no overlay lands on it. Smaller changes (a number's digits, the rod colouring's legend) only
+// move the overlays to a free corner.
+std::vector<double> Sandbox::overlay_signature() const {
+  double running = 0.0;
+  for (const SimLane& lane : state_.sim.lanes()) running += lane.running() ? 1.0 : 0.0;
+  return {running, static_cast<double>(state_.lane_count()), static_cast<double>(state_.lane_view == LaneView::Split),
+          static_cast<double>(state_.view.legend), static_cast<double>(state_.view.presentation),
+          static_cast<double>(state_.editor.active), static_cast<double>(state_.view.panels), state_.ui_scale};
 }
 
 // --- stepping -------------------------------------------------------------------------------------------------------
@@ -464,6 +514,20 @@ void Sandbox::apply(const Command& command) {
       if (!state_.paused) resume_from_snapshot();
       break;
     case Command::Kind::ExportCsv: export_csv(command.path); break;
+    case Command::Kind::ExportTable: {  // the Measure strip's table (measurement_table.h), never over the scene file
+      const MeasurementTable& table = state_.measure.table;
+      const std::string path = !command.path.empty() ? command.path
+                                                     : timestamped_path(state_.save_dir, state_.scene.name + " periods",
+                                                                        ".csv").string();
+      if (const std::string error = write_table_csv(table, path, state_.scene_path); !error.empty()) {
+        state_.notice = "Could not export the table: " + error;
+        state_.show_toast(state_.notice, true);
+      } else {
+        const std::string rows = std::to_string(table.rows.size()) + (table.rows.size() == 1 ? " row" : " rows");
+        deliver_file(path, "Exported the table of periods (" + rows + ") to " + path, "the table, " + rows);
+      }
+      break;
+    }
     case Command::Kind::Scrub:
       if (command.index >= 0) show_snapshot(static_cast<std::size_t>(command.index));
       break;
@@ -818,6 +882,7 @@ void Sandbox::frame(double wall_seconds) {
   ImGui::Render();
 
   apply_commands();
+  check_layout();  // a command that changed the views or their texts (a lane, Edit mode): framed before drawing
   if (state_.editor.active) {
     state_.editor.snap_step = grid_step(state_);
     if (state_.editor.dirty) show_draft();
@@ -859,9 +924,12 @@ void Sandbox::frame(double wall_seconds) {
 
 void Sandbox::check_layout() {
   const auto views = lane_viewports(state_);
-  if (views.size() == view_count_ && views[0] == first_view_) return;
-  view_count_ = views.size();
-  first_view_ = views[0];
+  const bool moved = views != views_;
+  if (!moved && overlay_signature() == overlays_) return;
+  // The views moved or changed size (a window resized, a panel collapsed or opened, a lane added, V), or the texts
+  // over them did: every view framed again into its new room.
+  frame_scene();
+  if (!moved) return;
   if (state_.dragging()) end_drag();
   gesture_ = Gesture::None;
   mouse_view_ = 0;
@@ -870,8 +938,8 @@ void Sandbox::check_layout() {
 void Sandbox::update_hover() {
   state_.hover = {};
   if (state_.dragging() || gesture_ != Gesture::None || mouse_.x < 0.0) return;
-  if (ImGui::GetIO().WantCaptureMouse || !state_.camera.in_viewport(mouse_)) return;
-  state_.hover = pick(view_world(), state_.camera, radii_, mouse_);
+  if (ImGui::GetIO().WantCaptureMouse || !mouse_camera().in_viewport(mouse_)) return;
+  state_.hover = pick(view_world(), mouse_camera(), radii_, mouse_);
   if (&view_world() != &state_.world()) state_.hover.lane = mouse_view_;
   if (state_.hover.kind == Hover::Kind::Particle) ++state_.input_counts.particle_hover_frames;
   if (state_.hover.kind == Hover::Kind::Rod) ++state_.input_counts.rod_hover_frames;
@@ -906,11 +974,11 @@ void Sandbox::update_view_state(double wall_seconds) {
 void Sandbox::render(bool with_panels) {
   update_viewport();
   const auto views = lane_viewports(state_);
-  for (std::size_t k = 0; k < views.size(); ++k) {  // one view, or one per lane side by side (the same camera)
+  for (std::size_t k = 0; k < views.size(); ++k) {  // one view, or one per lane side by side (each its camera)
     build_draw_list(state_, radii_, draw_list_, static_cast<int>(k));
     if (k == 0 && state_.editor.active) add_editor_gizmos(draw_list_);
     else if (k == 0) add_measure_gizmos(state_, radii_, draw_list_);  // on lane 1, the world the tools measure
-    Camera camera = state_.camera;
+    Camera camera = state_.view_camera(k);
     camera.set_viewport(views[k][0], views[k][1], views[k][2], views[k][3]);
     renderer_->draw(draw_list_, camera, state_.view.msaa, state_.window_width, state_.window_height, k == 0);
   }

@@ -155,6 +155,8 @@ class Sandbox {
   // frames only: never inside a NewFrame / Render pair.
   void apply_appearance();
   glm::dvec2 to_pixels(int x, int y) const;
+  Camera& mouse_camera();  // the camera of the lane view under the mouse (split views), else lane 1's
+  const Camera& mouse_camera() const;
   const World& view_world() const;  // the world of the lane view under the mouse (split views), else lane 1's
 
   std::unique_ptr<Platform> platform_;
@@ -169,8 +171,9 @@ class Sandbox {
   glm::dvec2 mouse_{-1.0, -1.0};     // drawable pixels, from the last mouse event (in lane 1's view: to_pixels)
   std::array<int, 2> pointer_{-1, -1};  // window units of the last motion or press, as SDL gave them
   mutable int mouse_view_ = 0;       // the lane view the mouse is in (split views)
-  std::array<int, 4> first_view_{};  // lane 1's view and the number of views at the last check_layout
-  std::size_t view_count_ = 1;
+  std::vector<std::array<int, 4>> views_;  // the lane views at the last framing
+  std::vector<double> overlays_;           // and what its overlays' sizes depended on
+  std::vector<double> overlay_signature() const;
   bool buttons_down_[3] = {false, false, false};  // left, right, middle, from events
   enum class Gesture { None, Orbit, Pan } gesture_ = Gesture::None;
   int rod_press_ = -1;            // the rod under a left press: released without moving, it is selected (Measure)

@@ -47,8 +47,8 @@ bool acts(const SDL_Event& event) {
 
 }  // namespace
 
-// Split lane views: a pixel in lane k's view maps to the same place in lane 1's view (the camera's viewport), and
-// mouse_view_ remembers k, so picking looks at lane k's world. A drag or a gesture keeps the view it began in.
+// Split lane views: mouse_view_ remembers which view the pointer is in, so picking looks at lane k's world with lane
+// k's camera (each view is framed on its own lane). A drag or a gesture keeps the view it began in.
 glm::dvec2 Sandbox::to_pixels(int x, int y) const {
   const double ratio = platform_->pixel_ratio();
   const glm::dvec2 pixel{x * ratio, y * ratio};
@@ -65,9 +65,11 @@ glm::dvec2 Sandbox::to_pixels(int x, int y) const {
         mouse_view_ = static_cast<int>(k);
     }
   }
-  const auto& v = views[static_cast<std::size_t>(std::min<int>(mouse_view_, static_cast<int>(views.size()) - 1))];
-  return pixel - glm::dvec2(v[0] - views[0][0], v[1] - views[0][1]);
+  return pixel;
 }
+
+Camera& Sandbox::mouse_camera() { return state_.view_camera(static_cast<std::size_t>(mouse_view_)); }
+const Camera& Sandbox::mouse_camera() const { return state_.view_camera(static_cast<std::size_t>(mouse_view_)); }
 
 const World& Sandbox::view_world() const {
   const std::size_t k = static_cast<std::size_t>(mouse_view_);
@@ -142,7 +144,7 @@ void Sandbox::handle_event(const SDL_Event& event) {
       break;
     case SDL_MOUSEWHEEL:
       if (!ui_mouse && event.wheel.y != 0)
-        state_.camera.zoom(event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED ? -event.wheel.y : event.wheel.y, mouse_);
+        mouse_camera().zoom(event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED ? -event.wheel.y : event.wheel.y, mouse_);
       break;
     case SDL_FINGERDOWN:
       // A second finger: the first one's pan (its touch is the mouse, SDL_HINT_TOUCH_MOUSE_EVENTS) gives way to the
@@ -165,13 +167,18 @@ void Sandbox::mouse_motion(const SDL_MouseMotionEvent& motion) {
   mouse_ = pixel;
   if (state_.editor.active) state_.editor.cursor_pixel = pixel;
   if (state_.editor.gesture != EditorState::Gesture::None) {
-    edit_motion(state_.camera.clamp_to_viewport(pixel, 4.0));
+    edit_motion(mouse_camera().clamp_to_viewport(pixel, 4.0));
     return;
   }
   // The grabbed particle stays in the scene's viewport: a cursor over a panel drags it along the edge.
-  if (state_.dragging()) move_drag(state_.camera.clamp_to_viewport(pixel, 12.0));
-  else if (gesture_ == Gesture::Orbit) state_.camera.orbit(delta.x, delta.y);
-  else if (gesture_ == Gesture::Pan) state_.camera.pan(delta.x, delta.y);
+  if (state_.dragging()) {
+    move_drag(mouse_camera().clamp_to_viewport(pixel, 12.0));
+  } else if (gesture_ == Gesture::Orbit) {
+    // Every lane's view turns together: side by side they show the scene from one direction.
+    for (std::size_t k = 0; k < state_.lane_count(); ++k) state_.view_camera(k).orbit(delta.x, delta.y);
+  } else if (gesture_ == Gesture::Pan) {
+    mouse_camera().pan(delta.x, delta.y);
+  }
 }
 
 // A button went down: where, and which buttons are held (the scene gets the press unless a panel takes it).
@@ -186,7 +193,7 @@ void Sandbox::mouse_press(const SDL_MouseButtonEvent& button) {
 void Sandbox::press_in_scene(const SDL_MouseButtonEvent& button) {
   const glm::dvec2 pixel = mouse_;
   if (button.button == SDL_BUTTON_LEFT && state_.editor.active) {
-    if (button.clicks >= 2 && pick(state_.world(), state_.camera, radii_, pixel).kind == Hover::Kind::None &&
+    if (button.clicks >= 2 && pick(state_.world(), mouse_camera(), radii_, pixel).kind == Hover::Kind::None &&
         state_.editor.tool == EditTool::Select)
       frame_scene();
     else
@@ -197,7 +204,7 @@ void Sandbox::press_in_scene(const SDL_MouseButtonEvent& button) {
     gesture_ = Gesture::Pan;
     return;
   }
-  const Hover hit = pick(view_world(), state_.camera, radii_, pixel);
+  const Hover hit = pick(view_world(), mouse_camera(), radii_, pixel);
   if (hit.kind == Hover::Kind::Particle && (SDL_GetModState() & KMOD_SHIFT)) {
     toggle_trail(state_, hit.index);
     sync_lane_trails();
@@ -210,7 +217,7 @@ void Sandbox::press_in_scene(const SDL_MouseButtonEvent& button) {
   } else if (button.clicks >= 2) {
     frame_scene();
   } else {
-    gesture_ = state_.camera.perspective ? Gesture::Orbit : Gesture::Pan;
+    gesture_ = mouse_camera().perspective ? Gesture::Orbit : Gesture::Pan;
     rod_press_ = hit.kind == Hover::Kind::Rod ? hit.index : -1;
     press_pixel_ = pixel;
   }
@@ -222,7 +229,7 @@ void Sandbox::mouse_release(const SDL_MouseButtonEvent& button) {
   mouse_ = to_pixels(button.x, button.y);
   if (button.button >= 1 && button.button <= 3) buttons_down_[button.button - 1] = false;
   if (button.button == SDL_BUTTON_LEFT && state_.editor.gesture != EditorState::Gesture::None)
-    edit_release(state_.camera.clamp_to_viewport(mouse_, 4.0));
+    edit_release(mouse_camera().clamp_to_viewport(mouse_, 4.0));
   if (button.button == SDL_BUTTON_LEFT && state_.dragging()) end_drag();
   if (button.button == SDL_BUTTON_LEFT && rod_press_ >= 0 && glm::length(mouse_ - press_pixel_) <= 3.0)
     select_rod(state_.measure, state_.world(), rod_press_);
@@ -242,7 +249,7 @@ void Sandbox::pinch(const SDL_MultiGestureEvent& gesture) {
   int width = 1, height = 1;
   platform_->window_size(width, height);
   const glm::dvec2 middle = to_pixels(static_cast<int>(gesture.x * width), static_cast<int>(gesture.y * height));
-  state_.camera.scale_view(before / now, middle);
+  mouse_camera().scale_view(before / now, middle);
 }
 
 void Sandbox::handle_key(const SDL_KeyboardEvent& key) {
@@ -275,7 +282,15 @@ void Sandbox::handle_key(const SDL_KeyboardEvent& key) {
     case SDLK_f: state_.push(Command::Kind::FrameScene); break;
     case SDLK_h:
     case SDLK_F1: state_.view.help = !state_.view.help; break;
-    case SDLK_TAB: state_.view.panels = !state_.view.panels; break;
+    case SDLK_TAB: {  // both panels to their bars, or both open again
+      const bool open = state_.view.left_open || state_.view.right_open;
+      state_.view.presentation = false;
+      state_.view.panels = true;
+      state_.view.left_open = state_.view.right_open = !open;
+      state_.view.opened_last = ViewOptions::Side::None;
+      break;
+    }
+    case SDLK_F5: state_.view.presentation = !state_.view.presentation; break;
     case SDLK_F12:
     case SDLK_p: state_.commands.push_back(Command::screenshot(state_.screenshot_without_panels)); break;
     case SDLK_F9: state_.push(Command::Kind::ToggleRecording); break;
@@ -295,6 +310,7 @@ void Sandbox::handle_key(const SDL_KeyboardEvent& key) {
     case SDLK_ESCAPE:
       if (state_.view.help) state_.view.help = false;
       else if (state_.dragging()) end_drag();
+      else if (state_.view.presentation) state_.view.presentation = false;
       break;
     case SDLK_q:
       if (ctrl) quit_ = true;
@@ -327,8 +343,8 @@ void Sandbox::begin_drag(int particle, glm::dvec2 pixel) {
   resume_from_snapshot();  // a drag in the past starts a new future from there
   const Vec3 position = world.state().position[particle];
   drag.plane_point = position;
-  drag.plane_normal = world.dimension() == 2 ? glm::dvec3(0.0, 0.0, 1.0) : -state_.camera.forward();
-  const auto hit = intersect_plane(state_.camera.ray(pixel), drag.plane_point, drag.plane_normal);
+  drag.plane_normal = world.dimension() == 2 ? glm::dvec3(0.0, 0.0, 1.0) : -mouse_camera().forward();
+  const auto hit = intersect_plane(mouse_camera().ray(pixel), drag.plane_point, drag.plane_normal);
   drag.offset = hit ? position - *hit : glm::dvec3(0.0);
   for (SimLane& lane : state_.sim.lanes())  // the same particle in every lane, moved by the same cursor
     if (lane.running()) lane.drag.begin(lane.world, particle, state_.drag_settings());
@@ -336,7 +352,7 @@ void Sandbox::begin_drag(int particle, glm::dvec2 pixel) {
 
 void Sandbox::move_drag(glm::dvec2 pixel) {
   Drag& drag = state_.drag;
-  const auto hit = intersect_plane(state_.camera.ray(pixel), drag.plane_point, drag.plane_normal);
+  const auto hit = intersect_plane(mouse_camera().ray(pixel), drag.plane_point, drag.plane_normal);
   if (!hit) return;
   glm::dvec3 target = *hit + drag.offset;
   if (state_.world().dimension() == 2) target.z = drag.plane_point.z;

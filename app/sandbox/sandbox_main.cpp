@@ -41,7 +41,8 @@ constexpr const char* kUsage =
     "                  pointer rested on a particle or a rod, particles grabbed, and whether the state is finite\n"
     "  --list-keys     print the keyboard shortcuts, one key per line (SDL key names), and exit\n"
     "  -h, --help      this text; press H in the window for the keys\n"
-    "exit codes: 0 closed normally, 1 no window could be opened, 2 bad option, 3 the simulation ended non-finite\n";
+    "exit codes: 0 closed normally, 1 no window could be opened, 2 bad option or a scene that could not be loaded,\n"
+    "3 the simulation ended non-finite\n";
 
 int usage_error(const std::string& message) { return lagrange::app::usage_error("lagrange-lab", kUsage, message); }
 
@@ -116,6 +117,9 @@ int sandbox_main(int argc, char** argv) {
   try {
     Sandbox sandbox(options);
     start_window(sandbox, line);  // the scene (or the default with the error on screen), solver, lanes, ...
+    // A scene on the command line that could not be loaded is bad input (exit 2, as for `run`), once the window,
+    // which shows the message over the default scene, closes.
+    const bool bad_scene = !sandbox.state().scene_error.empty();
     auto last = std::chrono::steady_clock::now();
     for (long frame = 0; sandbox.pump_events() && frame != quit_after; ++frame) {
       const auto now = std::chrono::steady_clock::now();
@@ -141,6 +145,7 @@ int sandbox_main(int argc, char** argv) {
       std::fprintf(stderr, "lagrange-lab: the simulation ended in a non-finite state (%s)\n", bad.c_str());
       return 3;
     }
+    if (bad_scene) return 2;
   } catch (const std::exception& error) {
     std::fprintf(stderr, "lagrange-lab: %s\n", error.what());
     return 1;

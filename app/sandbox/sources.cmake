@@ -19,6 +19,7 @@ set(LAGRANGE_SANDBOX_SHARED_SOURCES
   window/theme.cpp
   # tools/ (floor 2): the measuring tools and the timeline, no window
   tools/measure_tools.cpp
+  tools/measurement_table.cpp
   tools/timeline.cpp
   # state/ (floor 3): plain data
   state/editor_state.cpp
@@ -31,9 +32,15 @@ set(LAGRANGE_SANDBOX_SHARED_SOURCES
   ui/diagnostics_panel.cpp
   ui/display_controls.cpp
   ui/lanes_panel.cpp
+  ui/layout_check.cpp
   ui/measure_panel.cpp
+  ui/measure_table.cpp
+  ui/overlay_layout.cpp
   ui/overlays.cpp
   ui/plots.cpp
+  ui/scene_overlays.cpp
+  ui/screen_layout.cpp
+  ui/text_box.cpp
   ui/timeline_bar.cpp
   ui/ui_layers.cpp
   ui/user_config.cpp

@@ -12,7 +12,7 @@ void read_window_option(cli::Args& args, WindowCommandLine& line) {
   if (args.flag("-h") || args.flag("--help")) {
     line.help = true;
   } else if (auto v = args.option("--solver")) {
-    if (!find_solver(*v)) throw cli::UsageError("unknown solver '" + *v + "'");
+    if (!find_solver(*v)) throw cli::UsageError("unknown solver " + lagrange::quoted(*v));
     line.solver = *v;
   } else if (auto v = args.option("--size")) {
     if (!parse_size(*v, line.width, line.height)) throw cli::UsageError("--size needs WIDTHxHEIGHT, e.g. 1280x720");

@@ -40,7 +40,14 @@ struct ViewOptions {
   bool trails = true;
   int trail_steps = 300;
   int msaa = 4;
+  // The side panels (docs/app.md, "The window"): Tab collapses both to thin bars and opens them again; each panel
+  // collapses to its bar by its own button and opens again by a click on the bar. Open panels still give way to the
+  // scene (screen_layout.cpp): when the window is too small for them at the UI scale, the one the user did not open
+  // last collapses first. Presentation (F5) shows the scene alone, with one line of text over it.
   bool panels = true;
+  bool left_open = true, right_open = true;
+  enum class Side { None, Left, Right } opened_last = Side::None;
+  bool presentation = false;
   bool help = false;
   bool legend = true;
   // Drift you can see: each rod drawn with its length error |d| − L multiplied by this (1, 10, 100, 1000), centred
@@ -79,6 +86,7 @@ struct Command {
     ToggleRecording, // start or stop recording the window as a video (F9, Record; window_recorder.h)
     PickSceneFile,   // ask the platform for a scene file from the user's disk (the page's "Open file..."); it comes
                      // back as an SDL_DROPFILE event, like a file dropped on the window
+    ExportTable,     // path ("" = a new file in save_dir): the Measure strip's table of periods as CSV
   };
   Kind kind = Kind::Reset;
   Settings settings;
@@ -152,6 +160,9 @@ struct InputCounts {
 // panel's field for its own settings ("dt=0.004 substeps=2", filled when the lane starts).
 struct LaneDisplay {
   History history;
+  // The lane's own camera when the lanes are side by side, framed on the lane's own reach (lane 1 uses
+  // SandboxState::camera): a lane that drifted or blew up is framed and scaled on its own.
+  Camera camera;
   std::vector<Trail> trails;
   std::array<char, 256> settings_field{};
 };
@@ -185,7 +196,18 @@ struct SandboxState {
   bool dragging() const { return hand().active(); }
 
   ViewOptions view;
-  Camera camera;
+  Camera camera;  // lane 1's view (and every lane's when overlaid)
+  // The camera lane view k is drawn and picked with: side by side, each lane's own; overlaid, lane 1's.
+  Camera& view_camera(std::size_t k) {
+    return lane_view == LaneView::Split && k > 0 && k < displays.size() ? displays[k].camera : camera;
+  }
+  const Camera& view_camera(std::size_t k) const {
+    return lane_view == LaneView::Split && k > 0 && k < displays.size() ? displays[k].camera : camera;
+  }
+  // Where each overlay over the scene sat last frame (its name → overlay_layout.h's Anchor): kept while it covers
+  // nothing, so the texts do not hop from corner to corner.
+  std::map<std::string, int> overlay_anchors;
+  float legend_width = 1.0f;  // the legend's widest, a fraction of its view, as the last framing chose it
   DragModel drag_model = DragModel::Hard;
   double spring_stiffness = DragSettings{}.spring_stiffness;  // N/m per kg of the mass the drag moves
   bool paused = false;

@@ -233,6 +233,13 @@ std::string why_no_exact_period(const Model& model, const State& state, int part
   return "it is not a simple pendulum";
 }
 
+double angle_about(const World& world, int particle, int pivot) {
+  const Vec3 r = world.state().position[static_cast<std::size_t>(particle)] -
+                 world.state().position[static_cast<std::size_t>(pivot)];
+  const Vec3 down = down_of(world.settings().gravity);
+  return std::atan2(glm::length(glm::cross(down, r)), glm::dot(down, r));
+}
+
 namespace {
 
 // Whether the hand holds something: the mouse's tool rows are in the model.
@@ -242,24 +249,79 @@ bool hand_holds(const Model& model) {
   return false;
 }
 
-// The timed simple pendulum's angle from straight down about its pivot (the polar angle: AmplitudeMeter uses |θ|).
-double pendulum_angle(const World& world, int particle, const PendulumPeriod& pendulum) {
-  const Vec3 r = world.state().position[static_cast<std::size_t>(particle)] -
-                 world.state().position[static_cast<std::size_t>(pendulum.pivot)];
-  const Vec3 down = down_of(world.settings().gravity);
-  return std::atan2(glm::length(glm::cross(down, r)), glm::dot(down, r));
-}
-
 // One sample of the timed particle, after a step or when timing (re)starts.
 void sample_timer(MeasureState& m, const World& world) {
   const auto p = static_cast<std::size_t>(m.particle);
   m.meter.sample(world.time(), world.state().position[p]);
   m.timer_full = m.meter.samples() >= MeasureState::kMaxSamples;
   if (!m.pendulum) return;
-  m.amplitude.sample(world.time(), pendulum_angle(world, m.particle, *m.pendulum));
+  m.amplitude.sample(world.time(), angle_about(world, m.particle, m.pendulum->pivot));
   if (const auto swing = m.amplitude.result()) {
     m.exact = pendulum_period(m.pendulum->length, glm::length(m.timed_gravity), swing->amplitude);
     m.exact->pivot = m.pendulum->pivot;
+  }
+}
+
+// A new motion: every simple-pendulum bob of the scene watched from now on (a quick count of each particle's rows
+// first, so a cloth of a thousand particles costs one pass over its rows). What "Time every bob" still waited for
+// is dropped: its swing is gone. `why`: the new motion, for the note.
+void watch_bobs(MeasureState& m, const World& world, const char* why) {
+  if (const int waiting = bobs_timing(m); waiting > 0)
+    m.every_bob_note = "stopped before " + std::to_string(waiting) + (waiting == 1 ? " bob" : " bobs") +
+                       " had swung a whole period: " + why;
+  m.bobs.clear();
+  const Model& model = world.model();
+  std::vector<int> rows(model.particle_count(), 0);
+  for (const auto& c : model.constraints()) {
+    if (c->tool()) continue;  // the hand's pin: a held pendulum is still a pendulum
+    for (int p : c->particles()) ++rows[static_cast<std::size_t>(p)];
+  }
+  for (std::size_t i = 0; i < model.particle_count(); ++i) {
+    if (model.fixed(i) || rows[i] != 1) continue;
+    const int p = static_cast<int>(i);
+    const auto pendulum = simple_pendulum_period(model, world.state(), p);
+    if (!pendulum) continue;
+    BobWatch& bob = m.bobs.emplace_back();
+    bob.particle = p;
+    bob.pendulum = *pendulum;
+    bob.amplitude.sample(world.time(), angle_about(world, p, pendulum->pivot));
+  }
+}
+
+// After a step: each watched bob's angle, and the period of those "Time every bob" waits for; a bob's row goes into
+// the table after its first whole period (and a turn, for its amplitude).
+void feed_bobs(MeasureState& m, const World& world) {
+  const double g = glm::length(world.settings().gravity);
+  for (BobWatch& bob : m.bobs) {
+    bob.amplitude.sample(world.time(), angle_about(world, bob.particle, bob.pendulum.pivot));
+    if (!bob.meter) continue;
+    PeriodMeter& meter = *bob.meter;
+    meter.sample(world.time(), world.state().position[static_cast<std::size_t>(bob.particle)]);
+    // result() reads every sample: every step at first, then at about 600 evenly spread moments per doubling of
+    // the samples, so a bob that hardly swings (near the top) does not cost a sweep of all its samples each step.
+    const std::size_t n = meter.samples();
+    if (n >= 600 && n % (n / 600) != 0) continue;
+    const auto timed = meter.result();
+    const auto swing = bob.amplitude.result();
+    if (timed && swing) {
+      TableRow row;
+      row.particle = bob.particle;
+      row.colour = bob.colour;
+      row.name = bob.name;
+      const PendulumPeriod exact = pendulum_period(bob.pendulum.length, g, swing->amplitude);
+      row.amplitude = swing->amplitude;
+      row.period = timed->period;
+      row.intervals = timed->intervals;
+      row.exact = exact.exact;
+      row.small_angle = exact.small_angle;
+      row.length = bob.pendulum.length;
+      row.gravity = g;
+      m.table.rows.push_back(std::move(row));
+      bob.meter.reset();
+    } else if (n >= MeasureState::kMaxSamples) {
+      m.every_bob_note = bob.name + " did not swing a whole period in " + std::to_string(n) + " steps";
+      bob.meter.reset();
+    }
   }
 }
 
@@ -328,6 +390,7 @@ void measure_scene_started(MeasureState& m, const World& world) {
   m.stopwatch.reset();
   m.trace.clear();
   restart_timer(m, world);
+  watch_bobs(m, world, "the scene started again");
   reset_scales(m, world);
   m.readout = {};
 }
@@ -341,13 +404,25 @@ void set_energy_zero(MeasureState& m, const World& world, EnergyZero zero) {
   m.phase_rate.reset(rate);
 }
 
+namespace {
+
+// Gravity, damping or the mouse's work changed since timing started, or the hand took or let go.
+bool motion_changed(const MeasureState& m, const World& world) {
+  return world.settings().gravity != m.timed_gravity || world.settings().damping != m.timed_damping ||
+         world.work().mouse != m.timed_mouse_work || hand_holds(world.model()) != m.timed_held;
+}
+
+}  // namespace
+
 void measure_after_step(MeasureState& m, const World& world) {
   const double dt = world.settings().dt;
-  if (world.settings().gravity != m.timed_gravity || world.settings().damping != m.timed_damping ||
-      world.work().mouse != m.timed_mouse_work || hand_holds(world.model()) != m.timed_held) {
+  if (motion_changed(m, world)) {
     restart_timer(m, world);  // a new motion: what was timed before does not belong to it
-  } else if (m.particle >= 0 && static_cast<std::size_t>(m.particle) < world.particle_count() && !m.timer_full) {
-    sample_timer(m, world);
+    watch_bobs(m, world, "gravity, damping or the hand changed the motion");
+  } else {
+    if (m.particle >= 0 && static_cast<std::size_t>(m.particle) < world.particle_count() && !m.timer_full)
+      sample_timer(m, world);
+    feed_bobs(m, world);
   }
   // The step's energy, measured once for the plots (Sandbox::record_step): no second pass over the scene.
   const EnergyBars bars = energy_bars(world.stats().energy, world.work(), m.potential_offset);
@@ -368,6 +443,7 @@ void measure_after_step(MeasureState& m, const World& world) {
 
 void measure_state_moved(MeasureState& m, const World& world) {
   restart_timer(m, world);
+  watch_bobs(m, world, "the state was moved (a pose, or a moment of the timeline)");
   reset_scales(m, world);
   m.trace.clear();
   if (const auto angle = selected_rod_angle(m, world)) {
@@ -385,6 +461,56 @@ std::optional<RodAngle> selected_rod_angle(const MeasureState& m, const World& w
   const auto a = static_cast<std::size_t>(ends->first), b = static_cast<std::size_t>(ends->second);
   return rod_angle(s.position[a], s.position[b], s.velocity[a], s.velocity[b], world.settings().gravity,
                    world.dimension() == 2);
+}
+
+// --- the table ------------------------------------------------------------------------------------------------------
+
+const BobWatch* watched_bob(const MeasureState& m, int particle) {
+  for (const BobWatch& bob : m.bobs)
+    if (bob.particle == particle) return &bob;
+  return nullptr;
+}
+
+std::optional<TableRow> timer_row(const MeasureState& m, const std::optional<glm::vec3>& colour,
+                                  const std::string& name) {
+  if (!m.pendulum || !m.exact) return std::nullopt;
+  const auto timed = m.meter.result();
+  if (!timed) return std::nullopt;
+  TableRow row;
+  row.particle = m.particle;
+  row.colour = colour;
+  row.name = name;
+  row.amplitude = m.exact->amplitude;
+  row.period = timed->period;
+  row.intervals = timed->intervals;
+  row.exact = m.exact->exact;
+  row.small_angle = m.exact->small_angle;
+  row.length = m.exact->length;
+  row.gravity = glm::length(m.timed_gravity);
+  return row;
+}
+
+bool time_every_bob(MeasureState& m, const World& world, std::span<const std::optional<glm::vec3>> colours,
+                    std::span<const std::string> names) {
+  if (motion_changed(m, world)) {  // a setting changed while paused: time the motion it makes, not the old one
+    restart_timer(m, world);
+    watch_bobs(m, world, "");
+  }
+  m.every_bob_note.clear();
+  if (m.bobs.empty()) return false;
+  m.every_bob_since = world.time();
+  for (BobWatch& bob : m.bobs) {
+    const auto p = static_cast<std::size_t>(bob.particle);
+    bob.colour = p < colours.size() ? colours[p] : std::nullopt;
+    bob.name = p < names.size() ? names[p] : "bob " + std::to_string(bob.particle);
+    bob.meter.emplace();
+    bob.meter->sample(world.time(), world.state().position[p]);
+  }
+  return true;
+}
+
+int bobs_timing(const MeasureState& m) {
+  return static_cast<int>(std::count_if(m.bobs.begin(), m.bobs.end(), [](const BobWatch& b) { return b.meter.has_value(); }));
 }
 
 }  // namespace lagrange::app

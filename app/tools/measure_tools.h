@@ -7,12 +7,14 @@
 #include <array>
 #include <deque>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "lagrange/diagnostics.h"
 #include "lagrange/period.h"
 #include "lagrange/world.h"
+#include "tools/measurement_table.h"
 
 namespace lagrange::app {
 
@@ -114,9 +116,25 @@ int rod_of(const Model& model, int particle);
 // Why simple_pendulum_period() gives no exact period for `particle`, in words for the panel.
 std::string why_no_exact_period(const Model& model, const State& state, int particle);
 
+// The angle of `particle` about `pivot` from straight down (along gravity; −y without), the polar angle in [0, π].
+double angle_about(const World& world, int particle, int pivot);
+
+// A simple-pendulum bob of the scene, watched from the start of the current motion (the scene, a reset, the end of
+// a drag, a change of gravity or damping): its amplitude measured from the swing, for its name in the timer's list
+// and for the table; and, while "Time every bob" waits for it, its own period timer.
+struct BobWatch {
+  int particle = -1;
+  PendulumPeriod pendulum;            // its rod's length, its pivot, the small-angle period (amplitude unused)
+  AmplitudeMeter amplitude;           // since the motion started
+  std::optional<PeriodMeter> meter;   // "Time every bob": timing it until its row is in the table
+  std::optional<glm::vec3> colour;    // its drawn colour and name when the timing started, for its row
+  std::string name;
+};
+
 // Everything the Measure panel keeps between frames.
 struct MeasureState {
   bool shown = false;          // the Measure strip under the scene (key M)
+  int tool = 0;                // the tool shown when the strip shows one at a time: timer, protractor, energy, table
   int particle = -1;           // the timed particle
   int rod = -1;                // the protractor's rod
   std::optional<std::pair<int, int>> ends;  // rod_ends() of that rod, found when it was selected
@@ -144,9 +162,19 @@ struct MeasureState {
   EnergyZero energy_zero = EnergyZero::Lowest;
   double potential_offset = 0.0;        // lowest_potential() at the last (re)start, or 0 for Origin
 
+  // The table of measurements (measurement_table.h) and what fills it: every simple-pendulum bob of the scene,
+  // watched since the current motion started; "Time every bob" times them all at once, each row added after the
+  // bob's first whole period. A new motion (Reset, a scene, a drag, gravity or damping) stops what is still timing.
+  MeasurementTable table;
+  std::vector<BobWatch> bobs;
+  double every_bob_since = 0.0;         // simulated time "Time every bob" started
+  std::string every_bob_note;           // why it stopped before every bob was in, "" otherwise
+
   // What the panel showed in its last frame (the GUI tests read these).
   struct Readout {
     std::optional<double> period, exact, small_angle;
+    std::optional<double> difference;  // measured / exact − 1, and as shown ("−0.0031 %")
+    std::string difference_text;
     int intervals = 0;
     std::optional<RodAngle> rod;
     double stopwatch = 0.0;
@@ -176,5 +204,20 @@ void measure_after_step(MeasureState& measure, const World& world);
 void measure_state_moved(MeasureState& measure, const World& world);
 // The selected rod's angle now; empty without a valid rod.
 std::optional<RodAngle> selected_rod_angle(const MeasureState& measure, const World& world);
+
+// --- the table ------------------------------------------------------------------------------------------------------
+// The watched bob that is `particle`, or null.
+const BobWatch* watched_bob(const MeasureState& measure, int particle);
+// The timer's reading as a row of the table: empty until it has a measured period of a simple pendulum whose swing
+// has turned (the exact period needs the amplitude). `colour` and `name` are the timed particle's (bob_names).
+std::optional<TableRow> timer_row(const MeasureState& measure, const std::optional<glm::vec3>& colour,
+                                  const std::string& name);
+// "Time every bob": a period timer on every watched bob from now on; each bob's row is added after its first whole
+// period (measure_after_step). colours / names: every particle's drawn colour and name, by number. False when the
+// scene has no simple pendulum.
+bool time_every_bob(MeasureState& measure, const World& world, std::span<const std::optional<glm::vec3>> colours,
+                    std::span<const std::string> names);
+// How many watched bobs "Time every bob" still waits for.
+int bobs_timing(const MeasureState& measure);
 
 }  // namespace lagrange::app

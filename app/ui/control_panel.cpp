@@ -23,6 +23,36 @@ void same_line_if_fits(float width) {
   if (ImGui::GetCursorScreenPos().x + width > right) ImGui::NewLine();
 }
 
+void words(const std::string& text) {
+  const float width = std::max(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize());
+  const auto fits = [&](const std::string& line) { return ImGui::CalcTextSize(line.c_str()).x <= width; };
+  std::string line;
+  const auto flush = [&] {
+    ImGui::TextUnformatted(line.c_str());
+    line.clear();
+  };
+  for (std::size_t at = 0; at <= text.size();) {
+    std::size_t end = text.find_first_of(" \n", at);
+    if (end == std::string::npos) end = text.size();
+    std::string word = text.substr(at, end - at);
+    if (!line.empty() && !fits(line + " " + word)) flush();
+    // A word wider than the whole line (a path): broken after a '/' that fits, else where it must.
+    while (line.empty() && !fits(word) && word.size() > 1) {
+      std::size_t cut = word.size() - 1;
+      while (cut > 1 && !fits(word.substr(0, cut))) --cut;
+      const std::size_t slash = word.rfind('/', cut - 1);
+      if (slash != std::string::npos && slash > 0) cut = slash + 1;
+      line = word.substr(0, cut);
+      flush();
+      word = word.substr(cut);
+    }
+    line = line.empty() ? word : line + " " + word;
+    if (end < text.size() && text[end] == '\n') flush();
+    at = end + 1;
+  }
+  if (!line.empty()) flush();
+}
+
 namespace {
 
 // Labels are sized by their text, never cut at the panel's edge. fit_label gives the next widget the width that
@@ -37,7 +67,7 @@ std::string fit_label(const std::string& label) {
     ImGui::SetNextItemWidth(widget);
     return label;
   }
-  ImGui::TextWrapped("%s", visible.c_str());
+  words(visible.c_str());
   ImGui::SetNextItemWidth(-FLT_MIN);
   return "##" + label;
 }
@@ -56,7 +86,7 @@ bool checkbox(SandboxState& state, const char* label, bool* value) {
   } else {
     changed = ImGui::Checkbox((std::string("##") + label).c_str(), value);
     ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
-    ImGui::TextWrapped("%s", label);
+    words(label);
   }
   remember_label(state, label);
   return changed;
@@ -78,7 +108,7 @@ std::string setting_label(std::string_view key, const char* fallback) {
 
 void setting_tooltip(std::string_view key) {
   const SettingInfo* info = setting_info(key);
-  if (info && ImGui::IsItemHovered()) ImGui::SetTooltip("%s: %s", info->key, info->description);
+  if (info && ImGui::IsItemHovered()) tooltip("%s: %s", info->key, info->description);
 }
 
 bool slider_double(SandboxState& state, std::string_view key, const char* label, double& value, double lo, double hi,
@@ -105,7 +135,7 @@ void scene_section(SandboxState& state) {
   ImGui::TextColored(colours.title, "%s", state.scene.name.c_str());
   if (!state.scene.description.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, colours.description);
-    ImGui::TextWrapped("%s", state.scene.description.c_str());
+    words(state.scene.description.c_str());
     ImGui::PopStyleColor();
   }
   hint("%zu particles, %zu constraints, %dD", state.world().particle_count(), state.world().constraints().size(),
@@ -116,7 +146,7 @@ void scene_section(SandboxState& state) {
       const bool current = file == state.scene_path;
       if (ImGui::Selectable(file.stem().string().c_str(), current))
         state.commands.push_back(Command::load(file.string()));
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", file.string().c_str());
+      if (ImGui::IsItemHovered()) tooltip("%s", file.string().c_str());
     }
     if (state.scene_files.empty()) hint("no scenes in %s", state.assets_dir.string().c_str());
     ImGui::EndListBox();
@@ -135,11 +165,11 @@ void scene_section(SandboxState& state) {
   ImGui::SameLine();
   const bool open = ImGui::Button("Open");
   if ((open || enter) && path[0]) state.commands.push_back(Command::load(std::string(path.data())));
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Open the scene file named in the field (or press Enter there).");
+  if (ImGui::IsItemHovered()) tooltip("Open the scene file named in the field (or press Enter there).");
   if (state.scene_picker) {  // the page: a scene from the user's own disk
     if (ImGui::Button("Open file...")) state.push(Command::Kind::PickSceneFile);
     remember_rect(state, "open file button");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Open a scene file (.json) from your computer.");
+    if (ImGui::IsItemHovered()) tooltip("Open a scene file (.json) from your computer.");
     ImGui::SameLine();
     hint("...or drop a .json file on the page");
   } else {
@@ -150,9 +180,9 @@ void scene_section(SandboxState& state) {
   if (ImGui::Button("Save (Ctrl+S)")) state.commands.push_back(Command::save(""));
   remember_rect(state, "save button");
   if (ImGui::IsItemHovered() && state.downloads)
-    ImGui::SetTooltip("Download the scene as it is now (positions, velocities, time, settings) as a .json file");
+    tooltip("Download the scene as it is now (positions, velocities, time, settings) as a .json file");
   else if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Save the scene as it is now (positions, velocities, time, settings) to %s",
+    tooltip("Save the scene as it is now (positions, velocities, time, settings) to %s",
                       state.saved_path.empty() ? (state.save_dir.string() + "/...json").c_str()
                                                : state.saved_path.string().c_str());
   ImGui::SameLine();
@@ -163,7 +193,7 @@ void scene_section(SandboxState& state) {
   }
   remember_rect(state, "export csv button");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("The timeline (the last %.0f s, every step, every lane) as a CSV with the columns of "
+    tooltip("The timeline (the last %.0f s, every step, every lane) as a CSV with the columns of "
                       "lagrange-lab run --csv, %s%s",
                       state.timeline.max_seconds, state.downloads ? "as a download" : "to a new file in ",
                       state.downloads ? "" : state.save_dir.string().c_str());
@@ -171,7 +201,7 @@ void scene_section(SandboxState& state) {
   if (ImGui::Button("Edit (E)")) state.push(Command::Kind::ToggleEdit);
   remember_rect(state, "edit button");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Edit mode: add, join, move, pin and delete particles with the mouse, type initial conditions, "
+    tooltip("Edit mode: add, join, move, pin and delete particles with the mouse, type initial conditions, "
                       "undo and redo, save.");
   auto& save_path = state.save_field;
   ImGui::SetNextItemWidth(-(save_width + ImGui::GetStyle().ItemSpacing.x));
@@ -185,11 +215,11 @@ void scene_section(SandboxState& state) {
   remember_rect(state, "save as button");
   if ((save_as || save_enter) && save_path[0]) state.commands.push_back(Command::save(std::string(save_path.data())));
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(state.downloads ? "Download the scene as it is now under the name in the field."
+    tooltip(state.downloads ? "Download the scene as it is now under the name in the field."
                                       : "Save the scene as it is now to the file named in the field.");
   if (!state.scene_error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, colours.error_text);
-    ImGui::TextWrapped("Could not open: %s", state.scene_error.c_str());
+    words("Could not open: " + state.scene_error);
     ImGui::PopStyleColor();
     hint("The previous scene keeps running.");
     if (ImGui::SmallButton("Dismiss")) state.scene_error.clear();
@@ -218,13 +248,13 @@ void solver_section(SandboxState& state) {
         settings.solver = info.id;
         state.commands.push_back(Command::apply_settings(settings));
       }
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", info.description);
+      if (ImGui::IsItemHovered()) tooltip("%s", info.description);
       ImGui::PopID();
     }
     ImGui::EndCombo();
   }
   ImGui::PushStyleColor(ImGuiCol_Text, palette(state.appearance.theme).description);
-  ImGui::TextWrapped("%s", current.description);
+  words(current.description);
   ImGui::PopStyleColor();
   hint("Keys 1..%zu switch live, without a reset.", solver_table().size());
 }
@@ -234,13 +264,13 @@ void run_buttons(SandboxState& state) {
   const float w = (ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().ItemSpacing.x) / 3.0f;
   if (ImGui::Button(state.paused ? "Run" : "Pause", ImVec2(w, 0))) state.push(Command::Kind::TogglePause);
   remember_rect(state, "pause");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Space");
+  if (ImGui::IsItemHovered()) tooltip("Space");
   ImGui::SameLine();
   if (ImGui::Button("Step", ImVec2(w, 0))) state.push(Command::Kind::StepOnce);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("S or Right arrow: one step of dt, then paused");
+  if (ImGui::IsItemHovered()) tooltip("S or Right arrow: one step of dt, then paused");
   ImGui::SameLine();
   if (ImGui::Button("Reset", ImVec2(w, 0))) state.push(Command::Kind::Reset);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("R: back to the scene's start, keeping your settings");
+  if (ImGui::IsItemHovered()) tooltip("R: back to the scene's start, keeping your settings");
 }
 
 // How fast the window runs the simulation and how much of it the timeline keeps: the app's, not the world's settings.
@@ -248,23 +278,23 @@ void pace_controls(SandboxState& state) {
   double scale_lo = 1.0 / 64.0, scale_hi = 4.0;
   ImGui::SliderScalar(fit_label("time scale").c_str(), ImGuiDataType_Double, &state.time_scale, &scale_lo, &scale_hi,
                       "x%.3g", ImGuiSliderFlags_Logarithmic);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Slow motion below 1. Keys [ and ] halve and double it.");
+  if (ImGui::IsItemHovered()) tooltip("Slow motion below 1. Keys [ and ] halve and double it.");
   remember_label(state, "time scale");
   // Slow motion in one click, and back.
   const bool slow = state.time_scale < 1.0;
   if (ImGui::SmallButton(slow ? "real time" : "slow motion x1/4")) state.time_scale = slow ? 1.0 : 0.25;
   remember_rect(state, "slow motion");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip(slow ? "Back to time scale x1" : "Time scale x1/4");
+  if (ImGui::IsItemHovered()) tooltip(slow ? "Back to time scale x1" : "Time scale x1/4");
   ImGui::SliderInt(fit_label("max steps / frame").c_str(), &state.max_steps_per_frame, 1, 64);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("A slow machine runs slower than real time instead of freezing.");
+    tooltip("A slow machine runs slower than real time instead of freezing.");
   remember_label(state, "max steps / frame");
   // Time travel: how far back the timeline under the scene reaches (and at most 256 MB of snapshots).
   double history_lo = 1.0, history_hi = 600.0;
   ImGui::SliderScalar(fit_label("history kept").c_str(), ImGuiDataType_Double, &state.timeline.max_seconds,
                       &history_lo, &history_hi, "%.0f s", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("How many seconds of simulated time the timeline under the scene keeps to scrub back to (Left "
+    tooltip("How many seconds of simulated time the timeline under the scene keeps to scrub back to (Left "
                       "steps back); at most %.0f MB of snapshots, the oldest dropped first.",
                       static_cast<double>(state.timeline.max_bytes) / (1 << 20));
   remember_label(state, "history kept");
@@ -308,7 +338,7 @@ bool planet_buttons(SandboxState& state, Settings& s) {
     }
     remember_rect(state, std::string("gravity ") + planet.name);
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("g = %.2f m/s\xc2\xb2, %s, along the current direction of gravity", planet.g, planet.what);
+      tooltip("g = %.2f m/s\xc2\xb2, %s, along the current direction of gravity", planet.g, planet.what);
   }
   return changed;
 }
@@ -323,7 +353,7 @@ bool air_drag_checkbox(SandboxState& state, Settings& s) {
     changed = true;
   }
   remember_rect(state, "air drag");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Linear air drag -damping m v on every particle: on or off");
+  if (ImGui::IsItemHovered()) tooltip("Linear air drag -damping m v on every particle: on or off");
   return changed;
 }
 
@@ -354,11 +384,11 @@ void simulation_section(SandboxState& state) {
   pace_controls(state);
   settings_controls(state);
   if (ImGui::Button("Scene's own settings")) state.push(Command::Kind::RestoreSceneSettings);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Back to the values in the scene file (no reset).");
+  if (ImGui::IsItemHovered()) tooltip("Back to the values in the scene file (no reset).");
   for (const std::string* error : {&state.alert, &state.settings_error}) {
     if (error->empty()) continue;
     ImGui::PushStyleColor(ImGuiCol_Text, palette(state.appearance.theme).error_text);
-    ImGui::TextWrapped("%s", error->c_str());
+    words(error->c_str());
     ImGui::PopStyleColor();
   }
 }
@@ -369,7 +399,7 @@ void interaction_section(SandboxState& state) {
   ImGui::RadioButton("hard", &model, 0);
   remember_rect(state, "drag model hard");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(
+    tooltip(
         "A stiff compliant hand: the particle sits on the cursor (within g h\xc2\xb2) and the rods stay exact. Beyond "
         "their reach it goes to the nearest point they reach and is held there; the pull is capped at 100 weights "
         "of what it moves.");
@@ -377,7 +407,7 @@ void interaction_section(SandboxState& state) {
   ImGui::RadioButton("spring", &model, 1);
   remember_rect(state, "drag model spring");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("A soft, critically damped spring toward the cursor, its stiffness per kg of the mass it moves: "
+    tooltip("A soft, critically damped spring toward the cursor, its stiffness per kg of the mass it moves: "
                       "a bead and a whole cloth follow alike.");
   ImGui::SameLine();
   ImGui::TextDisabled("(D)");
@@ -389,7 +419,7 @@ void interaction_section(SandboxState& state) {
     ImGui::SliderScalar(fit_label(label).c_str(), ImGuiDataType_Double, &state.spring_stiffness, &lo, &hi, "%.0f",
                         ImGuiSliderFlags_Logarithmic);
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("Spring stiffness per kilogram of the mass the drag moves (N/m per kg): the spring's own "
+      tooltip("Spring stiffness per kilogram of the mass the drag moves (N/m per kg): the spring's own "
                         "frequency is its square root, 10 /s at 100.");
     remember_label(state, label);
   }
@@ -423,12 +453,12 @@ void view_section(SandboxState& state) {
     if (&info != &kRodColourings[0])
       same_line_if_fits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(info.label).x);
     if (ImGui::RadioButton(info.label, state.view.rod_colouring == info.value)) state.view.rod_colouring = info.value;
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", info.tip);
+    if (ImGui::IsItemHovered()) tooltip("%s", info.tip);
     remember_rect(state, std::string("rod colour ") + info.label);
   }
   for (const ViewToggle& toggle : kViewToggles) {
     checkbox(state, toggle.label, &(state.view.*toggle.member));
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", toggle.tip);
+    if (ImGui::IsItemHovered()) tooltip("%s", toggle.tip);
   }
   if (ImGui::SmallButton("clear trails (C)")) state.push(Command::Kind::ClearTrails);
   remember_label(state, "clear trails (C)");
@@ -458,7 +488,7 @@ void screenshot_section(SandboxState& state) {
     hint("Folder (F12 or P saves a PNG there, F9 records an MP4):");
     ImGui::SetNextItemWidth(-FLT_MIN);
     if (ImGui::InputText("##folder", folder.data(), folder.size())) state.screenshot_dir = folder.data();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", state.screenshot_dir.string().c_str());
+    if (ImGui::IsItemHovered()) tooltip("%s", state.screenshot_dir.string().c_str());
     remember_rect(state, "screenshot folder");
   }
   checkbox(state, "without panels", &state.screenshot_without_panels);
@@ -467,7 +497,7 @@ void screenshot_section(SandboxState& state) {
   remember_label(state, state.downloads ? "Download PNG (F12)" : "Save PNG (F12)");
   if (!state.notice.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette(state.appearance.theme).ok_text);
-    ImGui::TextWrapped("%s", state.notice.c_str());
+    words(state.notice.c_str());
     ImGui::PopStyleColor();
     remember_rect(state, "screenshot notice");
   }
@@ -478,46 +508,6 @@ void screenshot_section(SandboxState& state) {
 std::span<const ViewToggle> view_toggles() { return kViewToggles; }
 std::span<const RodColouringInfo> rod_colourings() { return kRodColourings; }
 
-PanelLayout panel_layout(const SandboxState& state) {
-  if (!state.view.panels) return {};
-  // A quarter of the window for the controls, up to 330 units, and a tenth more for the plots; in a narrow window
-  // both shrink so the scene keeps 40 % of the width.
-  const float scale = static_cast<float>(state.ui_scale);
-  const float window = static_cast<float>(state.window_width / std::max(state.pixel_ratio, 1e-6));
-  PanelLayout layout;
-  layout.left = std::clamp(0.24f * window, 240.0f * scale, 330.0f * scale);
-  layout.right = 1.1f * layout.left;
-  const float total = layout.left + layout.right;
-  if (total > 0.6f * window) {
-    layout.left *= 0.6f * window / total;
-    layout.right *= 0.6f * window / total;
-  }
-  layout.bottom = state.editor.active ? 0.0f : measure_strip_height(state);
-  return layout;
-}
-
-bool begin_right_panel(SandboxState& state, const char* title, const char* rect_name) {
-  const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  const float width = panel_layout(state).right;
-  ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x + viewport->Size.x - width, viewport->Pos.y));
-  ImGui::SetNextWindowSize(ImVec2(width, viewport->Size.y));
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
-                                 ImGuiWindowFlags_NoSavedSettings;
-  if (!ImGui::Begin(title, nullptr, flags)) return false;
-  const ImVec2 pos = ImGui::GetWindowPos();
-  state.widget_rects[rect_name] = {pos.x + ImGui::GetWindowContentRegionMin().x, pos.y,
-                                   pos.x + ImGui::GetWindowContentRegionMax().x, pos.y + ImGui::GetWindowHeight()};
-  return true;
-}
-
-std::array<int, 4> scene_viewport(const SandboxState& state) {
-  const PanelLayout layout = panel_layout(state);
-  const int left = static_cast<int>(std::lround(layout.left * state.pixel_ratio));
-  const int right = static_cast<int>(std::lround(layout.right * state.pixel_ratio));
-  const int bottom = static_cast<int>(std::lround(layout.bottom * state.pixel_ratio));
-  return {left, 0, std::max(state.window_width - left - right, 1), std::max(state.window_height - bottom, 1)};
-}
-
 void refresh_scene_files(SandboxState& state) {
   state.scene_files.clear();
   std::error_code error;
@@ -527,12 +517,19 @@ void refresh_scene_files(SandboxState& state) {
 }
 
 void draw_control_panel(SandboxState& state) {
+  const PanelLayout layout = panel_layout(state);
+  if (layout.left <= 0.0f) return;
+  if (!layout.left_open) {
+    draw_panel_bar(state, ViewOptions::Side::Left);
+    return;
+  }
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(viewport->Pos);
-  ImGui::SetNextWindowSize(ImVec2(panel_layout(state).left, viewport->Size.y));
+  ImGui::SetNextWindowSize(ImVec2(layout.left, viewport->Size.y));
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                                  ImGuiWindowFlags_NoSavedSettings;
   if (ImGui::Begin("Lagrange Lab", nullptr, flags)) {
+    collapse_button(state, ViewOptions::Side::Left);
     const ImVec2 pos = ImGui::GetWindowPos();
     state.widget_rects["control panel"] = {pos.x + ImGui::GetWindowContentRegionMin().x, pos.y,
                                            pos.x + ImGui::GetWindowContentRegionMax().x, pos.y + ImGui::GetWindowHeight()};
@@ -554,7 +551,7 @@ void draw_control_panel(SandboxState& state) {
     }
     remember_rect(state, "measure button");
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("Period timer, stopwatch, protractor, phase-space plot and energy bars, under the scene.");
+      tooltip("Period timer, stopwatch, protractor, phase-space plot and energy bars, under the scene.");
     same_line_if_fits(ImGui::CalcTextSize("Tab hides the panels").x);
     ImGui::TextDisabled("Tab hides the panels");
     remember_label(state, "Tab hides the panels");

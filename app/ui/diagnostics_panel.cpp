@@ -9,6 +9,8 @@
 
 #include "lagrange/measure.h"
 #include "ui/plots.h"
+#include "ui/text_box.h"
+#include "window/theme.h"
 #include "ui/ui.h"
 
 namespace lagrange::app {
@@ -17,44 +19,52 @@ namespace {
 
 // One row of the numbers table: the name, its tip on hover, the value. The name's rect is kept as
 // "diagnostics: NAME" for the GUI tests.
-template <typename... Args>
-void number_row(SandboxState& state, const char* name, const char* tip, const char* format, Args... args) {
+void name_cell(SandboxState& state, const char* name, const char* tip) {
   ImGui::TableNextRow();
   ImGui::TableSetColumnIndex(0);
   ImGui::TextDisabled("%s", name);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
+  if (ImGui::IsItemHovered()) tooltip(tip);
   const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
   if (*name) state.widget_rects[std::string("diagnostics: ") + name] = {lo.x, lo.y, hi.x, hi.y};
   ImGui::TableSetColumnIndex(1);
-  ImGui::TextWrapped(format, args...);  // a narrow panel wraps "2.452e-03 m/s" before the unit instead of cutting it
+}
+template <typename... Args>
+void number_row(SandboxState& state, const char* name, const char* tip, const char* format, Args... args) {
+  name_cell(state, name, tip);
+  ImGui::Text(format, args...);
+}
+// A measured value with its unit, written to fit the cell (fit_number: fewer digits, an SI prefix), never wrapped.
+void value_row(SandboxState& state, const char* name, const char* tip, double value, const char* unit,
+               bool sign = false, int digits = 5) {
+  name_cell(state, name, tip);
+  ImGui::TextUnformatted(fit_number(value, unit, ImGui::GetContentRegionAvail().x, sign, digits).c_str());
 }
 
 void energy_rows(SandboxState& state) {
   const EnergyBalance balance = energy_balance(state);
-  number_row(state, "energy drift",
-             "E - E0 - W_mouse - W_damping: the energy the solver made or lost since the last reset or load",
-             "%+.4e J", balance.drift);
+  value_row(state, "energy drift",
+            "E - E0 - W_mouse - W_damping: the energy the solver made or lost since the last reset or load",
+            balance.drift, "J", true);
   const double e0 = state.sim.lane(0).accounts.start_energy;
   if (std::abs(e0) > 1e-12)
-    number_row(state, "", "drift relative to the initial total energy", "%+.3e %%",
-               100.0 * balance.drift / std::abs(e0));
-  number_row(state, "E - E0", "total energy now minus at the last reset or load", "%+.4e J", balance.change);
-  number_row(state, "mouse work", "work done by your drags and poses (W_mouse)", "%+.4e J", balance.mouse);
+    value_row(state, "", "drift relative to the initial total energy", 100.0 * balance.drift / std::abs(e0), "%",
+              true, 3);
+  value_row(state, "E - E0", "total energy now minus at the last reset or load", balance.change, "J", true);
+  value_row(state, "mouse work", "work done by your drags and poses (W_mouse)", balance.mouse, "J", true);
   if (balance.damping != 0.0)
-    number_row(state, "damping work", "work done by air drag and dampers (W_damping, never positive)", "%+.4e J",
-               balance.damping);
+    value_row(state, "damping work", "work done by air drag and dampers (W_damping, never positive)", balance.damping,
+              "J", true);
 }
 
 void step_rows(SandboxState& state) {
   const World& world = state.world();
   const StepStats& stats = world.stats();
   const Violation violation = lagrange::violation(world.model(), world.state());  // one pass over the rows
-  number_row(state, "max |C|", "largest constraint violation after the step (length units)", "%.3e m",
-             violation.absolute);
-  number_row(state, "max |J v|", "largest velocity along a constrained direction", "%.3e m/s", violation.velocity);
+  value_row(state, "max |C|", "largest constraint violation after the step (length units)", violation.absolute, "m");
+  value_row(state, "max |J v|", "largest velocity along a constrained direction", violation.velocity, "m/s");
   number_row(state, "iterations", "iterates evaluated (projection) or sweeps in the last step (all substeps)", "%d",
              stats.iterations);
-  number_row(state, "solve time", "wall time of the last step", "%.3f ms", stats.solve_seconds * 1e3);
+  value_row(state, "solve time", "wall time of the last step", stats.solve_seconds, "s");
 }
 
 // The engine's warnings for the last step, one labelled row each (only those that happened).
@@ -89,13 +99,26 @@ void lane_rows(SandboxState& state, const std::vector<LaneSpec>& specs) {
     ImGui::TableSetColumnIndex(0);
     ImGui::TextColored(ImVec4(c.r, c.g, c.b, 1.0f), "%s", name.c_str());
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("%s: energy drift since it started, and its largest constraint violation now",
+      tooltip("%s: energy drift since it started, and its largest constraint violation now",
                         lane.spec.display_name().c_str());
     const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
     state.widget_rects["diagnostics: " + name] = {lo.x, lo.y, hi.x, hi.y};
     ImGui::TableSetColumnIndex(1);
-    if (!lane.running()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", lane.stopped.c_str());
-    else ImGui::TextWrapped("%+.3e J, |C| %.2e m", drift, lane.world.max_violation());
+    if (!lane.running()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, palette(state.appearance.theme).error_text);
+      words(lane.stopped.c_str());  // words: wrapped at spaces
+      ImGui::PopStyleColor();
+      continue;
+    }
+    // Both numbers on one line, as many digits as the cell takes; on two (between them) when even two digits do not.
+    const float width = ImGui::GetContentRegionAvail().x;
+    std::string text;
+    for (int digits = 4; digits >= 2; --digits) {
+      text = fit_number(drift, "J", 1e9f, true, digits) + ", |C|\xc2\xa0" +  // no break between |C| and its value
+             fit_number(lane.world.max_violation(), "m", 1e9f, false, digits);
+      if (ImGui::CalcTextSize(text.c_str()).x <= width) break;
+    }
+    words(text);
   }
 }
 
@@ -109,9 +132,13 @@ void numbers_table(SandboxState& state, const std::vector<LaneSpec>& specs) {
   step_rows(state);
   warning_rows(state);
   lane_rows(state, specs);
-  if (state.timing.median_ms > 0.0)
-    number_row(state, "frame", "wall time of one frame: UI, physics and rendering (median of the last 120)",
-               "%.1f ms (%d steps)", state.timing.median_ms, state.timing.steps_last_frame);
+  if (state.timing.median_ms > 0.0) {
+    name_cell(state, "frame", "wall time of one frame: UI, physics and rendering (median of the last 120)");
+    char text[64];
+    std::snprintf(text, sizeof text, "%.1f ms, %d step%s", state.timing.median_ms, state.timing.steps_last_frame,
+                  state.timing.steps_last_frame == 1 ? "" : "s");
+    words(text);
+  }
   ImGui::EndTable();
 }
 
@@ -130,7 +157,7 @@ void energy_heading(const SandboxState& state) {
   ImGui::SameLine();
   ImGui::TextDisabled("(the last %.1f s)", state.displays[0].history.back().time - state.displays[0].history[0].time);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("The plots show the last %zu steps. Each scale covers the 1st to 99th percentile of what is "
+    tooltip("The plots show the last %zu steps. Each scale covers the 1st to 99th percentile of what is "
                       "shown, so one spike does not flatten the rest; a value off scale runs along the edge and is "
                       "named below the plot.",
                       state.displays[0].history.size());
@@ -153,8 +180,9 @@ std::vector<Series> per_lane(const SandboxState& state, const std::vector<LaneSp
   std::vector<Series> series;
   for (std::size_t k = 0; k < specs.size(); ++k) {
     const Colour c = lane_colour(specs, static_cast<int>(k));
+    // A lane that stopped (blew up) is drawn but does not set the scale: lane 1's curves keep their size.
     series.push_back({names[k].c_str(), field, ImGui::GetColorU32(ImVec4(c.r, c.g, c.b, 1.0f)),
-                      k == 0 ? nullptr : &state.displays[k].history});
+                      k == 0 ? nullptr : &state.displays[k].history, state.sim.lane(k).running()});
   }
   return series;
 }
@@ -192,7 +220,7 @@ void plots(SandboxState& state, const std::vector<LaneSpec>& specs, float plot_h
 
 void renderer_line(SandboxState& state) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", state.renderer_name.c_str());  // wrapped: "llvmpipe (LLVM 15.0.6, 256 bits), OpenGL 4.5 ..."
+  words(state.renderer_name.c_str());  // wrapped: "llvmpipe (LLVM 15.0.6, 256 bits), OpenGL 4.5 ..."
   ImGui::PopStyleColor();
   const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
   state.widget_rects["renderer"] = {lo.x, lo.y, hi.x, hi.y};

@@ -30,7 +30,7 @@ void draw_display_controls(SandboxState& state) {
     same_line_if_fits(ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(theme_name(theme)).x);
     if (ImGui::RadioButton(theme_name(theme), wanted.theme == theme)) wanted.theme = theme;
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip(theme == Theme::Light ? "Dark lines on white: for a bright room and a projector"
+      tooltip(theme == Theme::Light ? "Dark lines on white: for a bright room and a projector"
                                               : "Light lines on a dark background (the default)");
     remember_rect(state, std::string("theme ") + theme_name(theme));
   }
@@ -43,7 +43,7 @@ void draw_display_controls(SandboxState& state) {
     if (ImGui::SmallButton(label.c_str())) wanted.scale = scale;
     if (current) ImGui::PopStyleColor();
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("Fonts, widgets, lines and plots %s as large (for a projector)", label.c_str());
+      tooltip("Fonts, widgets, lines and plots %s as large (for a projector)", label.c_str());
     remember_rect(state, "ui scale " + label);
   }
   // Finer steps: the slider shows its own value while it is dragged and the scale changes once, on release (each
@@ -54,7 +54,7 @@ void draw_display_controls(SandboxState& state) {
   ImGui::SetNextItemWidth(-FLT_MIN);
   ImGui::SliderFloat("##ui scale", edit, static_cast<float>(kMinUiScale), static_cast<float>(kMaxUiScale), "%.2fx");
   if (ImGui::IsItemDeactivatedAfterEdit()) wanted.scale = std::round(*edit * 20.0f) / 20.0;  // steps of 0.05
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("UI scale from 1x to 3x, applied when you let go");
+  if (ImGui::IsItemHovered()) tooltip("UI scale from 1x to 3x, applied when you let go");
   remember_rect(state, "ui scale slider");
 }
 

@@ -64,10 +64,17 @@ std::vector<std::array<int, 4>> lane_viewports(const SandboxState& state) {
   const std::array<int, 4> whole = scene_viewport(state);
   const int n = static_cast<int>(state.lane_count());
   if (n < 2 || state.lane_view != LaneView::Split) return {whole};
-  // Two lanes side by side (or one above the other in a tall window), three or four in a 2 × 2 grid; 2 px between.
+  // Two lanes next to each other, unless one above the other draws the scene's reach more than a quarter larger (a
+  // tall window, a wide scene); three or four in a 2 × 2 grid. 2 px between.
   int columns = 2, rows = 2;
   if (n == 2) {
-    columns = whole[2] >= whole[3] ? 2 : 1;
+    glm::dvec3 lo, hi;
+    reach_bounds(state.world(), lo, hi);
+    const double aspect = state.world().dimension() == 2 ? std::max(hi.x - lo.x, 1e-6) / std::max(hi.y - lo.y, 1e-6)
+                                                         : 1.0;
+    const double beside = std::min<double>(whole[3], 0.5 * whole[2] / aspect);
+    const double stacked = std::min<double>(0.5 * whole[3], whole[2] / aspect);
+    columns = stacked > 1.25 * beside ? 1 : 2;
     rows = 3 - columns;
   }
   const int gap = 2;
@@ -100,7 +107,7 @@ void lanes_section(SandboxState& state) {
         state.commands.push_back(command);
       }
       remember_rect(state, "lane " + std::to_string(k) + " remove");
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("Remove lane %d (Ctrl+L removes the last)", k);
+      if (ImGui::IsItemHovered()) tooltip("Remove lane %d (Ctrl+L removes the last)", k);
       const SimLane& lane = state.sim.lane(static_cast<std::size_t>(i));
       // Its own settings on top of lane 1's, KEY=VALUE separated by spaces; Enter restarts the lane with them.
       LaneDisplay& display = state.displays[static_cast<std::size_t>(i)];
@@ -124,11 +131,11 @@ void lanes_section(SandboxState& state) {
       }
       remember_rect(state, "lane " + std::to_string(k) + " settings");
       if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Lane %d's own settings on top of lane 1's (the keys of --set: dt, substeps, stiffness, "
+        tooltip("Lane %d's own settings on top of lane 1's (the keys of --set: dt, substeps, stiffness, "
                           "baumgarte, ...). Enter restarts the lane from lane 1's state with them.", k);
       if (!lane.running()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-        ImGui::TextWrapped("   %s", lane.stopped.c_str());
+        words("   " + lane.stopped);
         ImGui::PopStyleColor();
       }
     }
@@ -139,7 +146,7 @@ void lanes_section(SandboxState& state) {
   ImGui::EndDisabled();
   remember_rect(state, "add lane");
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip("A copy of the scene as it is now, with the next solver, stepped alongside (up to %d lanes)",
+    tooltip("A copy of the scene as it is now, with the next solver, stepped alongside (up to %d lanes)",
                       kMaxLanes);
   ImGui::SameLine();
   if (ImGui::RadioButton("overlaid", state.lane_view == LaneView::Overlay)) state.lane_view = LaneView::Overlay;
@@ -147,9 +154,9 @@ void lanes_section(SandboxState& state) {
   ImGui::SameLine();
   if (ImGui::RadioButton("side by side", state.lane_view == LaneView::Split)) state.lane_view = LaneView::Split;
   remember_rect(state, "lanes side by side");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("V switches");
+  if (ImGui::IsItemHovered()) tooltip("V switches");
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("Every lane is stepped together from the same state; a drag moves the same particle in each. R "
+  words("Every lane is stepped together from the same state; a drag moves the same particle in each. R "
                      "restarts them all.");
   ImGui::PopStyleColor();
 
@@ -161,19 +168,17 @@ void lanes_section(SandboxState& state) {
     if (ImGui::RadioButton(label, state.view.error_exaggeration == factor)) state.view.error_exaggeration = factor;
     remember_rect(state, std::string("exaggerate ") + label);
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("Each rod is drawn with its length error |d| - L times %d, about its middle: a rod that "
+      tooltip("Each rod is drawn with its length error |d| - L times %d, about its middle: a rod that "
                         "grew pokes out of its beads, one that shrank leaves a gap (X cycles)", factor);
   }
 }
 
-// Over the scene: each lane's name in its view (side by side) or a list of the overlaid lanes and their colours, and
-// the rod length labels.
+// Over the scene: the rod length labels. (The lanes' names are overlays of their own: scene_overlays.cpp.)
 void draw_lane_overlay(SandboxState& state) {
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
   const double ratio = std::max(state.pixel_ratio, 1e-6);
   const auto views = lane_viewports(state);
   const std::vector<LaneSpec> specs = state.lane_specs();
-  const float line = ImGui::GetTextLineHeightWithSpacing();
   // Text over the scene sits on the panels' own background, a little see-through; on the light theme the lane
   // colours are darkened to read on white.
   ImVec4 panel = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
@@ -184,23 +189,6 @@ void draw_lane_overlay(SandboxState& state) {
     const float k = light ? 0.7f : 1.0f;
     return ImVec4(c.r * k, c.g * k, c.b * k, 1.0f);
   };
-  if (specs.size() > 1) {
-    for (std::size_t k = 0; k < specs.size(); ++k) {
-      const auto& view = views[std::min(k, views.size() - 1)];
-      const float x = static_cast<float>(view[0] / ratio) + 10.0f;
-      // Below the top line (which runs across the top views), one under the other when overlaid.
-      const bool top_row = view[1] == views[0][1];
-      const float y = static_cast<float>(view[1] / ratio) + (views.size() > 1 ? (top_row ? 2.2f * line : 8.0f)
-                                                                              : 2.2f * line + k * line);
-      std::string text = std::to_string(k + 1) + "  " + specs[k].display_name();
-      if (const SimLane& lane = state.sim.lane(k); !lane.running()) text += "  \xe2\x80\x94 " + lane.stopped;
-      const ImVec2 size = ImGui::CalcTextSize(text.c_str());
-      draw->AddRectFilled(ImVec2(x - 4, y - 2), ImVec2(x + size.x + 4, y + size.y + 2), backdrop, 3.0f);
-      draw->AddText(ImVec2(x, y), ImGui::GetColorU32(text_colour(lane_colour(specs, static_cast<int>(k)))),
-                    text.c_str());
-      state.widget_rects["lane label " + std::to_string(k + 1)] = {x, y, x + size.x, y + size.y};
-    }
-  }
   if (!state.view.length_labels) return;
   // Every lane's rods, in its view (overlaid: all in the one view; another lane's labels in its colour), the first
   // kMaxLengthLabels of each.
@@ -208,7 +196,7 @@ void draw_lane_overlay(SandboxState& state) {
     const World& world = state.lane_world(k);
     const auto& view = views[std::min(k, views.size() - 1)];
     const bool overlaid = views.size() == 1 && k > 0;
-    Camera camera = state.camera;
+    Camera camera = state.view_camera(k);
     camera.set_viewport(view[0], view[1], view[2], view[3]);
     int labelled = 0;
     for (const auto& c : world.constraints()) {

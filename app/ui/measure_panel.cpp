@@ -59,11 +59,6 @@ void big(const ImVec4& colour, const char* format, Args... args) {
   ImGui::SetWindowFontScale(1.0f);
 }
 
-std::string particle_name(int i) {
-  if (i < 0) return "none";
-  return "particle " + std::to_string(i);
-}
-
 std::string rod_name(const World& world, int c) {
   if (c < 0 || static_cast<std::size_t>(c) >= world.constraints().size()) return "none";
   const auto ids = world.constraints()[static_cast<std::size_t>(c)]->particles();
@@ -71,7 +66,7 @@ std::string rod_name(const World& world, int c) {
 }
 
 // SameLine when an item `width` wide still fits on the current line of the column; false (a new line) otherwise.
-bool same_line_if_fits(float width) {
+bool same_line_if_room(float width) {
   const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
   ImGui::SameLine();
   if (ImGui::GetCursorScreenPos().x + width <= right) return true;
@@ -94,21 +89,43 @@ void timer_header(SandboxState& state) {
   if (ImGui::SmallButton("Restart")) restart_timer(m, world);
   remember(state, "restart timer");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Forget what was timed and time from now. Reset, a new scene, a drag and a change of gravity "
+    tooltip("Forget what was timed and time from now. Reset, a new scene, a drag and a change of gravity "
                       "or damping restart it too.");
+  // The timed particle by its colour and amplitude ("red bob, 150°"), a swatch of its colour beside the choice.
+  const ParticleNames names = particle_names(state);
+  const auto colour_of = [&](int p) {
+    return p >= 0 && static_cast<std::size_t>(p) < names.colours.size() ? names.colours[static_cast<std::size_t>(p)]
+                                                                         : std::nullopt;
+  };
+  const std::string chosen = timer_choice(state, names, m.particle);
+  state.widget_texts["measure: timed particle"] = {chosen};
+  colour_swatch(colour_of(m.particle));
+  ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
   ImGui::SetNextItemWidth(-FLT_MIN);
-  if (ImGui::BeginCombo("##timed", particle_name(m.particle).c_str())) {
+  // The combo's frame, kept open or closed (while open the last item is in its list).
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  state.widget_rects["measure: timed particle"] = {at.x, at.y, at.x + ImGui::GetContentRegionAvail().x,
+                                                   at.y + ImGui::GetFrameHeight()};
+  if (ImGui::BeginCombo("##timed", chosen.c_str())) {
+    auto& listed = state.widget_texts["measure: timed particle list"];
+    listed.clear();
     for (std::size_t i = 0; i < world.particle_count(); ++i) {
       if (world.model().fixed(i)) continue;
       const int p = static_cast<int>(i);
-      if (ImGui::Selectable(particle_name(p).c_str(), p == m.particle)) select_particle(m, world, p);
+      const std::string label = timer_choice(state, names, p);
+      listed.push_back(label);
+      if (swatch_selectable(("##timed " + std::to_string(p)).c_str(), colour_of(p), label, p == m.particle))
+        select_particle(m, world, p);
+      remember(state, "timed choice " + std::to_string(p));
+      if (ImGui::IsItemHovered())
+        tooltip("particle %d (lagrange-lab run SCENE --measure period --particle %d)", p, p);
     }
     ImGui::EndCombo();
-  } else {
-    remember(state, "timed particle");
   }
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("The particle whose period is timed (ringed in pink). Grabbing a particle times it.");
+    tooltip("The particle timed (ringed in pink): its colour, and the amplitude\n"
+                      "it swings to (its angle now, before it first turns). Grabbing\n"
+                      "a particle times it.");
 }
 
 // The measured period, or why there is none yet.
@@ -124,10 +141,12 @@ void measured_period(SandboxState& state, const std::optional<PeriodMeter::Resul
     big(kTimerColour, "T = %.4f s", result->period);
     remember(state, "period");
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("Measured: the mean of %d intervals between successive crossings of the swing's midline in the "
+      tooltip("Measured: the mean of %d intervals between successive crossings of the swing's midline in the "
                         "same direction (along %c), each crossing interpolated between two steps. Spread %.2g s.",
                         result->intervals, "xyz"[result->axis], result->spread);
-    if (m.exact) hint("measured, %d intervals, amplitude %.1f\xc2\xb0", result->intervals, m.exact->amplitude * kDeg);
+    if (m.exact)
+      hint("measured, %d interval%s, amplitude %.1f\xc2\xb0", result->intervals, result->intervals == 1 ? "" : "s",
+           m.exact->amplitude * kDeg);
     else hint("measured, %d interval%s", result->intervals, result->intervals == 1 ? "" : "s");
   } else if (m.particle >= 0) {
     big(kTimerColour, "%s", "T = ...");
@@ -139,42 +158,71 @@ void measured_period(SandboxState& state, const std::optional<PeriodMeter::Resul
   if (m.timer_full) hint("timer full (%zu steps): Restart to time again", MeasureState::kMaxSamples);
 }
 
-// The simple pendulum's exact and small-angle periods beside the measured one, or why there are none.
+// "label  value" on one line, the values of a group starting `value_x` from the line's start when there is room, else
+// right after the label; otherwise the value alone on the next line, indented: a number is never cut or broken.
+void label_value(const char* label, const char* value, float value_x, bool grey_label = false, bool grey_value = false) {
+  const float start = ImGui::GetCursorScreenPos().x;
+  const float right = start + ImGui::GetContentRegionAvail().x;
+  if (grey_label) ImGui::TextDisabled("%s", label);
+  else ImGui::TextUnformatted(label);
+  ImGui::SameLine();
+  const float after = ImGui::GetCursorScreenPos().x, width = ImGui::CalcTextSize(value).x;
+  const float x = std::max(after, start + value_x);
+  if (x + width <= right) {
+    ImGui::SetCursorScreenPos(ImVec2(x, ImGui::GetCursorScreenPos().y));
+  } else if (after + width <= right) {
+    // Not aligned with the others, but still on the label's line.
+  } else {
+    ImGui::NewLine();
+    ImGui::SetCursorPosX(ImGui::GetCursorPosX() + ImGui::GetFontSize());
+  }
+  if (grey_value) ImGui::TextDisabled("%s", value);
+  else ImGui::TextUnformatted(value);
+}
+
+// The simple pendulum's exact and small-angle periods beside the measured one, and measured / exact − 1 with its
+// sign; or why there are none.
 void exact_periods(SandboxState& state, const std::optional<PeriodMeter::Result>& result) {
   MeasureState& m = state.measure;
   auto& out = m.readout;
+  const float value_x = std::max(ImGui::CalcTextSize("small angle").x, ImGui::CalcTextSize("exact").x) +
+                        ImGui::GetFontSize();
+  char text[48];
   if (m.pendulum) {
     if (m.exact) {
       out.exact = m.exact->exact;
-      ImGui::Text("exact         %.4f s", m.exact->exact);
+      std::snprintf(text, sizeof text, "%.4f s", m.exact->exact);
+      label_value("exact", text, value_x);
       remember(state, "exact");
       if (ImGui::IsItemHovered()) {
         const auto swing = m.amplitude.result();
-        ImGui::SetTooltip("Simple pendulum: T = 4 sqrt(L/g) K(sin(amplitude/2)), K the complete elliptic integral of "
+        tooltip("Simple pendulum: T = 4 sqrt(L/g) K(sin(amplitude/2)), K the complete elliptic integral of "
                           "the first kind; amplitude %.2f deg, the swing's angle at its %d turning point%s, "
                           "L = %.4g m.",
                           m.exact->amplitude * kDeg, swing ? swing->turning_points : 0,
                           swing && swing->turning_points == 1 ? "" : "s", m.exact->length);
       }
       if (result && !state.dragging()) {
-        char text[48];
-        std::snprintf(text, sizeof text, "%+.1e", result->period / m.exact->exact - 1.0);
-        if (same_line_if_fits(ImGui::CalcTextSize(text).x)) {
-          ImGui::TextDisabled("%s", text);
-          if (ImGui::IsItemHovered()) ImGui::SetTooltip("measured / exact - 1");
-        }
+        out.difference = result->period / m.exact->exact - 1.0;
+        out.difference_text = signed_percent(*out.difference);
+        label_value("measured/exact \xe2\x88\x92 1", out.difference_text.c_str(), value_x, true);
+        remember(state, "difference");
+        if (ImGui::IsItemHovered())
+          tooltip("How far the measured period is from the exact one: %+.3e (+: measured longer).",
+                            *out.difference);
       }
     } else {
-      ImGui::TextDisabled("exact         ...");
+      label_value("exact", "...", value_x, true, true);
       remember(state, "exact");
       if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Shown once the swing has turned: the amplitude is its angle at the turning points.");
+        tooltip("Shown once the swing has turned: the amplitude is its angle at the turning points.");
     }
     out.small_angle = m.pendulum->small_angle;
-    ImGui::Text("small angle  %.4f s", m.pendulum->small_angle);
+    std::snprintf(text, sizeof text, "%.4f s", m.pendulum->small_angle);
+    label_value("small angle", text, value_x);
     remember(state, "small angle");
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("2 pi sqrt(L/g) = %.6f s: the period of a swing of vanishing amplitude.",
+      tooltip("2 pi sqrt(L/g) = %.6f s: the period of a swing of vanishing amplitude.",
                         m.pendulum->small_angle);
   } else if (!m.no_exact_reason.empty() && !state.dragging()) {
     hint("no exact value: %s", m.no_exact_reason.c_str());
@@ -188,23 +236,25 @@ void stopwatch(SandboxState& state) {
   MeasureState& m = state.measure;
   ImGui::TextColored(kHeading, "Stopwatch");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Counts simulated seconds: slow motion slows it, pause stops it, a single step adds one \xce\x94t.");
+    tooltip("Counts simulated seconds: slow motion slows it, pause stops it, a single step adds one \xce\x94t.");
   auto& out = m.readout;
   const double now = state.world().time();
   out.stopwatch = m.stopwatch.elapsed(now);
-  ImGui::SameLine();
-  ImGui::SetCursorPosY(ImGui::GetCursorPosY() - 0.25f * ImGui::GetFontSize());
-  big(m.stopwatch.running() ? c.running : kHeading, "%.3f s", out.stopwatch);
+  char time[32];
+  std::snprintf(time, sizeof time, "%.3f s", out.stopwatch);
+  if (same_line_if_room(1.45f * ImGui::CalcTextSize(time).x))
+    ImGui::SetCursorPosY(ImGui::GetCursorPosY() - 0.25f * ImGui::GetFontSize());
+  big(m.stopwatch.running() ? c.running : kHeading, "%s", time);
   remember(state, "stopwatch time");
   if (ImGui::Button(m.stopwatch.running() ? "Stop" : "Start")) {
     if (m.stopwatch.running()) m.stopwatch.stop(now);
     else m.stopwatch.start(now);
   }
   remember(state, "stopwatch start");
-  same_line_if_fits(button_width("Lap"));
+  same_line_if_room(button_width("Lap"));
   if (ImGui::Button("Lap")) m.stopwatch.lap(now);
   remember(state, "stopwatch lap");
-  same_line_if_fits(button_width("Reset"));
+  same_line_if_room(button_width("Reset"));
   if (ImGui::Button("Reset##stopwatch")) m.stopwatch.reset();
   remember(state, "stopwatch reset");
   const auto& laps = m.stopwatch.laps();
@@ -213,7 +263,7 @@ void stopwatch(SandboxState& state) {
     const double split = laps[k] - (k > 0 ? laps[k - 1] : 0.0);
     char text[64];
     std::snprintf(text, sizeof text, "lap %zu: %.3f s", k + 1, split);
-    same_line_if_fits(ImGui::CalcTextSize(text).x);
+    same_line_if_room(ImGui::CalcTextSize(text).x);
     ImGui::TextDisabled("%s", text);
     remember(state, "last lap");
   }
@@ -226,6 +276,8 @@ void timer_column(SandboxState& state) {
   out.period.reset();
   out.exact.reset();
   out.small_angle.reset();
+  out.difference.reset();
+  out.difference_text.clear();
   out.intervals = 0;
   const auto result = state.measure.meter.result();
   measured_period(state, result);
@@ -282,7 +334,7 @@ void phase_plot(SandboxState& state, ImVec2 size) {
   }
   draw->PopClipRect();
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Phase space of the rod: angle \xce\xb8 (across) against angular velocity \xcf\x89 (up) over the "
+    tooltip("Phase space of the rod: angle \xce\xb8 (across) against angular velocity \xcf\x89 (up) over the "
                       "last %zu steps. A swing draws a closed loop; a loop that spirals in loses energy, one that "
                       "spirals out gains it.",
                       trace.capacity());
@@ -296,7 +348,12 @@ void protractor_column(SandboxState& state) {
   ImGui::TextColored(kHeading, "Protractor");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-FLT_MIN);
-  if (ImGui::BeginCombo("##rod", rod_name(world, m.rod).c_str())) {
+  // The rod's name and its ends when the box is wide enough, else the name alone: never cut.
+  std::string preview = rod_name(world, m.rod);
+  if (ImGui::CalcTextSize(preview.c_str()).x >
+      ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() - 2.0f * ImGui::GetStyle().FramePadding.x)
+    preview = preview.substr(0, preview.find(" ("));
+  if (ImGui::BeginCombo("##rod", preview.c_str())) {
     const auto constraints = world.constraints();
     for (std::size_t c = 0; c < constraints.size(); ++c) {
       if (!is_rod(*constraints[c]) || constraints[c]->tool()) continue;
@@ -307,24 +364,24 @@ void protractor_column(SandboxState& state) {
   } else {
     remember(state, "rod");
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The rod the protractor reads (click a rod in the scene to pick it).");
+  if (ImGui::IsItemHovered()) tooltip("The rod the protractor reads (click a rod in the scene to pick it).");
   const auto angle = selected_rod_angle(m, world);
   m.readout.rod = angle;
   if (angle) {
     big(kProtractorColour, "\xce\xb8 = %+.2f\xc2\xb0", angle->angle * kDeg);
     remember(state, "angle");
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip(world.dimension() == 2
+      tooltip(world.dimension() == 2
                             ? "The rod's angle from straight down (along gravity), from its end nearer the anchor; "
                               "positive counter-clockwise."
                             : "The rod's angle from straight down (along gravity), 0 to 180 degrees, from its end "
                               "nearer the anchor.");
     char text[48];
     std::snprintf(text, sizeof text, "\xcf\x89 = %+.1f\xc2\xb0/s", angle->angular_velocity * kDeg);
-    same_line_if_fits(ImGui::CalcTextSize(text).x);
+    same_line_if_room(ImGui::CalcTextSize(text).x);
     ImGui::TextUnformatted(text);
     remember(state, "angular velocity");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Angular velocity d\xce\xb8/dt of the rod, degrees per second.");
+    if (ImGui::IsItemHovered()) tooltip("Angular velocity d\xce\xb8/dt of the rod, degrees per second.");
   } else {
     hint("no rod: click a rod in the scene");
   }
@@ -341,12 +398,22 @@ void energy_column(SandboxState& state) {
   const World& world = state.world();
   ImGui::TextColored(kHeading, "Energy [J]");
   bool lowest = m.energy_zero == EnergyZero::Lowest;
-  same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize("U = 0 at lowest point").x + 4.0f);
-  if (ImGui::Checkbox("U = 0 at lowest point", &lowest))
+  // The longest label that fits beside the box: never cut.
+  const float room = ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() - ImGui::GetStyle().ItemInnerSpacing.x;
+  const char* zero_label = "U = 0 at lowest point";
+  for (const char* label : {"U = 0 at lowest point", "U = 0 at lowest", "U = 0 lowest"})
+    if (ImGui::CalcTextSize(label).x <= room - ImGui::CalcTextSize("Energy [J]").x - 2.0f * ImGui::GetStyle().ItemSpacing.x) {
+      zero_label = label;
+      break;
+    } else {
+      zero_label = label;
+    }
+  same_line_if_room(ImGui::GetFrameHeight() + ImGui::CalcTextSize(zero_label).x + 4.0f);
+  if (ImGui::Checkbox((std::string(zero_label) + "##energy zero").c_str(), &lowest))
     set_energy_zero(m, world, lowest ? EnergyZero::Lowest : EnergyZero::Origin);
   remember(state, "energy zero");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("On: potential energy counted from the lowest point the scene can reach (as PhET does). Off: "
+    tooltip("On: potential energy counted from the lowest point the scene can reach (as PhET does). Off: "
                       "from the scene's origin, the world's own zero (the Diagnostics panel's values).");
   const EnergyBars bars = energy_bars(world.energy(), world.work(), m.potential_offset);
   m.readout.bars = bars;
@@ -428,24 +495,26 @@ void energy_column(SandboxState& state) {
     text_at(m.readout.energy_labels, ImVec2(middle - 0.5f * lw, p1.y - line - 2.0f), line * label_scale, kLabel,
             bar.label);
     if (hovered && ImGui::GetIO().MousePos.x >= p0.x + slot * k && ImGui::GetIO().MousePos.x < p0.x + slot * (k + 1))
-      ImGui::SetTooltip("%s: %+.6g J", bar.tip, bar.value);
+      tooltip("%s: %+.6g J", bar.tip, bar.value);
   }
 }
 
 }  // namespace
 
 float measure_strip_height(const SandboxState& state) {
-  if (!state.view.panels || !state.measure.shown) return 0.0f;
+  if (state.view.presentation || !state.view.panels || !state.measure.shown) return 0.0f;
   const float scale = static_cast<float>(state.ui_scale);
   const float window = static_cast<float>(state.window_height / std::max(state.pixel_ratio, 1e-6));
-  return std::min(std::clamp(0.32f * window, 255.0f * scale, 340.0f * scale), 0.5f * window);
+  // A third of the window, 255 to 340 units × the UI scale, but never more than 30 % of the window: the scene keeps
+  // the most (a short strip scrolls, or shows one tool at a time).
+  return std::min(std::clamp(0.32f * window, 255.0f * scale, 340.0f * scale), 0.3f * window);
 }
 
 void draw_measure_panel(SandboxState& state) {
   const PanelLayout layout = panel_layout(state);
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   const float height = measure_strip_height(state);
-  const ImVec2 pos(viewport->Pos.x + layout.left, viewport->Pos.y + viewport->Size.y - height);
+  const ImVec2 pos(viewport->Pos.x + layout.left, viewport->Pos.y + viewport->Size.y - height);  // under the timeline
   ImGui::SetNextWindowPos(pos);
   ImGui::SetNextWindowSize(ImVec2(std::max(viewport->Size.x - layout.left - layout.right, 1.0f), height));
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
@@ -459,15 +528,16 @@ void draw_measure_panel(SandboxState& state) {
   state.widget_rects["measure panel"] = {wpos.x, wpos.y, wpos.x + wsize.x, wpos.y + wsize.y};
   for (auto it = state.widget_rects.begin(); it != state.widget_rects.end();)  // widgets come and go
     it = it->first.starts_with("measure: ") ? state.widget_rects.erase(it) : std::next(it);
-  // Three columns, each at least ~200 units wide: a narrower strip scrolls sideways.
+  // Four columns, each at least ~200 units wide (the table ~510, its natural width): a narrower strip has tabs.
   const float min_column = 200.0f * static_cast<float>(state.ui_scale);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  if (avail.x >= 3.0f * min_column) {
-    // Wide enough (1280x720 and up at scale 1): the three tools side by side.
-    if (ImGui::BeginTable("measure", 3, ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp, avail)) {
+  if (avail.x >= 5.6f * min_column) {
+    // Wide enough (1920x1080 and up at scale 1): the four tools side by side.
+    if (ImGui::BeginTable("measure", 4, ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp, avail)) {
       ImGui::TableSetupColumn("timer", ImGuiTableColumnFlags_WidthStretch, 1.0f);
       ImGui::TableSetupColumn("protractor", ImGuiTableColumnFlags_WidthStretch, 1.1f);
       ImGui::TableSetupColumn("energy", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+      ImGui::TableSetupColumn("table", ImGuiTableColumnFlags_WidthStretch, 2.5f);
       ImGui::TableNextRow(0, avail.y);
       ImGui::TableSetColumnIndex(0);
       timer_column(state);
@@ -475,32 +545,38 @@ void draw_measure_panel(SandboxState& state) {
       protractor_column(state);
       ImGui::TableSetColumnIndex(2);
       energy_column(state);
+      ImGui::TableSetColumnIndex(3);
+      measure_table_tool(state);
       ImGui::EndTable();
     }
-  } else if (ImGui::BeginTabBar("measure tabs")) {
+  } else {
     // Narrow (a small window, or a projector's scale of 2 or 3): one tool at a time, each the strip's whole width,
-    // scrolling when it is taller than the strip.
+    // scrolling when it is taller than the strip, chosen by a row of buttons that wraps rather than cut a name.
     struct Tab {
       const char* name;
       void (*draw)(SandboxState&);
     };
-    static constexpr Tab kTabs[] = {{"Timer", timer_column}, {"Protractor", protractor_column}, {"Energy", energy_column}};
-    for (const Tab& tab : kTabs) {
-      const bool open = ImGui::BeginTabItem(tab.name);
-      remember(state, std::string("tab ") + tab.name);
-      if (!open) continue;
-      if (ImGui::BeginChild(tab.name, ImVec2(0.0f, 0.0f))) tab.draw(state);
-      ImGui::EndChild();
-      ImGui::EndTabItem();
+    static constexpr Tab kTabs[] = {{"Timer", timer_column}, {"Protractor", protractor_column}, {"Energy", energy_column},
+                                    {"Table", measure_table_tool}};
+    MeasureState& m = state.measure;
+    m.tool = std::clamp(m.tool, 0, static_cast<int>(std::size(kTabs)) - 1);
+    for (int k = 0; k < static_cast<int>(std::size(kTabs)); ++k) {
+      if (k > 0) (void)same_line_if_room(button_width(kTabs[k].name));
+      const bool chosen = m.tool == k;
+      if (chosen) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+      if (ImGui::Button(kTabs[k].name)) m.tool = k;
+      if (chosen) ImGui::PopStyleColor();
+      remember(state, std::string("tab ") + kTabs[k].name);
     }
-    ImGui::EndTabBar();
+    if (ImGui::BeginChild(kTabs[m.tool].name, ImVec2(0.0f, 0.0f), true)) kTabs[m.tool].draw(state);
+    ImGui::EndChild();
   }
   ImGui::End();
 }
 
 void add_measure_gizmos(const SandboxState& state, std::span<const double> radii, DrawList& list) {
   const MeasureState& m = state.measure;
-  if (!m.shown || !state.view.panels) return;
+  if (!m.shown || state.view.presentation || !state.view.panels) return;
   const Colours c = colours(state.appearance.theme);
   const ImVec4 kTimerColour = c.timer, kProtractorColour = c.protractor;
   const World& world = state.world();

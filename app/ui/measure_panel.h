@@ -2,7 +2,10 @@
 // and the protractor's gizmo drawn in the scene. The logic is in measure_tools.h; docs/app.md, "Measuring".
 #pragma once
 
+#include <optional>
 #include <span>
+#include <string>
+#include <vector>
 
 #include "state/sandbox_state.h"
 #include "window/renderer.h"
@@ -16,5 +19,23 @@ void draw_measure_panel(SandboxState& state);
 // The protractor (a dashed line along gravity from the rod's upper end, an arc to the rod, a line along the rod)
 // and a ring around the timed particle, on top of the scene. radii: the drawn particle radii.
 void add_measure_gizmos(const SandboxState& state, std::span<const double> radii, DrawList& list);
+
+// --- the table of periods (measure_table.cpp) ----------------------------------------------------------------------
+// The Table tool of the strip: the class's table of periods against amplitude, Time every bob, Add, Copy, Export CSV.
+void measure_table_tool(SandboxState& state);
+// Every particle's drawn colour and its name in the strip (bob_names over the particles that are not fixed: "red
+// bob", "blue bob 3"), by particle number.
+struct ParticleNames {
+  std::vector<std::optional<glm::vec3>> colours;
+  std::vector<std::string> names;
+};
+ParticleNames particle_names(const SandboxState& state);
+// The timer's choice of `particle`: its name and, for a simple-pendulum bob, its amplitude measured from the swing
+// (or, before its first turn, its angle from its pivot now): "red bob, 150°".
+std::string timer_choice(const SandboxState& state, const ParticleNames& names, int particle);
+// A disc of the particle's drawn colour, one text line high, as an item at the cursor (nothing without a colour).
+void colour_swatch(const std::optional<glm::vec3>& colour);
+// A Selectable showing a swatch and `label`, its ImGui id `id` ("##..."); true when clicked.
+bool swatch_selectable(const char* id, const std::optional<glm::vec3>& colour, const std::string& label, bool selected);
 
 }  // namespace lagrange::app

@@ -27,11 +27,12 @@ constexpr Shortcut kShortcuts[] = {
     {"A", "constraint force arrows on / off", {SDLK_a}},
     {"G", "grid on / off", {SDLK_g}},
     {"M", "measuring tools on / off (period timer, stopwatch, protractor, energy bars)", {SDLK_m}},
-    {"Tab", "hide / show the panels", {SDLK_TAB}},
+    {"Tab", "collapse the panels to thin bars / open them", {SDLK_TAB}},
+    {"F5", "presentation: the scene alone, with one line of text / back", {SDLK_F5}},
     {"F12 or P", "screenshot (PNG)", {SDLK_F12, SDLK_p}},
     {"F9", "record a video of the window at simulated time (MP4; a GIF in the browser) / stop and save it", {SDLK_F9}},
     {"H or F1", "this help", {SDLK_h, SDLK_F1}},
-    {"Esc", "close help / drop the grabbed particle where it is", {SDLK_ESCAPE}},
+    {"Esc", "close help / drop the grabbed particle where it is / leave presentation", {SDLK_ESCAPE}},
     {"L", "add a lane: the scene again, from now, with another solver, stepped alongside (up to 4)", {SDLK_l}},
     {"Ctrl+L", "remove the last lane", {SDLK_l}, false, true},
     {"V", "lanes overlaid / side by side", {SDLK_v}},
@@ -48,10 +49,6 @@ constexpr Shortcut kShortcuts[] = {
     {"Drop a .json file", "open that scene"},
 };
 
-ImVec4 solver_colour(const SandboxState& state) {
-  const Colour c = state.world().solver_info().colour;
-  return ImVec4(c.r, c.g, c.b, 1.0f);
-}
 
 }  // namespace
 
@@ -73,188 +70,33 @@ std::vector<KeyPress> documented_keys() {
 }
 
 void draw_ui(SandboxState& state) {
-  state.widget_rects.erase("tooltip");
+  // What this frame may not draw is not left over from the last one.
+  for (const char* name : {"tooltip", "control panel", "diagnostics panel", "editor panel", "measure panel", "left bar",
+                           "right bar", "collapse left", "collapse right", "timeline slider", "timeline back",
+                           "timeline play", "record button"})
+    state.widget_rects.erase(name);
   if (state.editor.active) {  // Edit mode: the Editor panel in place of the plots; no time, no lanes, no legend
-    if (state.view.panels) {
+    if (!state.view.presentation && state.view.panels) {
       draw_control_panel(state);
       draw_editor_panel(state);
     }
     draw_edit_overlay(state);
+    draw_scene_overlays(state);  // the banner and the messages
     draw_hover(state);
     if (state.view.help) draw_help(state);
     return;
   }
-  if (state.view.panels) {
+  if (!state.view.presentation && state.view.panels) {
     draw_control_panel(state);
     draw_diagnostics(state);
     if (state.measure.shown) draw_measure_panel(state);
   }
-  draw_hud(state);
+  draw_scene_overlays(state);
   draw_lane_overlay(state);
   draw_timeline(state);
   draw_recording_indicator(state);
-  if (state.view.legend) draw_legend(state);
   draw_hover(state);
   if (state.view.help) draw_help(state);
-}
-
-namespace {
-
-// Lays out text pieces left to right, starting a new line when the next would pass `width`: the HUD stays inside the
-// scene's viewport however narrow it is.
-class FlowLine {
- public:
-  explicit FlowLine(float width) : width_(width) {}
-  void text(const ImVec4& colour, const char* text, bool separator = true) {
-    const float w = ImGui::CalcTextSize(text).x;
-    const float sep = ImGui::CalcTextSize(" | ").x + 2.0f * ImGui::GetStyle().ItemSpacing.x;
-    if (used_ > 0.0f) {
-      if (used_ + (separator ? sep : ImGui::GetStyle().ItemSpacing.x) + w > width_) {
-        used_ = 0.0f;  // a new line, no separator
-      } else if (separator) {
-        ImGui::SameLine();
-        ImGui::TextDisabled("|");
-        ImGui::SameLine();
-        used_ += sep;
-      } else {
-        ImGui::SameLine();
-        used_ += ImGui::GetStyle().ItemSpacing.x;
-      }
-    }
-    ImGui::TextColored(colour, "%s", text);
-    used_ += w;
-  }
-
- private:
-  float width_, used_ = 0.0f;
-};
-
-// The free width of the scene between the panels, in window units.
-float scene_width(const SandboxState& state) {
-  const PanelLayout layout = panel_layout(state);
-  return static_cast<float>(state.window_width / state.pixel_ratio) - layout.left - layout.right;
-}
-
-}  // namespace
-
-void draw_hud(SandboxState& state) {
-  const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  const float margin = panel_layout(state).left + 12.0f;
-  const float max_width = std::max(scene_width(state) - 24.0f, 80.0f);
-  ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x + margin, viewport->Pos.y + 10.0f));
-  ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f), ImVec2(max_width, FLT_MAX));
-  ImGui::SetNextWindowBgAlpha(0.55f);
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
-                                 ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoInputs;
-  if (ImGui::Begin("##hud", nullptr, flags)) {
-    const ImVec4 plain = ImGui::GetStyleColorVec4(ImGuiCol_Text);
-    const Palette& colours = palette(state.appearance.theme);
-    FlowLine line(max_width - 2.0f * ImGui::GetStyle().WindowPadding.x);
-    char text[256];
-    std::snprintf(text, sizeof text, "\xe2\x97\x8f %s", state.world().solver_info().name);  // ●
-    line.text(solver_colour(state), text);
-    line.text(plain, state.scene.name.c_str());
-    std::snprintf(text, sizeof text, "t = %.2f s", state.world().time());
-    line.text(plain, text);
-    if (state.time_scale != 1.0) {
-      std::snprintf(text, sizeof text, "x%.3g", state.time_scale);
-      line.text(colours.accent, text, false);
-    }
-    if (state.paused) line.text(colours.paused, "PAUSED", false);
-    if (state.timing.slowed) line.text(colours.slow, "slower than real time", false);
-    if (!state.view.panels) line.text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), "(Tab: panels, H: help)", false);
-    state.widget_rects.erase("alert");
-    if (!state.alert.empty()) {  // the roll-back's message: until the user acts, never faded
-      ImGui::PushTextWrapPos(std::min(ImGui::GetFontSize() * 40.0f, max_width - ImGui::GetStyle().WindowPadding.x));
-      ImGui::TextColored(colours.error_text, "%s", state.alert.c_str());
-      ImGui::PopTextWrapPos();
-      const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
-      state.widget_rects["alert"] = {lo.x, lo.y, hi.x, hi.y};
-    }
-    if (state.toast_seconds > 0.0 && !state.toast.empty()) {
-      ImGui::PushTextWrapPos(std::min(ImGui::GetFontSize() * 40.0f, max_width - ImGui::GetStyle().WindowPadding.x));
-      ImGui::TextColored(state.toast_is_error ? colours.error_text : colours.ok_text, "%s",
-                         state.toast.c_str());
-      ImGui::PopTextWrapPos();
-    }
-    const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
-    state.widget_rects["hud"] = {pos.x, pos.y, pos.x + size.x, pos.y + size.y};
-  }
-  ImGui::End();
-}
-
-void draw_legend(SandboxState& state) {
-  const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  const float margin = panel_layout(state).left + 12.0f;
-  const float bottom = viewport->Pos.y + viewport->Size.y - panel_layout(state).bottom - timeline_height(state);
-  ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x + margin, bottom - 10.0f),
-                          ImGuiCond_Always, ImVec2(0.0f, 1.0f));
-  ImGui::SetNextWindowBgAlpha(0.55f);
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
-                                 ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoInputs;
-  if (!ImGui::Begin("##legend", nullptr, flags)) {
-    ImGui::End();
-    return;
-  }
-  const float bar_w = 220.0f * static_cast<float>(state.ui_scale), bar_h = 10.0f * static_cast<float>(state.ui_scale);
-  const Theme theme = state.appearance.theme;
-  const Palette& colours = palette(theme);
-  // Labels under the bar: at its left end, centred at `at` (0..1 of the bar) or ending at its right end, whatever
-  // the font size. SameLine's offset counts from the window's left edge.
-  const float pad = ImGui::GetStyle().WindowPadding.x;
-  const auto centred = [&](const char* text, float at) {
-    ImGui::SameLine(pad + bar_w * at - 0.5f * ImGui::CalcTextSize(text).x);
-  };
-  const auto at_right = [&](const char* text) { ImGui::SameLine(pad + bar_w - ImGui::CalcTextSize(text).x); };
-  auto gradient = [&](auto colour_at) {
-    ImDrawList* draw = ImGui::GetWindowDrawList();
-    const ImVec2 p = ImGui::GetCursorScreenPos();
-    constexpr int kSteps = 44;
-    for (int k = 0; k < kSteps; ++k) {
-      const glm::vec4 c = colour_at(static_cast<double>(k) / (kSteps - 1));
-      draw->AddRectFilled(ImVec2(p.x + bar_w * k / kSteps, p.y), ImVec2(p.x + bar_w * (k + 1) / kSteps + 0.5f, p.y + bar_h),
-                          ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1.0f)));
-    }
-    ImGui::Dummy(ImVec2(bar_w, bar_h));
-  };
-  switch (state.view.rod_colouring) {
-    case RodColouring::Tension: {
-      ImGui::Text("Rod force  (|λ| scale %.3g N)", state.force_scale);
-      gradient([&](double u) {
-        return tension_colour((u * 2.0 - 1.0) * state.force_scale * -1.0, state.force_scale, theme);
-      });
-      ImGui::TextColored(colours.compression, "compression");
-      centred("0", 0.5f);
-      ImGui::TextDisabled("0");
-      at_right("tension");
-      ImGui::TextColored(colours.tension, "tension");
-      break;
-    }
-    case RodColouring::LengthError:
-      ImGui::Text("Rod length error |C| / L");
-      gradient([&](double u) { return error_colour(std::pow(10.0, -12.0 + 10.0 * u), theme); });
-      ImGui::TextDisabled("1e-12");
-      centred("1e-7", 0.5f);
-      ImGui::TextDisabled("1e-7");
-      at_right("1e-2");
-      ImGui::TextDisabled("1e-2");
-      break;
-    case RodColouring::Plain:
-      ImGui::TextDisabled("Rods: plain");
-      break;
-  }
-  ImGui::TextColored(colours.pin_label, "\xe2\x97\x8e pin");  // ◎
-  ImGui::SameLine();
-  ImGui::TextColored(colours.fixed_label, "  striped ball: fixed");
-  if (state.view.gravity_arrows || state.view.constraint_arrows) {
-    const auto vec4 = [](glm::vec4 c) { return ImVec4(c.r, c.g, c.b, 1.0f); };
-    ImGui::TextColored(vec4(colours.gravity), "\xe2\x86\x92 gravity m g");
-    ImGui::SameLine();
-    ImGui::TextColored(vec4(colours.constraint_force), "  \xe2\x86\x92 constraint force J\xe1\xb5\x80\xce\xbb");
-  }
-  ImGui::End();
 }
 
 void draw_hover(SandboxState& state) {
@@ -311,9 +153,18 @@ void draw_help(SandboxState& state) {
   ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x + viewport->Size.x * 0.5f, viewport->Pos.y + viewport->Size.y * 0.5f),
                           ImGuiCond_Always, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowBgAlpha(0.96f);
+  // At most 60 em wide and nine tenths of the window: the descriptions wrap, a long list scrolls.
+  const float width = std::min(60.0f * ImGui::GetFontSize(), 0.94f * viewport->Size.x);
+  ImGui::SetNextWindowSize(ImVec2(width, 0.9f * viewport->Size.y));
+  const ImGuiTableFlags table = ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+  const auto columns = [] {
+    ImGui::TableSetupColumn("keys", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch);
+  };
   if (ImGui::Begin("Help — keys and mouse", &state.view.help,
-                   ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
-    if (state.editor.active && ImGui::BeginTable("edit keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+                   ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
+    if (state.editor.active && ImGui::BeginTable("edit keys", 2, table)) {
+      columns();
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
       ImGui::TextColored(palette(state.appearance.theme).editing, "Edit mode");
@@ -322,25 +173,26 @@ void draw_help(SandboxState& state) {
         ImGui::TableSetColumnIndex(0);
         ImGui::TextColored(palette(state.appearance.theme).key, "%s", key.keys);
         ImGui::TableSetColumnIndex(1);
-        ImGui::TextUnformatted(key.what);
+        words(key.what);
       }
       for (const EditTools& tool : kEditTools) {
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
         ImGui::TextColored(palette(state.appearance.theme).key, "%s %s", tool.key, tool.name);
         ImGui::TableSetColumnIndex(1);
-        ImGui::TextUnformatted(tool.help);
+        words(tool.help);
       }
       ImGui::EndTable();
       ImGui::Separator();
     }
-    if (!state.editor.active && ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+    if (!state.editor.active && ImGui::BeginTable("keys", 2, table)) {
+      columns();
       for (const Shortcut& s : shortcuts()) {
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
         ImGui::TextColored(palette(state.appearance.theme).key, "%s", s.keys);
         ImGui::TableSetColumnIndex(1);
-        ImGui::TextUnformatted(s.action);
+        words(s.action);
       }
       ImGui::EndTable();
     }
@@ -349,8 +201,7 @@ void draw_help(SandboxState& state) {
     int k = 1;
     for (const SolverInfo& info : solver_table()) {
       ImGui::TextColored(ImVec4(info.colour.r, info.colour.g, info.colour.b, 1.0f), "%d  %s", k++, info.name);
-      ImGui::SameLine();
-      ImGui::TextDisabled("- %s", info.description);
+      hint(info.description);
     }
   }
   ImGui::End();

@@ -47,6 +47,7 @@ PlotRange plot_range(const History& plot_history, std::span<const Series> series
   range.peak_hi = -INFINITY;
   double last_lo = INFINITY, last_hi = -INFINITY;
   for (const Series& s : series) {
+    if (!s.scaled) continue;
     const History& h = s.history ? *s.history : history;
     for (std::size_t i = 0; i < h.size(); ++i) {
       const double v = transformed(h[i].*s.field, log_scale);

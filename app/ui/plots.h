@@ -19,6 +19,9 @@ struct Series {
   double Sample::*field;
   ImU32 colour;
   const History* history = nullptr;  // another history than the plot's (a lane's, on the same times); null: the plot's
+  // false: drawn but left out of the scale (a lane that blew up: its curve runs along the edge, never squashing the
+  // others').
+  bool scaled = true;
 };
 
 // The vertical range a plot shows. Robust to spikes: from the 1st to the 99th percentile of all the values shown

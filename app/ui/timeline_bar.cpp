@@ -8,9 +8,12 @@
 
 #include "capture/recording_format.h"
 #include "ui/ui.h"
+#include "window/theme.h"
 
 namespace lagrange::app {
 namespace {
+
+constexpr float kPadding = 3.0f;  // above and below the bar's widgets, window units at scale 1: a thin bar
 
 // Record / Stop (F9): the window as a video (the platform's format: recording_format.h) at simulated time
 // (window_recorder.h).
@@ -26,10 +29,10 @@ void record_button(SandboxState& state) {
   remember_rect(state, "record button");
   if (ImGui::IsItemHovered()) {
     if (recording.active)
-      ImGui::SetTooltip("Stop and save the video (F9): %ld frames so far, to %s", recording.frames,
+      tooltip("Stop and save the video (F9): %ld frames so far, to %s", recording.frames,
                         recording.file.string().c_str());
     else
-      ImGui::SetTooltip("Record the window as a video (%s, F9): a frame every 1/%d s of simulated time while it "
+      tooltip("Record the window as a video (%s, F9): a frame every 1/%d s of simulated time while it "
                         "runs, at the window's size; none while paused. Stop %s%s (at most %s).",
                         window_recording_format().label, WindowRecorder::kFps,
                         state.downloads ? "downloads it" : "saves it into the screenshot folder, ",
@@ -65,35 +68,40 @@ void draw_recording_indicator(SandboxState& state) {
 }
 
 float timeline_height(const SandboxState& state) {
-  if (!state.view.panels || state.timeline.size() < 2) return 0.0f;
-  return ImGui::GetFrameHeight() + 2.0f * ImGui::GetStyle().WindowPadding.y + 8.0f;
+  if (state.view.presentation || !state.view.panels || state.editor.active || state.timeline.size() == 0) return 0.0f;
+  const float scale = static_cast<float>(state.ui_scale);
+  const ImGuiStyle& style = ImGui::GetStyle();  // scaled with the UI (ScaleAllSizes)
+  return kBaseFontSize * scale + 2.0f * style.FramePadding.y + 2.0f * kPadding * scale;
 }
 
 void draw_timeline(SandboxState& state) {
   const Timeline& timeline = state.timeline;
-  if (timeline_height(state) == 0.0f) return;
+  const float height = timeline_height(state);
+  if (height == 0.0f) return;
+  // Docked under the scene, between the side panels: it never covers the scene.
   const auto rect = scene_viewport(state);  // drawable pixels
   const float ratio = static_cast<float>(std::max(state.pixel_ratio, 1e-6));
-  const float x0 = rect[0] / ratio + 12.0f, x1 = (rect[0] + rect[2]) / ratio - 12.0f;
-  const float bottom = (rect[1] + rect[3]) / ratio - 8.0f;
-  ImGui::SetNextWindowPos(ImVec2(x0, bottom), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
-  ImGui::SetNextWindowSize(ImVec2(std::max(x1 - x0, 200.0f), 0.0f));
-  ImGui::SetNextWindowBgAlpha(0.8f);
+  ImGui::SetNextWindowPos(ImVec2(rect[0] / ratio, (rect[1] + rect[3]) / ratio));
+  ImGui::SetNextWindowSize(ImVec2(rect[2] / ratio, height));
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings |
                                  ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav |
                                  ImGuiWindowFlags_NoMove;
-  if (!ImGui::Begin("##timeline", nullptr, flags)) {
+  const float scale = static_cast<float>(state.ui_scale);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(4.0f * kPadding * scale, kPadding * scale));
+  const bool open = ImGui::Begin("##timeline", nullptr, flags);
+  ImGui::PopStyleVar();
+  if (!open) {
     ImGui::End();
     return;
   }
   if (ImGui::ArrowButton("##back", ImGuiDir_Left)) state.push(Command::Kind::StepBack);
   remember_rect(state, "timeline back");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("One step back in time (Left)");
+  if (ImGui::IsItemHovered()) tooltip("One step back in time (Left)");
   ImGui::SameLine();
   if (ImGui::Button(state.paused ? "Play" : "Pause")) state.push(Command::Kind::TogglePause);
   remember_rect(state, "timeline play");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(timeline.cursor() ? "Resume from the moment shown: what came after it is dropped (Space)"
+    tooltip(timeline.cursor() ? "Resume from the moment shown: what came after it is dropped (Space)"
                                         : "Space");
   ImGui::SameLine();
   record_button(state);
@@ -106,10 +114,19 @@ void draw_timeline(SandboxState& state) {
   else
     std::snprintf(status, sizeof status, "now");
   const float status_w = ImGui::CalcTextSize("00.00 s back").x;
-  ImGui::SetNextItemWidth(std::max(ImGui::GetContentRegionAvail().x - status_w - ImGui::GetStyle().ItemSpacing.x, 60.0f));
+  const float slider_w = std::max(ImGui::GetContentRegionAvail().x - status_w - ImGui::GetStyle().ItemSpacing.x, 60.0f);
+  ImGui::SetNextItemWidth(slider_w);
   int index = static_cast<int>(shown);
-  char label[48];
-  std::snprintf(label, sizeof label, "t = %.2f s", timeline.at(shown).time());
+  // The time shown on the slider, with as many decimals as its width takes ("t = 12.34 s", "12.3 s", "12 s"):
+  // fewer digits, never a number cut.
+  const double t = timeline.at(shown).time();
+  char label[48] = "";
+  // Centred, clear of the grab at either end.
+  const float inside = slider_w - 2.0f * ImGui::GetStyle().FramePadding.x - 2.0f * ImGui::GetStyle().GrabMinSize;
+  for (const char* format : {"t = %.2f s", "%.2f s", "%.1f s", "%.0f s", "%.0f"}) {
+    std::snprintf(label, sizeof label, format, t);
+    if (ImGui::CalcTextSize(label).x <= inside) break;
+  }
   if (ImGui::SliderInt("##time", &index, 0, static_cast<int>(last), label, ImGuiSliderFlags_AlwaysClamp) &&
       static_cast<std::size_t>(index) != shown) {
     Command command;
@@ -119,7 +136,7 @@ void draw_timeline(SandboxState& state) {
   }
   remember_rect(state, "timeline slider");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("The last %.0f s of simulated time (%zu steps kept): drag to go back, Play to resume from there",
+    tooltip("The last %.0f s of simulated time (%zu steps kept): drag to go back, Play to resume from there",
                       timeline.max_seconds, timeline.size());
   ImGui::SameLine();
   if (timeline.cursor()) ImGui::TextColored(ImVec4(0.95f, 0.7f, 0.3f, 1.0f), "%s", status);

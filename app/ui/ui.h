@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include <array>
+#include <cstdio>
 #include <functional>
 #include <span>
 #include <string>
@@ -55,8 +56,12 @@ void draw_ui(SandboxState& state);
 
 void draw_control_panel(SandboxState& state);  // control_panel.cpp
 void draw_diagnostics(SandboxState& state);    // diagnostics_panel.cpp
-void draw_hud(SandboxState& state);            // overlays.cpp
-void draw_legend(SandboxState& state);
+// The texts over the scene (scene_overlays.cpp): the top line and messages, the legend, the lane names in their
+// views, each in a corner where it covers nothing the scene can reach.
+void draw_scene_overlays(SandboxState& state);
+// The rectangle of lane view `view` (drawable pixels) to frame the scene's reach into, a box `aspect` times as wide
+// as tall on the screen: what the overlays of that view leave free.
+std::array<int, 4> framing_rect(SandboxState& state, std::size_t view, double aspect);
 void draw_hover(SandboxState& state);
 void draw_help(SandboxState& state);
 // The View section's theme and UI scale controls (display_controls.cpp).
@@ -88,6 +93,7 @@ float timeline_height(const SandboxState& state);  // its height in window units
 // While recording: a red dot and the seconds of video at the scene's top right, on ImGui's foreground layer, which
 // the video's frames leave out (timeline_bar.cpp, beside the Record button).
 void draw_recording_indicator(SandboxState& state);
+// The rod length labels over every lane's view (lanes_panel.cpp).
 void draw_lane_overlay(SandboxState& state);
 // The rectangles the lanes are drawn in (x, y, width, height in drawable pixels): the scene viewport, or with split
 // lanes one per lane, the same size each: side by side for two, a 2 × 2 grid for three or four.
@@ -98,28 +104,49 @@ int next_exaggeration(int current);
 void remember_rect(SandboxState& state, const std::string& name);
 // SameLine when an item `width` wide still fits before the window's right edge, else a new line.
 void same_line_if_fits(float width);
+// Text that wraps at the panel's edge between words, never inside one: a number is never broken across lines (Dear
+// ImGui's own wrapping also breaks after '.' and ','). A word wider than the panel (a path) is broken at its '/'s.
+void words(const std::string& text);
 // A greyed hint that wraps at the panel's edge instead of running under it: hint(text), or hint(format, args...).
 inline void hint(const char* text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", text);  // not a format: no '%' is ever taken as a conversion (clang -Wformat-security)
+  words(text);  // not a format: no '%' is ever taken as a conversion
   ImGui::PopStyleColor();
 }
-template <typename... Args>
-void hint(const char* format, Args... args) {
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped(format, args...);
-  ImGui::PopStyleColor();
+template <typename Arg, typename... Args>
+void hint(const char* format, Arg arg, Args... args) {
+  char text[1024];
+  std::snprintf(text, sizeof text, format, arg, args...);
+  hint(static_cast<const char*>(text));
 }
 
 // Lists assets/*.json into state.scene_files.
 void refresh_scene_files(SandboxState& state);
 
-// Widths of the side panels in window units (0 when hidden): the control panel on the left, Diagnostics on the right.
+// Where everything goes on the screen (screen_layout.cpp), in window units. Each side holds its panel, the panel's
+// thin bar when it is collapsed, or nothing (presentation); under the scene, between the sides, the timeline and
+// under it the Measure strip. The scene gets the rest: at least half the width, and more room than any panel.
 struct PanelLayout {
-  float left = 0.0f, right = 0.0f;
-  float bottom = 0.0f;  // the Measure strip under the scene, between the two panels
+  float left = 0.0f, right = 0.0f;             // widths of what each side holds (0: nothing)
+  bool left_open = false, right_open = false;  // an open panel (else its bar, when the width is not 0)
+  float bottom = 0.0f;    // the Measure strip under the scene, between the two sides
+  float timeline = 0.0f;  // the timeline bar, between the scene and the strip
 };
 PanelLayout panel_layout(const SandboxState& state);
+float panel_bar_width(const SandboxState& state);
+// A collapsed panel: a thin bar with the panel's name written along it; a click opens the panel.
+void draw_panel_bar(SandboxState& state, ViewOptions::Side side);
+// The « (left) or » (right) button in an open panel's title bar: collapses it to its bar.
+void collapse_button(SandboxState& state, ViewOptions::Side side);
+// A tooltip that wraps at 36 em (or the window's width) instead of running off the screen.
+void tooltip(const std::string& text);
+inline void tooltip(const char* text) { tooltip(std::string(text)); }
+template <typename Arg, typename... Args>
+void tooltip(const char* format, Arg arg, Args... args) {
+  char text[1024];
+  std::snprintf(text, sizeof text, format, arg, args...);
+  tooltip(std::string(text));
+}
 // Begins the fixed panel on the right (Diagnostics, or the Editor in Edit mode), the full height of the window, and
 // keeps its rectangle as `rect_name`. Returns ImGui::Begin's answer; call ImGui::End either way.
 bool begin_right_panel(SandboxState& state, const char* title, const char* rect_name);

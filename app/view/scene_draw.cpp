@@ -39,24 +39,24 @@ void add_arrow(std::vector<SegmentInstance>& out, Vec3 from, Vec3 vector, glm::d
 
 }  // namespace
 
-double grid_step(const SandboxState& state) {
-  const Camera& camera = state.camera;
+double grid_step(const SandboxState& state, std::size_t lane) {
+  const Camera& camera = state.view_camera(lane);
   if (!camera.perspective) return nice_step(camera.half_height / 5.0);
   glm::dvec3 lo, hi;
-  reach_bounds(state.world(), lo, hi);
+  reach_bounds(state.lane_world(lane), lo, hi);
   return nice_step((std::max(hi.x - lo.x, hi.z - lo.z) * 1.5 + 1.0) / 8.0);
 }
 
 namespace {
 
-void add_grid(const SandboxState& state, DrawList& list) {
-  const Camera& camera = state.camera;
+void add_grid(const SandboxState& state, std::size_t lane, DrawList& list) {
+  const Camera& camera = state.view_camera(lane);
   const Palette& colours = palette(state.appearance.theme);
   const glm::vec4 minor = colours.grid_minor, major = colours.grid_major, axis = colours.grid_axis;
   if (!camera.perspective) {
     const double aspect = static_cast<double>(camera.width()) / camera.height();
     const double hw = camera.half_height * aspect, hh = camera.half_height;
-    const double step = grid_step(state);
+    const double step = grid_step(state, lane);
     const double x0 = std::floor((camera.centre.x - hw) / step), x1 = std::ceil((camera.centre.x + hw) / step);
     const double y0 = std::floor((camera.centre.y - hh) / step), y1 = std::ceil((camera.centre.y + hh) / step);
     const double z = -1.0;
@@ -76,7 +76,7 @@ void add_grid(const SandboxState& state, DrawList& list) {
   reach_bounds(state.world(), lo, hi);
   const glm::dvec3 middle = 0.5 * (lo + hi);
   const double half = std::max(hi.x - lo.x, hi.z - lo.z) * 1.5 + 1.0;
-  const double step = grid_step(state);
+  const double step = grid_step(state, lane);
   const double x0 = std::floor((middle.x - half) / step), x1 = std::ceil((middle.x + half) / step);
   const double z0 = std::floor((middle.z - half) / step), z1 = std::ceil((middle.z + half) / step);
   const double y = state.ground_y;
@@ -194,6 +194,28 @@ void reach_bounds(const World& world, glm::dvec3& lo, glm::dvec3& hi) {
   lagrange::reach_bounds(world.model(), world.state(), lo, hi);
 }
 
+bool lane_in_scale(const SandboxState& state, std::size_t k) {
+  const auto size = [&](std::size_t lane) {
+    glm::dvec3 lo, hi;
+    reach_bounds(state.lane_world(lane), lo, hi);
+    return glm::length(hi - lo);
+  };
+  return k == 0 || (k < state.lane_count() && size(k) <= 2.0 * size(0));
+}
+
+void view_reach(const SandboxState& state, std::size_t view, glm::dvec3& lo, glm::dvec3& hi) {
+  const bool split = state.lane_view == LaneView::Split && state.lane_count() > 1;
+  reach_bounds(state.lane_world(split ? view : 0), lo, hi);
+  if (split) return;
+  for (std::size_t k = 1; k < state.lane_count(); ++k)
+    if (lane_in_scale(state, k)) {
+      glm::dvec3 a, b;
+      reach_bounds(state.lane_world(k), a, b);
+      lo = glm::min(lo, a);
+      hi = glm::max(hi, b);
+    }
+}
+
 namespace {
 
 glm::vec4 lane_rgba(const SandboxState& state, int lane, float alpha) {
@@ -250,8 +272,8 @@ float rod_width(const SandboxState& state, const World& world) {
   return width;
 }
 
-void add_rod(const SandboxState& state, const World& world, const Constraint& constraint, int index, float width,
-             DrawList& list) {
+void add_rod(const SandboxState& state, const Camera& camera, const World& world, const Constraint& constraint,
+             int index, float width, DrawList& list) {
   const State& p = world.state();
   const auto& forces = world.state().row_force;
   const Theme theme = state.appearance.theme;
@@ -270,7 +292,7 @@ void add_rod(const SandboxState& state, const World& world, const Constraint& co
   add_segment(list.segments, a, b, hovered ? width + 3.0f : width,
               hovered ? glm::mix(colour, glm::vec4(1.0f, 0.95f, 0.55f, 1.0f), 0.5f) : colour);
   if (state.view.rest_ghosts)  // the grid's axis colour, strong: white-ish on dark, dark on light
-    add_rest_ghost(state.camera, p.position[ids[0]], p.position[ids[1]], rest, width,
+    add_rest_ghost(camera, p.position[ids[0]], p.position[ids[1]], rest, width,
                    glm::vec4(glm::vec3(colours.grid_axis), 0.85f), list.segments);
 }
 
@@ -350,12 +372,12 @@ void add_drawing_hint(const SandboxState& state, const World& world, const Const
   }
 }
 
-void add_constraints(const SandboxState& state, const World& world, std::span<const double> radii, float width,
+void add_constraints(const SandboxState& state, const Camera& camera, const World& world, std::span<const double> radii, float width,
                      DrawList& list) {
   const auto constraints = world.constraints();
   for (std::size_t c = 0; c < constraints.size(); ++c) {
     const int index = static_cast<int>(c);
-    if (is_rod(*constraints[c])) add_rod(state, world, *constraints[c], index, width, list);
+    if (is_rod(*constraints[c])) add_rod(state, camera, world, *constraints[c], index, width, list);
     else add_drawing_hint(state, world, *constraints[c], radii, list);
   }
 }
@@ -435,10 +457,11 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
   list.clear();
   const World& world = state.lane_world(static_cast<std::size_t>(lane));
   list.background = palette(state.appearance.theme).background;
-  if (state.view.grid) add_grid(state, list);
+  const std::size_t view = static_cast<std::size_t>(lane);
+  if (state.view.grid) add_grid(state, view, list);
   if (state.view.trails) add_trails(state, state.displays[static_cast<std::size_t>(lane)].trails, list);
   const float width = rod_width(state, world);
-  add_constraints(state, world, radii, width, list);
+  add_constraints(state, state.view_camera(view), world, radii, width, list);
   add_particles(state, world, radii, list);
   if (lane == 0 && state.lane_view == LaneView::Overlay) add_overlaid_lanes(state, radii, width, list);
 

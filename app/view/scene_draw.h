@@ -34,6 +34,12 @@ glm::vec4 error_colour(double relative_error, Theme theme = Theme::Dark);
 
 // Box the scene can reach (measure.h, reach_bounds).
 void reach_bounds(const World& world, glm::dvec3& lo, glm::dvec3& hi);
+// Whether lane k (0: lane 1) is drawn at lane 1's scale: its reach is within twice lane 1's. A lane that drifted far
+// or blew up is not, and never shrinks lane 1's picture.
+bool lane_in_scale(const SandboxState& state, std::size_t k);
+// The box lane view `view` is framed on and its overlays keep clear of: side by side, its own lane's reach;
+// overlaid, lane 1's reach with every lane in scale.
+void view_reach(const SandboxState& state, std::size_t view, glm::dvec3& lo, glm::dvec3& hi);
 
 // A circle of `sides` segments, `width` pixels wide, around `centre` in the plane facing the camera (view_dir).
 void add_ring(std::vector<SegmentInstance>& out, Vec3 centre, double radius, glm::dvec3 view_dir, glm::vec4 colour,
@@ -41,7 +47,7 @@ void add_ring(std::vector<SegmentInstance>& out, Vec3 centre, double radius, glm
 
 // The grid's minor step in metres for the current view (a 1-2-5 step, about a tenth of the view in 2D): the grid
 // drawn and the editor's snapping.
-double grid_step(const SandboxState& state);
+double grid_step(const SandboxState& state, std::size_t lane = 0);  // lane: whose view (split lanes)
 
 // A rod: its kind's role is KindRole::Rod (how it is drawn is the drawing hint's to say).
 bool is_rod(const Constraint& constraint);

@@ -103,6 +103,21 @@ void Camera::frame(glm::dvec3 lo, glm::dvec3 hi) {
   distance = std::max(needed * 1.05, 0.5);
 }
 
+void Camera::frame_into(glm::dvec3 lo, glm::dvec3 hi, int x, int y, int width, int height) {
+  const int vx = x_, vy = y_, vw = width_, vh = height_;
+  width = std::clamp(width, 1, vw);
+  height = std::clamp(height, 1, vh);
+  set_viewport(x, y, width, height);
+  frame(lo, hi);
+  // Back to the whole viewport at the same pixels per unit (the view's size grows with the viewport's height), then
+  // moved so that the box's middle sits at the rectangle's.
+  const double grow = static_cast<double>(vh) / height;
+  if (perspective) distance *= grow;
+  else half_height *= grow;
+  set_viewport(vx, vy, vw, vh);
+  pan(x + 0.5 * width - (vx + 0.5 * vw), y + 0.5 * height - (vy + 0.5 * vh));
+}
+
 void Camera::orbit(double dx, double dy) {
   if (!perspective) return;
   yaw -= dx * 0.008;

@@ -52,6 +52,9 @@ class Camera {
 
   // Fits the box [lo, hi] in view with a margin; keeps the orbit angles.
   void frame(glm::dvec3 lo, glm::dvec3 hi);
+  // The same into a rectangle of the viewport (x, y, width, height in pixels): the rest of the viewport is left to
+  // what sits over the scene there (the top line, the legend), and the scene is still drawn in the whole viewport.
+  void frame_into(glm::dvec3 lo, glm::dvec3 hi, int x, int y, int width, int height);
   // Mouse gestures, in pixels.
   void orbit(double dx, double dy);
   void pan(double dx, double dy);

@@ -46,7 +46,7 @@ struct Entry {
 constexpr double kNone = 0.0;
 
 const std::array<Entry, 10> kEntries{{
-    {{"dt", "s", "time step: the length of one step"}, Kind::Number, 1e-9, false, 1.0, &Settings::dt, nullptr},
+    {{"dt", "s", "time step: the length of one step"}, Kind::Number, 1e-7, false, 1.0, &Settings::dt, nullptr},
     {{"substeps", "", "solver substeps per step, each of dt / substeps"}, Kind::Count, 1, false, 1000, nullptr,
      &Settings::substeps},
     {{"solver", "", "constraint solver id (lagrange-lab solvers lists them)"}, Kind::SolverId, kNone, false, kNone,
@@ -186,6 +186,14 @@ std::string validate(const Settings& settings) {
   if (std::string p = range_problem(*find_entry("gravity"), std::min({g.x, g.y, g.z})); !p.empty()) return p;
   if (!find_solver(settings.solver))
     return "solver: unknown solver " + lagrange::quoted(settings.solver) + " (known: " + solver_ids() + ")";
+  // A substep too short to move anything: from rest a particle moves g h² in a substep of length h, and a position
+  // x keeps only changes above half its rounding step (2^-53 |x|). At h = 1e-7 s, g h² = 9.8e-14 m is kept for
+  // |x| up to about 880 m under Earth's gravity; at dt 1e-9 s nothing ever moved (the pendulum's speed stayed 0 for
+  // 2·10^6 steps). docs/scenes.md, "Settings".
+  if (settings.dt / settings.substeps < kMinSubstep)
+    return "dt / substeps: " + format_number(settings.dt) + " s / " + std::to_string(settings.substeps) +
+           " is a substep of " + format_number(settings.dt / settings.substeps) + " s, below the limit of " +
+           format_number(kMinSubstep) + " s, where a step's motion is lost to rounding (a longer dt or fewer substeps)";
   return {};
 }
 

@@ -26,6 +26,21 @@ std::size_t utf8_length(std::string_view text, std::size_t i) {
 
 }  // namespace
 
+std::string bounded_message(std::string_view text, std::size_t max) {
+  const std::string_view ellipsis = "…";
+  if (text.size() <= max) return std::string(text);
+  const auto boundary = [&](std::size_t at) {  // back to the start of the character at `at`
+    while (at > 0 && at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80) --at;
+    return at;
+  };
+  if (max < 2 * ellipsis.size() + 8) return std::string(text.substr(0, boundary(max)));
+  const std::size_t room = max - ellipsis.size();
+  const std::size_t head = boundary(room * 2 / 3);
+  std::size_t tail = text.size() - (room - room * 2 / 3);
+  while (tail < text.size() && (static_cast<unsigned char>(text[tail]) & 0xC0) == 0x80) ++tail;
+  return std::string(text.substr(0, head)) + std::string(ellipsis) + std::string(text.substr(tail));
+}
+
 std::string printable(std::string_view text, std::size_t max) {
   std::string out;
   const bool cut = text.size() > max;

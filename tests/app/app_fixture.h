@@ -123,6 +123,13 @@ inline double colour_distance(Image::Pixel pixel, glm::vec3 colour) {
 // The background's colour at row y of an image `height` rows tall (renderer.h): flat.
 inline glm::vec3 background_at(int, int) { return kBackground; }
 
+// Opens one side panel as a click on its bar does: it stays open, the other gives way first when the window is too
+// small for both (ui/screen_layout.cpp).
+inline void open_panel(SandboxState& state, ViewOptions::Side side) {
+  state.view.panels = state.view.left_open = state.view.right_open = true;
+  state.view.opened_last = side;
+}
+
 inline void run_frames(Sandbox& sandbox, int frames, double dt) {
   for (int i = 0; i < frames; ++i) {
     sandbox.pump_events();

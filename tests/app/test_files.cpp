@@ -122,7 +122,7 @@ namespace lagrange::app::test {
 TEST_CASE("the window entry point opens a scene and runs frames and rejects bad options with 2") {
   const auto run = run_window;
   CHECK(run({asset("triple_pendulum.json").string(), "--solver", solver_table()[0].id, "--quit-after", "3"}) == 0);
-  CHECK(run({"/no/such/scene.json", "--quit-after", "2"}) == 0);  // reported, default scene shown instead
+  CHECK(run({"/no/such/scene.json", "--quit-after", "2"}) == 2);  // reported over the default scene; bad input: 2
   CHECK(run({"--quit-after", "2", "--paused", "--no-vsync", "--size", "800x600"}) == 0);
   CHECK(run({"--frobnicate"}) == 2);
   CHECK(run({"--solver", "no-such-solver"}) == 2);

@@ -180,8 +180,17 @@ TEST_CASE("split lanes: four equal views, each drawing and picking its own lane'
     CAPTURE(k);
     const World& lane = state.sim.world(static_cast<std::size_t>(k));
     const Vec3 bob = lane.state().position[2];
-    // Where lane k draws its bob: lane 1's camera, moved to lane k's view.
-    const glm::dvec2 pixel = screen_of(sandbox, bob) + glm::dvec2(views[k][0] - views[0][0], views[k][1] - views[0][1]);
+    // Where lane k draws its bob: with its own camera, in its own view.
+    const Camera& camera = state.view_camera(static_cast<std::size_t>(k));
+    CHECK(camera.x() == views[k][0]);
+    CHECK(camera.width() == views[k][2]);
+    const auto at = camera.project(bob);
+    REQUIRE(at.has_value());
+    const glm::dvec2 pixel(at->x, at->y);
+    CHECK(camera.in_viewport(pixel));
+    // Lanes in scale (reach within twice lane 1's) are drawn at lane 1's pixels per metre: they compare.
+    if (lane_in_scale(state, static_cast<std::size_t>(k)))
+      CHECK(camera.pixels_per_unit(bob) == doctest::Approx(sandbox.camera().pixels_per_unit(bob)).epsilon(1e-9));
     push_mouse_motion(pixel, pixel, false);
     run_frames(sandbox, 1, 0.0);
     CHECK(state.hover.kind == Hover::Kind::Particle);

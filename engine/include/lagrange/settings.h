@@ -38,6 +38,9 @@ std::string set_setting(Settings& settings, std::string_view key, std::string_vi
 std::string range_text(std::string_view key);
 // The current value of `key` as text (full precision), or an empty string for an unknown key.
 std::string get_setting(const Settings& settings, std::string_view key);
+// The shortest substep (dt / substeps) a simulation may take, in seconds: below it a step's motion from rest, g h²,
+// is lost to the rounding of positions (validate()).
+inline constexpr double kMinSubstep = 1e-7;
 // Checks a whole Settings struct; empty string when valid.
 std::string validate(const Settings& settings);
 

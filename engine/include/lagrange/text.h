@@ -11,7 +11,9 @@ namespace lagrange {
 
 // How much of an echoed value a message shows; paths get more.
 constexpr std::size_t kEchoLength = 80;
-constexpr std::size_t kEchoPathLength = 240;
+constexpr std::size_t kEchoPathLength = 120;
+// The longest line a message may be (docs/cli.md): however long the input it quotes.
+constexpr std::size_t kMaxMessage = 250;
 
 // `text` with control characters (C0, DEL, C1) written as \n, \t, \xNN (\uNNNN for C1), bytes that are not UTF-8 as
 // \xNN, and cut after `max` bytes (at a character boundary) with "…" appended.
@@ -19,6 +21,10 @@ std::string printable(std::string_view text, std::size_t max = kEchoLength);
 // The shortest text that reads back as the same double ("0.1", "-2.5e-07", "1e+300"; "nan", "inf" for those): the
 // one number formatter of files, messages and the command line, so a saved scene loads back to the same bits.
 std::string format_number(double value);
+
+// `text` (already printable) no longer than `max` bytes: a longer one keeps its start and its end (where the reason
+// is) around "…", cut at UTF-8 character boundaries.
+std::string bounded_message(std::string_view text, std::size_t max = kMaxMessage);
 
 // printable(text) in single quotes: 'text'.
 std::string quoted(std::string_view text, std::size_t max = kEchoLength);

@@ -30,6 +30,13 @@ void check_positive(const char* field, double value) {
   if (value <= 0.0) fail(field, "must be a positive number, got " + format_number(value));
 }
 
+// A mass below a microgram is a typo (5e-324, a subnormal, made 1/m overflow and the run fail at its first step):
+// 1/m stays within the 1e9 that bounds every number of a scene.
+void check_mass(const char* field, double value) {
+  check_positive(field, value);
+  if (value < kMinMass) fail(field, "must be at least 1e-9 (kg), got " + format_number(value));
+}
+
 // Lengths below this are typos: below rounding next to positions of 1e9, and 1/L overflows.
 void check_length(const char* field, double value) {
   check_positive(field, value);
@@ -67,7 +74,7 @@ ConstraintDef rod(int a, int b, double length) {
 int append_chain(Scene& scene, const ChainDef& def) {
   check_count("links", def.links, 1, kMaxChainLinks);
   check_length("link_length", def.link_length);
-  check_positive("particle_mass", def.particle_mass);
+  check_mass("particle_mass", def.particle_mass);
   const Vec3 direction = unit("direction", def.direction);
   const int existing = static_cast<int>(scene.particles.size());
   if (def.anchor_particle < -1) fail("anchor_particle", "must be a particle index, or -1 for none");
@@ -113,7 +120,7 @@ int append_cloth(Scene& scene, const ClothDef& def) {
   check_count("nx", def.nx, 2, kMaxClothSide);
   check_count("ny", def.ny, 2, kMaxClothSide);
   check_length("spacing", def.spacing);
-  check_positive("particle_mass", def.particle_mass);
+  check_mass("particle_mass", def.particle_mass);
   check_compliance("shear_compliance", def.shear_compliance);
   check_compliance("bend_compliance", def.bend_compliance);
   check_point("origin", def.origin);

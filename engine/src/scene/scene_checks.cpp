@@ -44,6 +44,8 @@ std::optional<FieldProblem> particle_problem(const ParticleDef& p, int dimension
   if (auto problem = vector_problem("velocity", p.velocity, dimension)) return problem;
   if (!p.fixed && (!std::isfinite(p.mass) || p.mass <= 0.0))
     return FieldProblem{"mass", "must be a positive number, got " + format_number(p.mass)};
+  if (!p.fixed && p.mass < kMinMass)  // 5e-324 made 1/m overflow: the run failed at its first step
+    return FieldProblem{"mass", "must be at least 1e-9 (kg), got " + format_number(p.mass)};
   if (p.fixed && p.velocity != Vec3(0.0))
     return FieldProblem{"velocity", "must be zero for a fixed particle (it never moves)"};
   if (!std::isfinite(p.radius) || p.radius < 0.0)

@@ -9,11 +9,13 @@
 #include "lagrange/scene.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <cmath>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "json_reader.h"
@@ -183,20 +185,28 @@ ConstraintDef read_constraint(const JsonReader& reader, const Json& value, const
   return c;
 }
 
+constexpr double kMaxSavedStep = 4503599627370496.0;  // 2^52
+
 // "state": what a saved run carries beyond the particles' positions and velocities (write_scene).
 SceneState read_state(const JsonReader& reader, const Json& value, std::size_t rows) {
   const std::string path = "state";
   const Json& object = reader.object(value, path);
   reader.check_keys(object, path, {"step", "time", "clock", "work", "start_energy", "row_force", "contacts"});
+  // Steps beyond 2^52 are no longer counted one by one by a double (the clock's t = t0 + (n - n0) dt); times beyond
+  // 1e9 s (31 years), the bound of every number of a scene, would be replaced by the clock's (1e308 was).
   const auto step_count = [&](const Json& v, const std::string& at) {
     const double step = reader.finite(v, at);
-    if (step < 0.0 || step != std::floor(step) || step > 1e15)
+    if (step < 0.0 || step != std::floor(step))
       reader.fail(at, "must be a whole number of steps (0 or more), got " + describe(v));
+    if (step > kMaxSavedStep)
+      reader.fail(at, "must be at most 4503599627370496 (2^52, where a double stops counting single steps), got " +
+                          describe(v));
     return static_cast<long>(step);
   };
   const auto time = [&](const Json& v, const std::string& at) {
     const double t = reader.finite(v, at);
     if (t < 0.0) reader.fail(at, "must be a time of 0 s or more, got " + describe(v));
+    if (t > 1e9) reader.fail(at, "must be a time of at most 1e9 s, got " + describe(v));
     return t;
   };
   SceneState state;
@@ -270,14 +280,23 @@ struct SizeBudget {
     if (rows > limits.max_rows || have_rows + rows > limits.max_rows)
       over(reader, path, "constraint rows", have_rows + rows, limits.max_rows);
   }
-  // Rows and the coupled system's size Σ (rows on a particle)² of the finished scene.
+  // Rows and the coupled system's size Σ (rows on a particle)² of the finished scene, and the rows on any one
+  // particle that can move. A rigid constraint that repeats an earlier one exactly (the same type, particles and
+  // values: a particle held by a thousand identical pins) is one equation: the solvers keep its repeats out of their
+  // system (its multiplier is 0), so only its first copy counts toward the coupling and the rows on a particle.
   void check_coupling(const JsonReader& reader, const Scene& scene) const {
-    std::vector<std::size_t> degree(scene.particles.size(), 0);
+    std::vector<std::size_t> degree(scene.particles.size(), 0), movable(scene.particles.size(), 0);
     std::size_t rows = 0;
-    for (const ConstraintDef& c : scene.constraints) {
+    const std::vector<bool> repeat = rigid_repeats(scene.constraints);
+    for (std::size_t k = 0; k < scene.constraints.size(); ++k) {
+      const ConstraintDef& c = scene.constraints[k];
       const std::size_t r = static_cast<std::size_t>(rows_of(c, reader.dimension()));
       rows += r;
-      for (int p : c.particles) degree[p] += r;
+      if (repeat[k]) continue;
+      for (int p : c.particles) {
+        degree[p] += r;
+        if (!scene.particles[p].fixed) movable[p] += r;
+      }
     }
     if (rows > limits.max_rows) over(reader, "constraints", "constraint rows", rows, limits.max_rows);
     std::size_t coupling = 0;
@@ -287,6 +306,32 @@ struct SizeBudget {
                                      std::to_string(coupling) + " row pairs, more than the limit of " +
                                      std::to_string(limits.max_coupling) +
                                      " (--allow-large of lagrange-lab run and shot lifts the limits)");
+    for (std::size_t p = 0; p < movable.size(); ++p)
+      if (movable[p] > limits.max_particle_rows)
+        reader.fail("constraints", "particle " + std::to_string(p) + " is held by " + std::to_string(movable[p]) +
+                                       " constraint rows (not counting exact repeats of a rigid constraint), more "
+                                       "than the limit of " + std::to_string(limits.max_particle_rows) +
+                                       " (--allow-large of lagrange-lab run and shot lifts the limits)");
+  }
+
+  // Which constraints repeat an earlier rigid one exactly: sorted by particles, type and values (a stable sort, so
+  // equal ones stay in file order), each equal to the one before it is a repeat. O(n log n): 10 000 distinct pins
+  // on one particle compared pairwise took seconds.
+  static std::vector<bool> rigid_repeats(const std::vector<ConstraintDef>& constraints) {
+    using Values = std::vector<std::pair<std::string, std::array<double, 3>>>;
+    std::vector<Values> values(constraints.size());
+    std::vector<std::size_t> order;
+    for (std::size_t k = 0; k < constraints.size(); ++k) {
+      if (constraints[k].compliance != 0.0) continue;
+      for (const auto& [key, v] : constraints[k].values) values[k].push_back({key, {v.x, v.y, v.z}});
+      order.push_back(k);
+    }
+    const auto key = [&](std::size_t k) { return std::tie(constraints[k].particles, constraints[k].type, values[k]); };
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return key(a) < key(b); });
+    std::vector<bool> repeat(constraints.size(), false);
+    for (std::size_t i = 1; i < order.size(); ++i)
+      if (key(order[i - 1]) == key(order[i])) repeat[order[i]] = true;
+    return repeat;
   }
 };
 
@@ -552,7 +597,7 @@ Scene parse_scene(std::string_view json_text, const std::string& source, const S
 
 SceneLimits SceneLimits::unlimited() {
   const std::size_t all = static_cast<std::size_t>(-1);
-  return SceneLimits{all, all, all, all};
+  return SceneLimits{all, all, all, all, all};
 }
 
 Scene load_scene_file(const std::filesystem::path& path, const SceneLimits& limits) {

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <type_traits>
-#include <unordered_map>
 
 #include "lagrange/constraint_kinds.h"
 
@@ -21,10 +21,64 @@ void with_stride(int stride, F&& f) {
   }
 }
 
+// Two rigid scene rows that are the same equation: the same kind and definition (particles in the same order, every
+// field, no compliance) and the same row of it. Tools (the mouse's pin) are never twins, nor unilateral rows (cables
+// and contacts: an active set masks them one by one, and a contact's constraint has no definition to compare).
+bool same_rigid_row(const Row& a, const Row& b) {
+  if (a.unilateral != 0 || b.unilateral != 0) return false;
+  const Constraint& ca = *a.constraint;
+  const Constraint& cb = *b.constraint;
+  if (a.row != b.row || a.count != b.count || ca.tool() || cb.tool() || ca.compliance() != 0.0 ||
+      cb.compliance() != 0.0)
+    return false;
+  for (int s = 0; s < a.count; ++s)
+    if (a.particle[s] != b.particle[s]) return false;
+  const ConstraintDef da = ca.definition(), db = cb.definition();
+  return da.type == db.type && da.particles == db.particles && da.values == db.values;
+}
+
+// Each row's earlier twin (same_rigid_row), or -1: candidates grouped by their particles and row number first, so a
+// scene without twins compares no definitions.
+std::vector<int> find_twins(std::span<const Row> rows) {
+  const int m = static_cast<int>(rows.size());
+  std::vector<int> twin(m, -1);
+  std::vector<std::pair<std::uint64_t, int>> keyed(m);
+  for (int k = 0; k < m; ++k) {
+    std::uint64_t h = 1469598103934665603ull ^ static_cast<std::uint64_t>(rows[k].row);
+    for (int s = 0; s < rows[k].count; ++s) h = (h ^ static_cast<std::uint64_t>(rows[k].particle[s] + 1)) * 1099511628211ull;
+    keyed[k] = {h, k};
+  }
+  std::sort(keyed.begin(), keyed.end());
+  for (std::size_t i = 0; i < keyed.size();) {
+    std::size_t end = i + 1;
+    while (end < keyed.size() && keyed[end].first == keyed[i].first) ++end;
+    for (std::size_t a = i + 1; a < end; ++a) {  // in row order: the twin is always the earliest of its equals
+      const int k = keyed[a].second;
+      for (std::size_t b = i; b < a && twin[k] < 0; ++b) {
+        const int earlier = keyed[b].second;
+        if (twin[earlier] < 0 && same_rigid_row(rows[earlier], rows[k])) twin[k] = earlier;
+      }
+    }
+    i = end;
+  }
+  return twin;
+}
+
 }  // namespace
 
+bool RowSystem::twins_hold(const RowSet& model) const {
+  const auto rows = model.rows;
+  for (int k : shadows_)
+    if (!same_rigid_row(rows[twin_[k]], rows[k])) return false;
+  return true;
+}
+
 void RowSystem::prepare(const RowSet& model) {
-  if (version_ == model.version && particle_count_ == model.particle_count) return;
+  // A pin's point or a row's compliance can change without a new topology (the mouse moving a scene's pin): twins
+  // are checked again, so a row that stopped being one takes its part in the system at once.
+  if (version_ == model.version && particle_count_ == model.particle_count &&
+      (shadows_.empty() || twins_hold(model)))
+    return;
   version_ = model.version;
   particle_count_ = model.particle_count;
   const auto rows = model.rows;
@@ -49,13 +103,31 @@ void RowSystem::prepare(const RowSet& model) {
   for (int k = 0; k < m; ++k)
     for (int s = 0; s < rows[k].count; ++s) particle_[static_cast<std::size_t>(k) * stride_ + s] = rows[k].particle[s];
 
-  // Which rows touch each movable particle, and through which slot. Fixed particles couple nothing.
+  // Twins: a rigid row that repeats an earlier one (a particle held by 1000 identical pins) is the same equation, so
+  // it stays out of the system: its multiplier is 0 and its twin carries the whole force. Kept in, each copy would
+  // be one more dependent row of a dense block, factored at a cost growing as the cube of the copies.
+  twin_ = find_twins(rows);
+  shadows_.clear();
+  for (int k = 0; k < m; ++k)
+    if (twin_[k] >= 0) shadows_.push_back(k);
+
+  // Which rows touch each movable particle, and through which slot. Fixed particles couple nothing, nor do twins.
   std::vector<std::vector<std::pair<int, int>>> touching(model.particle_count);
   for (int k = 0; k < m; ++k)
-    for (int s = 0; s < rows[k].count; ++s)
+    for (int s = 0; s < rows[k].count && twin_[k] < 0; ++s)
       if (!model.fixed(rows[k].particle[s])) touching[rows[k].particle[s]].push_back({k, s});
 
-  std::unordered_map<long long, std::vector<std::pair<int, int>>> shared;  // (k, l) -> slots of shared particles
+  // Every (k, l, slots) a shared particle gives, sorted by the pair (k, l) and, within a pair, kept in the order
+  // found: one flat array and one sort, where a map of lists cost a list per pair (a particle held by 2000 rows
+  // has two million pairs).
+  struct Shared {
+    long long key;  // k · m + l
+    unsigned char sk, sl;
+  };
+  std::vector<Shared> shared;
+  std::size_t total = 0;
+  for (const auto& list : touching) total += list.size() * (list.size() - 1) / 2;
+  shared.reserve(total);
   for (const auto& list : touching) {
     for (std::size_t a = 0; a < list.size(); ++a)
       for (std::size_t b = a + 1; b < list.size(); ++b) {
@@ -66,28 +138,27 @@ void RowSystem::prepare(const RowSet& model) {
           std::swap(k, l);
           std::swap(sk, sl);
         }
-        shared[static_cast<long long>(k) * m + l].push_back({sk, sl});
+        shared.push_back({static_cast<long long>(k) * m + l, static_cast<unsigned char>(sk),
+                          static_cast<unsigned char>(sl)});
       }
   }
-  std::vector<long long> keys;
-  keys.reserve(shared.size());
-  for (const auto& entry : shared) keys.push_back(entry.first);
-  std::sort(keys.begin(), keys.end());  // deterministic order: same run, same bits
+  // Deterministic order: same run, same bits.
+  std::stable_sort(shared.begin(), shared.end(), [](const Shared& a, const Shared& b) { return a.key < b.key; });
   std::vector<std::pair<int, int>> pairs;
-  pairs.reserve(keys.size());
-  for (long long key : keys) pairs.push_back({static_cast<int>(key / m), static_cast<int>(key % m)});
+  for (std::size_t i = 0; i < shared.size(); ++i)
+    if (i == 0 || shared[i].key != shared[i - 1].key)
+      pairs.push_back({static_cast<int>(shared[i].key / m), static_cast<int>(shared[i].key % m)});
   linear_->analyze(m, pairs);
   diag_entry_.resize(m);
   for (int k = 0; k < m; ++k) diag_entry_[k] = linear_->diagonal_entry(k);
   couplings_.clear();
-  for (std::size_t e = 0; e < pairs.size(); ++e) {
-    bool first = true;
-    for (const auto& [sk, sl] : shared[keys[e]]) {
-      couplings_.push_back({pairs[e].first, pairs[e].second, static_cast<unsigned char>(sk),
-                            static_cast<unsigned char>(sl), !first, linear_->pair_entry(e, true),
-                            linear_->pair_entry(e, false)});
-      first = false;
-    }
+  couplings_.reserve(shared.size());
+  std::size_t e = 0;
+  for (std::size_t i = 0; i < shared.size(); ++i) {
+    const bool first = i == 0 || shared[i].key != shared[i - 1].key;
+    if (first && i > 0) ++e;
+    couplings_.push_back({pairs[e].first, pairs[e].second, shared[i].sk, shared[i].sl, !first,
+                          linear_->pair_entry(e, true), linear_->pair_entry(e, false)});
   }
 }
 
@@ -175,7 +246,7 @@ void RowSystem::lone_roots(const RowSet& model, std::span<const Vec3> x, const R
       const std::optional<double> root =
           rod.length >= 0.0 ? DistanceConstraint::lone_root_of(x[rod.a], x[rod.b], w[k * S], w[k * S + 1], rod.length)
                             : rows[k].constraint->lone_root(rows[k].row, x, ConstGradientSlots(w[k * S]));
-      const double l = root && std::isfinite(*root) ? *root : 0.0;
+      const double l = root && std::isfinite(*root) && twin_[k] < 0 ? *root : 0.0;  // a twin moves nothing
       lambda[k] = l;
       for (int s = 0; s < count[k]; ++s) out[particle[k * S + s]] += l * w[k * S + s];  // x's roots, not out's
     }
@@ -268,6 +339,7 @@ int RowSystem::factorize(const RowGradients& left, const RowGradients& right_wei
       *diag_entry_[k] = sum;
     }
     for (const DiagonalTerm& term : extra) *diag_entry_[term.row] += term.value;
+    for (int k : shadows_) *diag_entry_[k] = 1.0;  // an equation of its own, x_k = b_k, and solve() gives it b_k = 0
     if (linear_->symmetric()) {  // left M⁻¹ rightᵀ is symmetric: the caller passes right = left
       for (const Coupling& c : couplings_) {
         const std::size_t ks = static_cast<std::size_t>(c.k) * S + c.slot_k, ls = static_cast<std::size_t>(c.l) * S + c.slot_l;
@@ -289,7 +361,13 @@ int RowSystem::factorize(const RowGradients& left, const RowGradients& right_wei
       }
     }
   });
-  return linear_->factorize();
+  // Twins count as the dependent rows they are.
+  return linear_->factorize() + static_cast<int>(shadows_.size());
+}
+
+void RowSystem::solve(std::vector<double>& b) const {
+  for (int k : shadows_) b[k] = 0.0;
+  linear_->solve(b.data());
 }
 
 void predict_semi_implicit(const StepContext& context, double h, std::vector<Vec3>& x_star,

@@ -82,6 +82,8 @@ class RowSystem {
   // evaluate() and values() need it too (they use the cached length scales).
   void prepare(const RowSet& model);
   int rows() const { return rows_; }
+  // Rows kept out of the system as twins of earlier ones (the same rigid equation): redundant, with multiplier 0.
+  int twins() const { return static_cast<int>(shadows_.size()); }
   // Gradient slots per row in RowGradients: the most particles any row touches.
   int stride() const { return stride_; }
 
@@ -111,12 +113,12 @@ class RowSystem {
   int factorize(const RowGradients& left, const RowGradients& right_weighted,
                 std::span<const DiagonalTerm> extra = {});
   // Solves A x = b in place with the last factorization.
-  void solve(std::vector<double>& b) const { linear_->solve(b.data()); }
+  void solve(std::vector<double>& b) const;
   // A chain (every row a rod, each sharing particles only with the rows before and after it, so that the symmetric
   // factor is bidiagonal): one chord step fused into two passes over the rows. With δ = −A⁻¹c: λ += δ,
   // x += M⁻¹∇Cᵀδ (weighted), then c = C(x); returns max |C|/L and leaves δ in work. The same arithmetic as solve(), displace() and values()
   // except the order in which a shared particle sums its two rows' moves. Only when chain_kernel() is true.
-  bool chain_kernel() const { return all_rods_ && linear_->bidiagonal_sub() != nullptr; }
+  bool chain_kernel() const { return all_rods_ && shadows_.empty() && linear_->bidiagonal_sub() != nullptr; }
   double chain_chord_step(const RowGradients& weighted, std::vector<double>& c, std::vector<double>& lambda,
                           std::vector<double>& work, std::vector<Vec3>& x) const;
   // LinearSolver::null_combination: per row, its weight in the dependencies the last factorization found.
@@ -148,6 +150,10 @@ class RowSystem {
   std::vector<RodRow> rod_;
   bool all_rods_ = false;
   std::vector<Coupling> couplings_;
+  // Row k's earlier twin (the same rigid equation), or -1; the rows that have one. A twin is kept out of the
+  // couplings, gets A_kk = 1 and b_k = 0, so its multiplier is 0 (prepare()).
+  std::vector<int> twin_, shadows_;
+  bool twins_hold(const RowSet& model) const;
   std::vector<double*> diag_entry_;  // where A_kk goes in the factor's storage
   std::unique_ptr<LinearSolver> linear_;
 };

@@ -13,6 +13,8 @@
 // ends fly apart gets the inelastic impulse that stops the stretching first (the velocity level).
 // Contacts: the impacts (contact_set.h) before the step, and after it the contact rows' position projection
 // (contact_projection.cpp), whose correction (x' − x)/h goes into the velocities as the position solvers' does.
+#include <algorithm>
+
 #include "solvers.h"
 
 namespace lagrange {
@@ -31,6 +33,7 @@ class AccelerationSolver final : public Solver {
       rows = RowSet(combined_, model, rows_version_);
     }
     system_.prepare(rows);
+    stats.dependent_rows = std::max(stats.dependent_rows, system_.twins());  // repeated rows are redundant
     State& particles = context.state;
     const auto inv_mass = context.inv_mass();
     const std::size_t n = particles.position.size();

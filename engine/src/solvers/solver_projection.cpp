@@ -61,6 +61,7 @@ class ProjectionSolver final : public Solver {
     rows_ = RowSet(context.model);
     system_.prepare(rows_);
     chord_system_.prepare(rows_);
+    stats.dependent_rows = std::max(stats.dependent_rows, system_.twins());  // repeated rows are redundant
     advance(context, h, stats, 0);
   }
 
@@ -414,6 +415,7 @@ class ProjectionSolver final : public Solver {
     rows_ = RowSet(combined_, model, rows_version_);
     system_.prepare(rows_);
     chord_system_.prepare(rows_);
+    stats.dependent_rows = std::max(stats.dependent_rows, system_.twins());  // repeated rows are redundant
     gather_compliant_rows(rows_, h, 1.0, soft_, &soft_diagonal_);
     const std::size_t m = combined_.size();
     original_.resize(m);

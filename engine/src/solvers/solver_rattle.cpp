@@ -26,6 +26,7 @@ class RattleSolver final : public Solver {
       rows = RowSet(combined_, model, rows_version_);
     }
     system_.prepare(rows);
+    stats.dependent_rows = std::max(stats.dependent_rows, system_.twins());  // repeated rows are redundant
     State& particles = context.state;
     const auto inv_mass = context.inv_mass();
     const std::size_t n = particles.position.size();

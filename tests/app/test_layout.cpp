@@ -1,0 +1,317 @@
+// The scene first (issue 21): at every size and UI scale the scene is the largest thing on the screen; no text is cut
+// or a number broken across lines, no window runs off the screen, no text over the scene lies on a particle. Read
+// back from what Dear ImGui drew (ui/layout_check.h), at 1280x720 and 1920x1080, UI scale 1, 2 and 3, light and dark.
+#include <imgui.h>
+
+#include <cmath>
+#include <string>
+
+#include "app_fixture.h"
+#include "ui/layout_check.h"
+#include "ui/overlay_layout.h"
+#include "ui/plots.h"
+#include "ui/text_box.h"
+#include "ui/ui.h"
+
+namespace lagrange::app::test {
+namespace {
+
+constexpr double kDt = 1.0 / 60.0;
+
+struct Screen {
+  int width, height;
+  double scale;
+  Theme theme;
+};
+
+SandboxOptions options_for(const Screen& screen) {
+  SandboxOptions options = test_options(screen.width, screen.height);
+  options.appearance.scale = screen.scale;
+  options.appearance.theme = screen.theme;
+  return options;
+}
+
+std::string describe(const Screen& s) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%dx%d at %.1fx %s", s.width, s.height, s.scale,
+                s.theme == Theme::Light ? "light" : "dark");
+  return text;
+}
+
+// The problems of the frame just drawn (all of them, or only those of one kind), each a failed check naming the
+// screen and what was on it.
+void check_layout(Sandbox& sandbox, const std::string& what, const std::string& only = "") {
+  for (const std::string& problem : layout_problems(sandbox.state(), sandbox.radii())) {
+    if (!only.empty() && !problem.starts_with(only)) continue;
+    CAPTURE(what);
+    CAPTURE(sandbox.state().toast);
+    FAIL_CHECK(problem);
+  }
+}
+
+constexpr Screen kProjectors[] = {{1280, 720, 1.0, Theme::Dark},   {1280, 720, 2.0, Theme::Light},
+                                  {1280, 720, 3.0, Theme::Light},  {1920, 1080, 1.0, Theme::Light},
+                                  {1920, 1080, 2.0, Theme::Dark},  {1920, 1080, 3.0, Theme::Dark}};
+
+using Rect = std::array<float, 4>;
+float area(const Rect& r) { return (r[2] - r[0]) * (r[3] - r[1]); }
+
+}  // namespace
+
+TEST_CASE("overlays go to a corner clear of the scene's reach, and the framing leaves the reach room beside them") {
+  const Box view{0, 0, 1000, 600};
+  // A top line 400 x 40 and a legend 300 x 60 beside a square reach: bands across the top and bottom would leave it
+  // 600 − (8 + 40 + 4) − (8 + 60 + 4) = 476 high; both on the left as columns leave it 1000 − (8 + 400 + 4) = 588
+  // wide and the whole height, so a square 588 high: the framing takes the columns.
+  const std::vector<Overlay> overlays = {{400, 40, {Anchor::TopLeft, Anchor::TopRight}},
+                                         {300, 60, {Anchor::BottomLeft, Anchor::BottomRight}}};
+  const Framing f = frame_beside(view, 1.0f, overlays, 8.0f, 4.0f);
+  CHECK(f.scale == doctest::Approx(588.0f));
+  for (std::size_t k = 0; k < overlays.size(); ++k)
+    CHECK(overlap_area(overlay_box(view, f.anchors[k], overlays[k].width, overlays[k].height, 8.0f), f.free) == 0.0f);
+  // A wide reach (aspect 4) is limited by the width: the overlays take columns of a band's worth of nothing.
+  const Framing wide = frame_beside(view, 4.0f, overlays, 8.0f, 4.0f);
+  CHECK(wide.scale == doctest::Approx(1000.0f / 4.0f));
+  // Centred (a perspective view): the free rectangle is symmetric about the view's middle.
+  const Framing centred = frame_beside(view, 1.0f, overlays, 8.0f, 4.0f, true);
+  CHECK(centred.free.x0 - view.x0 == doctest::Approx(view.x1 - centred.free.x1));
+  CHECK(centred.free.y0 - view.y0 == doctest::Approx(view.y1 - centred.free.y1));
+  CHECK(centred.scale <= f.scale);
+  // Placed each frame: the first anchor whose box covers neither the reach nor an overlay already placed.
+  const Box reach{0, 0, 500, 600};  // the left half
+  const std::vector<Anchor> placed = place_overlays(view, reach, overlays, {}, 8.0f);
+  CHECK(placed[0] == Anchor::TopRight);
+  CHECK(placed[1] == Anchor::BottomRight);
+  // Nowhere free: the anchor covering least.
+  const std::vector<Anchor> cornered = place_overlays(view, Box{0, 0, 900, 600}, overlays, {}, 8.0f);
+  CHECK(cornered[0] == Anchor::TopRight);
+}
+
+TEST_CASE("a number is written to fit its space: fewer digits, an SI prefix, never cut") {
+  // Widths measured as 10 units per byte: independent of any font. A number and its unit are joined by a no-break
+  // space (U+00A0): text that wraps never puts the unit on the next line.
+  const auto chars = [](const std::string& s) { return 10.0f * static_cast<float>(s.size()); };
+  const auto nb = [](std::string s) {
+    for (std::size_t at = s.find(' '); at != std::string::npos; at = s.find(' ', at)) s.replace(at, 1, "\xc2\xa0");
+    return s;
+  };
+  CHECK(fit_number(0.133772, "J", 1000.0f, true, 5, chars) == nb("+133.77 mJ"));
+  CHECK(fit_number(0.133772, "J", 70.0f, true, 5, chars) == nb("+134 mJ"));
+  CHECK(fit_number(-8.568, "J", 1000.0f, true, 4, chars) == nb("-8.568 J"));
+  CHECK(fit_number(2.074e-6, "s", 1000.0f, false, 5, chars) == nb("2.0740 \xc2\xb5s"));
+  CHECK(fit_number(7.7716e-16, "m", 1000.0f, false, 5, chars) == nb("7.77e-16 m"));
+  CHECK(fit_number(0.14610, "%", 1000.0f, true, 3, chars) == nb("+0.146 %"));
+  CHECK(fit_number(0.0, "J", 1000.0f, true, 5, chars) == nb("+0 J"));
+  CHECK(fit_number(1234567.0, "m", 1000.0f, false, 3, chars) == nb("1.23e+06 m"));
+  // However narrow, the whole digits and the unit: shortened, never cut.
+  CHECK(fit_number(0.133772, "J", 1.0f, true, 5, chars) == nb("+134 mJ"));
+}
+
+TEST_CASE("the scene is the largest thing on the screen at every size from 1024x600 to 3840x2160 and every UI scale") {
+  for (const auto& [w, h] : {std::pair{1024, 600}, std::pair{1280, 720}, std::pair{1920, 1080}, std::pair{3840, 2160}}) {
+    for (const double scale : {1.0, 1.5, 2.0, 3.0}) {
+      CAPTURE(w);
+      CAPTURE(scale);
+      SandboxOptions options = test_options(w, h);
+      options.appearance.scale = scale;
+      Sandbox sandbox(options);
+      REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
+      SandboxState& state = sandbox.state();
+      for (const bool measure : {false, true}) {
+        CAPTURE(measure);
+        state.measure.shown = measure;
+        run_frames(sandbox, 2, kDt);
+        const Camera& camera = sandbox.camera();
+        const float scene = static_cast<float>(camera.width()) * static_cast<float>(camera.height());
+        CHECK(camera.width() >= w / 2 - 1);  // at least half the width
+        for (const char* panel : {"control panel", "diagnostics panel", "measure panel"}) {
+          if (!state.widget_rects.count(panel)) continue;
+          CAPTURE(panel);
+          CHECK(scene > area(state.widget_rects.at(panel)));
+        }
+        const PanelLayout layout = panel_layout(state);
+        CHECK(scene > layout.left * h);
+        CHECK(scene > layout.right * h);
+      }
+    }
+  }
+}
+
+TEST_CASE("at projector sizes no text is cut, no number broken and no window off the screen, on every shipped scene") {
+  for (const Screen& screen : kProjectors) {
+    Sandbox sandbox(options_for(screen));
+    for (const auto& file : shipped_scenes()) {
+      REQUIRE(sandbox.load_scene(file) == "");
+      sandbox.state().measure.shown = true;
+      run_frames(sandbox, 12, kDt);
+      check_layout(sandbox, describe(screen) + " " + file.filename().string());
+    }
+  }
+}
+
+TEST_CASE("at projector sizes every panel, Measure tool, lane view, Edit mode and the help read whole") {
+  for (const Screen& screen : kProjectors) {
+    Sandbox sandbox(options_for(screen));
+    SandboxState& state = sandbox.state();
+    for (const char* scene : {"period_amplitude.json", "double_pendulum.json", "hanging_cloth.json"}) {
+      REQUIRE(sandbox.load_scene(asset(scene)) == "");
+      const std::string what = describe(screen) + " " + scene;
+      state.measure.shown = true;
+      state.expand_sections = true;
+      run_frames(sandbox, 12, kDt);
+      check_layout(sandbox, what + " as it opens");
+      for (const char* bar : {"left bar", "right bar"}) {  // a panel collapsed to make room, opened by its bar
+        if (!state.widget_rects.count(bar)) continue;
+        click_widget(sandbox, bar);
+        run_frames(sandbox, 3, kDt);
+        check_layout(sandbox, what + " " + bar + " clicked");
+      }
+      for (const char* tool : {"measure: tab Protractor", "measure: tab Energy", "measure: tab Table", "measure: tab Timer"}) {
+        if (!state.widget_rects.count(tool)) continue;
+        click_widget(sandbox, tool);
+        run_frames(sandbox, 3, kDt);
+        check_layout(sandbox, what + " " + tool);
+      }
+      open_panel(state, ViewOptions::Side::None);
+      state.view.opened_last = ViewOptions::Side::None;
+      // Two lanes: at 3x in a 1280x720 window with the Measure strip, two views side by side are what fits; three
+      // or four (a 2 x 2 grid) leave each view too small for its name beside the scene.
+      const bool roomy = screen.scale < 3.0 || screen.height >= 1080;
+      push_key(SDLK_l);
+      if (roomy) push_key(SDLK_l);
+      run_frames(sandbox, 20, kDt);
+      check_layout(sandbox, what + " lanes overlaid");
+      push_key(SDLK_v);
+      run_frames(sandbox, 20, kDt);
+      check_layout(sandbox, what + " lanes side by side");
+      push_key(SDLK_v);
+      push_key(SDLK_l, KMOD_LCTRL);
+      if (roomy) push_key(SDLK_l, KMOD_LCTRL);
+      push_key(SDLK_h);
+      run_frames(sandbox, 3, kDt);
+      check_layout(sandbox, what + " help");
+      push_key(SDLK_h);
+      push_key(SDLK_e);
+      run_frames(sandbox, 5, kDt);
+      REQUIRE(state.editor.active);
+      check_layout(sandbox, what + " Edit mode");
+      push_key(SDLK_e);
+      push_key(SDLK_F5);
+      run_frames(sandbox, 5, kDt);
+      check_layout(sandbox, what + " presentation");
+      push_key(SDLK_F5);
+      run_frames(sandbox, 2, kDt);
+    }
+  }
+}
+
+TEST_CASE("no text over the scene lies on a particle while every shipped scene runs") {
+  for (const Screen& screen : {Screen{1280, 720, 2.0, Theme::Light}, Screen{1920, 1080, 1.0, Theme::Dark}}) {
+    Sandbox sandbox(options_for(screen));
+    for (const auto& file : shipped_scenes()) {
+      REQUIRE(sandbox.load_scene(file) == "");
+      sandbox.state().measure.shown = true;
+      for (int k = 0; k < 6; ++k) {  // 3 s, looked at every half second
+        run_frames(sandbox, 30, kDt);
+        check_layout(sandbox, describe(screen) + " " + file.filename().string(), "covers");
+      }
+    }
+  }
+}
+
+TEST_CASE("Tab folds the panels to bars, a bar opens its panel, its button folds it; F5 leaves the scene alone") {
+  Sandbox sandbox(test_options(1280, 720));
+  REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
+  SandboxState& state = sandbox.state();
+  run_frames(sandbox, 2, kDt);
+  REQUIRE(state.widget_rects.count("control panel"));
+  REQUIRE(state.widget_rects.count("diagnostics panel"));
+  const int open_width = sandbox.camera().width();
+  push_key(SDLK_TAB);
+  run_frames(sandbox, 2, kDt);
+  CHECK(state.widget_rects.count("left bar") == 1);
+  CHECK(state.widget_rects.count("right bar") == 1);
+  CHECK(state.widget_rects.count("control panel") == 0);
+  CHECK(sandbox.camera().width() == 1280 - 2 * static_cast<int>(std::lround(panel_bar_width(state))));
+  CHECK(sandbox.camera().width() > open_width);
+  click_widget(sandbox, "right bar");  // the bar opens Diagnostics alone
+  run_frames(sandbox, 2, kDt);
+  CHECK(state.widget_rects.count("diagnostics panel") == 1);
+  CHECK(state.widget_rects.count("left bar") == 1);
+  click_widget(sandbox, "collapse right");  // and its » folds it again
+  run_frames(sandbox, 2, kDt);
+  CHECK(state.widget_rects.count("right bar") == 1);
+  push_key(SDLK_TAB);
+  run_frames(sandbox, 2, kDt);
+  CHECK(state.widget_rects.count("control panel") == 1);
+  CHECK(state.widget_rects.count("diagnostics panel") == 1);
+  // Presentation: the scene fills the window; one line over it says the solver and the time, nothing else is drawn.
+  push_key(SDLK_F5);
+  run_frames(sandbox, 2, kDt);
+  CHECK(sandbox.camera().width() == 1280);
+  CHECK(sandbox.camera().height() == 720);
+  for (const char* gone : {"control panel", "diagnostics panel", "left bar", "right bar", "legend", "timeline slider"})
+    CHECK_MESSAGE(state.widget_rects.count(gone) == 0, gone);
+  REQUIRE(state.widget_rects.count("hud") == 1);
+  const Rect hud = state.widget_rects.at("hud");
+  CHECK(hud[3] - hud[1] < 3.0f * ImGui::GetFontSize());  // one line
+  push_key(SDLK_ESCAPE);
+  run_frames(sandbox, 2, kDt);
+  CHECK_FALSE(state.view.presentation);
+  CHECK(state.widget_rects.count("control panel") == 1);
+}
+
+TEST_CASE("lanes side by side: each framed on its own reach at lane 1's scale, a blown-up lane on its own") {
+  Sandbox sandbox(test_options(1280, 720));
+  REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
+  SandboxState& state = sandbox.state();
+  Command lane;
+  lane.kind = Command::Kind::AddLane;
+  lane.path = "acceleration";
+  state.commands.push_back(lane);
+  lane.path = "penalty:stiffness=1e9";  // far too stiff for 1/240 s: it blows up at once
+  state.commands.push_back(lane);
+  state.lane_view = LaneView::Split;
+  run_frames(sandbox, 60, kDt);
+  REQUIRE(state.lane_count() == 3);
+  REQUIRE(!state.sim.lane(2).running());
+  const auto views = lane_viewports(state);
+  REQUIRE(views.size() == 3);
+  // Two lanes in scale share lane 1's pixels per metre; each view holds its own lane's pendulum.
+  CHECK(lane_in_scale(state, 1));
+  const Vec3 origin(0.0);
+  CHECK(state.view_camera(1).pixels_per_unit(origin) == doctest::Approx(state.view_camera(0).pixels_per_unit(origin)));
+  for (std::size_t k = 0; k < 2; ++k) {
+    Camera camera = state.view_camera(k);
+    camera.set_viewport(views[k][0], views[k][1], views[k][2], views[k][3]);
+    for (const Vec3& p : state.lane_world(k).state().position) {
+      const auto at = camera.project(p);
+      REQUIRE(at.has_value());
+      CHECK(camera.in_viewport(glm::dvec2(at->x, at->y)));
+    }
+  }
+  // Its name inside its own view.
+  for (const int k : {2, 3}) {
+    const std::string name = "lane label " + std::to_string(k);
+    REQUIRE(state.widget_rects.count(name));
+    const Rect label = state.widget_rects.at(name);
+    const auto& v = views[static_cast<std::size_t>(k - 1)];
+    CHECK(label[0] >= v[0]);
+    CHECK(label[2] <= v[0] + v[2]);
+    CHECK(label[1] >= v[1]);
+    CHECK(label[3] <= v[1] + v[3]);
+  }
+  // The plots: the blown-up lane is drawn but sets no scale, so lane 1's total energy keeps the plot's height.
+  std::vector<Series> with, without;
+  for (std::size_t k = 0; k < 3; ++k) {
+    const Series s{"lane", &Sample::total, 0, k == 0 ? nullptr : &state.displays[k].history, state.sim.lane(k).running()};
+    with.push_back(s);
+    if (k < 2) without.push_back(s);
+  }
+  const PlotRange a = plot_range(state.displays[0].history, with, false);
+  const PlotRange b = plot_range(state.displays[0].history, without, false);
+  CHECK(a.lo == b.lo);
+  CHECK(a.hi == b.hi);
+}
+
+}  // namespace lagrange::app::test
