@@ -159,8 +159,9 @@ void reach_bounds(const Model& model, const State& state, Vec3& lo, Vec3& hi) {
   for (const auto& c : model.constraints()) {
     if (c->tool()) continue;
     const auto ids = c->particles();
-    if (has_role(*c, KindRole::Rod)) {
-      const double length = c->length();
+    // A rod, or a cable (|x_a − x_b| ≤ L, Constraint::unilateral() < 0): its particles stay within its length.
+    if (has_role(*c, KindRole::Rod) || (c->unilateral() < 0 && ids.size() == 2)) {
+      const double length = has_role(*c, KindRole::Rod) ? c->length() : c->length_scale(0);
       edges[ids[0]].push_back({ids[1], length});
       edges[ids[1]].push_back({ids[0], length});
     } else if (c->kind().arity == 1) {  // held at a point, on a wire or in a plane: what hangs from it swings about it

@@ -39,7 +39,8 @@ TEST_CASE("the scene is framed, drawn and picked in the free viewport between th
   CHECK(camera.x() >= left[2]);
   CHECK(camera.x() + camera.width() <= right[0]);
   CHECK(camera.x() + camera.width() > right[0] - 30);
-  CHECK(camera.height() == 720);
+  // Above the timeline docked under the scene (ui/screen_layout.cpp).
+  CHECK(camera.height() == 720 - static_cast<int>(std::lround(panel_layout(state).timeline)));
   // Framing: every particle, and the reach of the swinging pendulum, projects inside the viewport.
   glm::dvec3 lo, hi;
   reach_bounds(sandbox.world(), lo, hi);
@@ -63,11 +64,12 @@ TEST_CASE("the scene is framed, drawn and picked in the free viewport between th
   }
   CHECK(under_panels == 0);
   CHECK(in_viewport > 100);
-  // Hidden panels (Tab): the viewport is the whole window.
+  // Folded panels (Tab): the viewport is the whole window between the two bars.
   push_key(SDLK_TAB);
   run_frames(sandbox, 1, 0.0);
-  CHECK(camera.x() == 0);
-  CHECK(camera.width() == 1280);
+  const int bar = static_cast<int>(std::lround(panel_bar_width(state)));
+  CHECK(camera.x() == bar);
+  CHECK(camera.width() == 1280 - 2 * bar);
 }
 
 TEST_CASE("a particle dragged toward Diagnostics stays in the viewport, never under the panel") {
