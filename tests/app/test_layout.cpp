@@ -153,7 +153,7 @@ TEST_CASE("at projector sizes every panel, Measure tool, lane view, Edit mode an
   for (const Screen& screen : kProjectors) {
     Sandbox sandbox(options_for(screen));
     SandboxState& state = sandbox.state();
-    for (const char* scene : {"period_amplitude.json", "double_pendulum.json", "hanging_cloth.json"}) {
+    for (const char* scene : {"period_amplitude.json", "double_pendulum.json", "hanging_cloth.json", "falling_chain.json"}) {
       REQUIRE(sandbox.load_scene(asset(scene)) == "");
       const std::string what = describe(screen) + " " + scene;
       state.measure.shown = true;
@@ -166,7 +166,8 @@ TEST_CASE("at projector sizes every panel, Measure tool, lane view, Edit mode an
         run_frames(sandbox, 3, kDt);
         check_layout(sandbox, what + " " + bar + " clicked");
       }
-      for (const char* tool : {"measure: tab Protractor", "measure: tab Energy", "measure: tab Table", "measure: tab Timer"}) {
+      for (const char* tool : {"measure: tab Protractor", "measure: tab Energy", "measure: tab Table",
+                               "measure: tab Scale", "measure: tab Timer"}) {
         if (!state.widget_rects.count(tool)) continue;
         click_widget(sandbox, tool);
         run_frames(sandbox, 3, kDt);
@@ -219,7 +220,7 @@ TEST_CASE("no text over the scene lies on a particle while every shipped scene r
   }
 }
 
-TEST_CASE("Tab folds the panels to bars, a bar opens its panel, its button folds it; F5 leaves the scene alone") {
+TEST_CASE("Tab folds the panels to bars, a bar opens its panel, its button folds it, and F5 leaves the scene alone") {
   Sandbox sandbox(test_options(1280, 720));
   REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
   SandboxState& state = sandbox.state();
