@@ -70,6 +70,8 @@ void scale_select(ForceScale& scale, const World& world, int obstacle) {
 
 void scale_after_step(ForceScale& scale, const World& world) {
   if (scale.obstacle < 0) return;
+  // Resumed from an earlier moment of the timeline: what was read after it belongs to a history that is gone.
+  while (!scale.samples.empty() && scale.samples.back().time >= world.time()) scale.samples.pop_back();
   scale.samples.push_back({world.time(), scale_reading(world, scale.obstacle), scale_reference(scale, world)});
   while (scale.samples.size() > ForceScale::kMaxSamples) scale.samples.pop_front();
 }

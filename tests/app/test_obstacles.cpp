@@ -8,6 +8,7 @@
 
 #include "app_fixture.h"
 #include "lagrange/scene_edit.h"
+#include "tools/force_scale.h"
 #include "ui/ui.h"
 #include "view/picking.h"
 
@@ -118,6 +119,58 @@ TEST_CASE("a slack cable is drawn as a curve as long as the cable, sagging along
   for (std::size_t k = 1; k < folded.size(); ++k) arc += glm::length(folded[k] - folded[k - 1]);
   CHECK(arc == doctest::Approx(0.7).epsilon(0.005));
   CHECK(std::abs(folded[32].x) > 0.05);
+}
+
+TEST_CASE("the scale without a window: a wall reads nothing, a floor m g, a peg |F|; samples follow the timeline back") {
+  // Two balls of 1 and 3 kg at rest, one on a floor, one on a peg, beside a wall they do not touch.
+  Scene scene;
+  scene.name = "scale";
+  scene.dimension = 2;
+  ParticleDef light, heavy;
+  light.position = Vec3(0.0, 0.1, 0.0);
+  light.mass = 1.0;
+  light.radius = 0.1;
+  heavy.position = Vec3(3.0, 0.7, 0.0);
+  heavy.mass = 3.0;
+  heavy.radius = 0.2;
+  scene.particles = {light, heavy};
+  Obstacle floor, wall, peg;
+  floor.normal = Vec3(0.0, 1.0, 0.0);
+  wall.point = Vec3(-2.0, 0.0, 0.0);
+  wall.normal = Vec3(1.0, 0.0, 0.0);
+  peg.shape = ObstacleShape::Sphere;
+  peg.center = Vec3(3.0, 0.0, 0.0);
+  peg.radius = 0.5;
+  scene.contacts.obstacles = {floor, wall, peg};
+  World world = make_world(scene);
+  for (int k = 0; k < 120; ++k) world.step();
+  const double g = 9.81;
+  CHECK(scale_reading(world, 0) == doctest::Approx(1.0 * g).epsilon(1e-6));  // the floor: -F.n = m g
+  CHECK(scale_reading(world, 1) == 0.0);                                     // the wall: untouched
+  CHECK(scale_reading(world, 2) == doctest::Approx(3.0 * g).epsilon(1e-6));  // the peg: |F| = m g on its top
+  CHECK(scene_weight(world) == doctest::Approx(4.0 * g).epsilon(1e-12));
+  CHECK(touching_weight(world, 0) == doctest::Approx(1.0 * g).epsilon(1e-12));
+  CHECK(touching_weight(world, 2) == doctest::Approx(3.0 * g).epsilon(1e-12));
+  ForceScale scale;
+  scale_scene_started(scale, world);
+  CHECK(scale.obstacle == 0);  // the first plane
+  const State earlier = world.state();
+  for (int k = 0; k < 10; ++k) {
+    world.step();
+    scale_after_step(scale, world);
+  }
+  REQUIRE(scale.samples.size() == 10);
+  world.restore(earlier);  // the timeline: back 10 steps, then on again
+  world.step();
+  scale_after_step(scale, world);
+  REQUIRE(scale.samples.size() == 1);
+  CHECK(scale.samples.back().time == world.time());
+  CHECK(scale.samples.back().reference == doctest::Approx(1.0 * g).epsilon(1e-12));
+  double force = 0.0, reference = 0.0;
+  REQUIRE(scale_means(scale, 0.5, force, reference));
+  CHECK(force == doctest::Approx(1.0 * g).epsilon(1e-6));
+  CHECK(obstacle_name(world, 1) == "plane 1 (wall)");
+  CHECK(obstacle_name(world, 2) == "circle 2");
 }
 
 TEST_CASE("the floor, the peg, the box and a ball at its file's radius are drawn where the engine has them") {
