@@ -121,7 +121,7 @@ TEST_CASE("a slack cable is drawn as a curve as long as the cable, sagging along
   CHECK(std::abs(folded[32].x) > 0.05);
 }
 
-TEST_CASE("the scale without a window: a wall reads nothing, a floor m g, a peg |F|; samples follow the timeline back") {
+TEST_CASE("the scale without a window: a wall reads nothing, a floor m g, a peg |F|, and its samples follow the timeline back") {
   // Two balls of 1 and 3 kg at rest, one on a floor, one on a peg, beside a wall they do not touch.
   Scene scene;
   scene.name = "scale";
