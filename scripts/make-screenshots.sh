@@ -24,6 +24,12 @@ seconds_for() {
     cart_pendulum) echo 0.8 ;;
     period_amplitude) echo 4.0 ;;
     coupled_pendulums) echo 4.2 ;;
+    ball_on_a_string) echo 1.2 ;;
+    bouncing_ball) echo 1.35 ;;
+    falling_chain) echo 0.25 ;;
+    newtons_cradle) echo 0.45 ;;
+    chain_over_a_peg) echo 1.5 ;;
+    cloth_on_a_sphere) echo 1.5 ;;
     *) echo 1.0 ;;
   esac
 }
@@ -50,4 +56,7 @@ done
 (cd "$root" && "$exe" shot assets/period_amplitude.json --time 20 --size 1920x1080 --measure --out "$out/lesson_period.png")
 (cd "$root" && "$exe" shot assets/coupled_pendulums.json --time 8.3 --size 1920x1080 --measure \
   --out "$out/lesson_coupled.png")
+# Contacts (issue 23): the falling chain's table on the Measure strip's scale, against three times the weight on it.
+(cd "$root" && "$exe" shot assets/falling_chain.json --time 0.3 --size 1920x1080 --measure \
+  --out "$out/lesson_scale.png")
 echo "make-screenshots: wrote $(ls "$out"/*.png | wc -l) PNGs into docs/images"

@@ -5,7 +5,7 @@
 
 namespace lagrange::io {
 
-void write_trajectory_header(OutputFile& out, std::size_t particles, bool lanes) {
+void write_trajectory_header(OutputFile& out, std::size_t particles, bool lanes, const std::string& more) {
   std::string line = lanes ? "lane,solver," : "";
   for (std::size_t c = 0; c < kTrajectoryColumns.size(); ++c) {
     if (c) line += ',';
@@ -17,12 +17,13 @@ void write_trajectory_header(OutputFile& out, std::size_t particles, bool lanes)
       line += column;
       line += std::to_string(i);
     }
+  line += more;
   line += '\n';
   out.write(line);
 }
 
 void write_trajectory_row(OutputFile& out, std::string& line, const std::string& prefix, const State& state,
-                          const Energy& energy, double violation) {
+                          const Energy& energy, double violation, const std::string& more) {
   const TrajectorySample sample = trajectory_sample(state, energy, violation);
   line = prefix;
   line += std::to_string(sample.step);
@@ -36,6 +37,7 @@ void write_trajectory_row(OutputFile& out, std::string& line, const std::string&
         line += ',';
         line += format_number(u[k]);
       }
+  line += more;
   line += '\n';
   out.write(line);
 }

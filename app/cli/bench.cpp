@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <optional>
@@ -20,6 +21,7 @@
 #include "capture/output_file.h"
 #include "cli/commands.h"
 #include "lagrange/builders.h"
+#include "lagrange/contacts.h"
 #include "lagrange/scene.h"
 #include "lagrange/solver.h"
 #include "options/args.h"
@@ -36,6 +38,8 @@ Workloads (--list-workloads describes each):
   cloth32-tri, cloth32-braced        the same sheet with one / both diagonals per cell: redundant rods
   truss40                            a 2D bridge truss of 40 braced cells between two fixed nodes: redundant rods
   hub12                              a particle held by 12 rods from a ring of anchors, a pendulum under it
+  balls1000, balls2000, balls10000   n balls of 1 cm settling into a pile in a 2D box (contacts)
+  gas1000, gas10000, gas100000       n elastic discs in a box, no gravity: the broad phase's curve (contacts)
 
 columns:
   cpu-mean   mean CPU time of one 1/60 s step in microseconds (World::step, its thread's CPU time), over
@@ -166,6 +170,64 @@ Scene hub_scene(int spokes) {
   return scene;
 }
 
+// n balls of 1 cm radius and 10 g in a 2D box, released from a loose grid (2.2 radii apart, rows shifted by up to
+// 5 % of a radius) under gravity: they fall, land and settle into a pile (restitution 0, friction 0.3).
+Scene balls_scene(int n) {
+  Scene scene;
+  scene.name = "balls" + std::to_string(n);
+  scene.dimension = 2;
+  const double r = 0.01, spacing = 2.2 * r;
+  const int columns = static_cast<int>(std::lround(std::sqrt(static_cast<double>(n))));
+  const double width = columns * spacing;
+  std::uint32_t seed = 12345;
+  const auto jitter = [&seed] {  // a fixed sequence: the same scene every run
+    seed = seed * 1664525u + 1013904223u;
+    return (static_cast<double>(seed >> 8) / 16777216.0 - 0.5) * 0.1;
+  };
+  for (int k = 0; k < n; ++k) {
+    ParticleDef p;
+    p.position = Vec3(-0.5 * width + ((k % columns) + 0.5) * spacing + jitter() * r, 1.05 * r + (k / columns) * spacing, 0.0);
+    p.mass = 0.01;
+    p.radius = r;
+    scene.particles.push_back(p);
+  }
+  scene.contacts.given = true;
+  scene.contacts.friction = 0.3;
+  Obstacle box;
+  box.shape = ObstacleShape::Box;
+  box.min = Vec3(-0.5 * width, 0.0, 0.0);
+  box.max = Vec3(0.5 * width, 3.0 * (n / columns + 1) * spacing, 0.0);
+  scene.contacts.obstacles.push_back(box);
+  return scene;
+}
+
+// n discs of radius 0.2 / sqrt(n) m (4 % of the area) with speed 1 m/s in a 2 m box, elastic, no gravity: the broad
+// phase and the impacts, in a scene whose contacts are all brief.
+Scene gas_scene(int n) {
+  Scene scene;
+  scene.name = "gas" + std::to_string(n);
+  scene.dimension = 2;
+  const int side = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(n))));
+  const double r = 0.2 / std::sqrt(static_cast<double>(n));
+  for (int k = 0; k < n; ++k) {
+    ParticleDef p;
+    p.position = Vec3(-1.0 + ((k % side) + 0.5) * 2.0 / side, -1.0 + ((k / side) + 0.5) * 2.0 / side, 0.0);
+    const double angle = 2.399963229728653 * k;  // the golden angle: directions spread evenly
+    p.velocity = Vec3(std::cos(angle), std::sin(angle), 0.0);
+    p.mass = 1.0;
+    p.radius = r;
+    scene.particles.push_back(p);
+  }
+  scene.contacts.given = true;
+  scene.contacts.restitution = 1.0;
+  Obstacle box;
+  box.shape = ObstacleShape::Box;
+  box.min = Vec3(-1.0, -1.0, 0.0);
+  box.max = Vec3(1.0, 1.0, 0.0);
+  scene.contacts.obstacles.push_back(box);
+  return scene;
+}
+
 std::vector<Workload> all_workloads() {
   std::vector<Workload> list;
   list.push_back({"pendulum", "one 1 m link from a fixed anchor, released horizontally", [] { return chain_scene(1); }});
@@ -186,6 +248,16 @@ std::vector<Workload> all_workloads() {
                   [] { return truss_scene(40); }});
   list.push_back({"hub12", "a particle held by 12 rods (3 would do) with a 1 m pendulum under it",
                   [] { return hub_scene(12); }});
+  for (int n : {1000, 2000, 10000})
+    list.push_back({"balls" + std::to_string(n),
+                    std::to_string(n) + " balls of 1 cm in a 2D box, released from a loose grid under gravity, settling "
+                                        "into a pile (contacts: restitution 0, friction 0.3)",
+                    [n] { return balls_scene(n); }});
+  for (int n : {1000, 10000, 100000})
+    list.push_back({"gas" + std::to_string(n),
+                    std::to_string(n) + " elastic discs at 1 m/s in a 2 m box, no gravity: the broad phase and the "
+                                        "impacts, linear in n",
+                    [n] { return gas_scene(n); }});
   return list;
 }
 

@@ -15,6 +15,7 @@
 #include "cli/commands.h"
 #include "lagrange/drag.h"
 #include "lagrange/lanes.h"
+#include "lagrange/measure.h"
 #include "lagrange/period.h"
 #include "lagrange/scene.h"
 #include "lagrange/simulation.h"
@@ -50,6 +51,9 @@ options:
   --csv FILE|-         write a CSV trajectory (- for standard output; the summary then goes to stderr).
                        Columns: step,t,kinetic,potential,energy,violation then x0,y0,z0,vx0,vy0,vz0,x1,...
                        violation is max |C| in metres over the scene's constraints (never the mouse's pin).
+                       A scene with contacts adds contacts,impacts (in the step) and, per obstacle k
+                       (numbered from 0 in file order), obstacle<k>_fx,_fy,_fz: the mean force the
+                       particles pushed on it over the step, in newtons (a table under a weight reads -mg).
                        Full double precision. The file appears complete or not at all.
   --save-state FILE    write the state at the end of the run as a scene file (docs/scenes.md, "Saved states"):
                        settings, particles, constraints, time, step, work and forces at full precision. Running
@@ -87,9 +91,43 @@ std::string settings_help() {
   return text;
 }
 
+// The contact columns of a scene with contacts (docs/cli.md): contacts and impacts in the step, then the mean
+// force on each obstacle over the step; "" for a scene without contacts, whose CSV stays as it was.
+std::string contact_header(const Model& model) {
+  if (!model.contacts().any()) return {};
+  std::string text = ",contacts,impacts";
+  for (std::size_t k = 0; k < model.contacts().obstacles.size(); ++k)
+    for (const char* axis : {"x", "y", "z"}) {
+      text += ",obstacle";
+      text += std::to_string(k);
+      text += "_f";
+      text += axis;
+    }
+  return text;
+}
+
+std::string contact_columns(const World& world) {
+  const Model& model = world.model();
+  if (!model.contacts().any()) return {};
+  const State& state = world.state();
+  std::string text(1, ',');  // not "," + ...: GCC 12 -O2 raises a false -Wrestrict on that form
+  text += std::to_string(contact_count(state));
+  text += ',';
+  text += std::to_string(state.contacts.impacts);
+  for (std::size_t k = 0; k < model.contacts().obstacles.size(); ++k) {
+    const Vec3 f = obstacle_force(state, static_cast<int>(k));
+    for (int axis = 0; axis < 3; ++axis) {
+      text += ',';
+      text += format_number(f[axis]);
+    }
+  }
+  return text;
+}
+
 // One CSV row of a world (capture/trajectory_csv.h): `prefix` is the lane columns, or nothing.
 void write_row(io::OutputFile& out, const World& world, std::string& line, const std::string& prefix) {
-  io::write_trajectory_row(out, line, prefix, world.state(), world.energy(), world.max_violation());
+  io::write_trajectory_row(out, line, prefix, world.state(), world.energy(), world.max_violation(),
+                           contact_columns(world));
 }
 
 // What a run keeps beside each lane of its simulation: how the lane is named, and its period meter.
@@ -290,6 +328,16 @@ void print_one_lane(std::FILE* report, const SimLane& lane) {
   std::fprintf(report, "iterations   %.3g per step (mean)\n", a.mean_iterations());
   std::fprintf(report, "recoveries   %ld, convergence failures %ld, redundant rows %d, rolled back %ld step(s)\n",
                a.recoveries, a.failures, a.dependent, a.rollbacks);
+  const ContactSettings& contacts = world.model().contacts();
+  if (contacts.any()) {
+    std::fprintf(report, "contacts     %d in the last step (%d impacts)", contact_count(world.state()),
+                 world.state().contacts.impacts);
+    for (std::size_t k = 0; k < contacts.obstacles.size(); ++k) {
+      const Vec3 f = obstacle_force(world.state(), static_cast<int>(k));
+      std::fprintf(report, "%s obstacle %zu %.6g %.6g %.6g N", k ? "," : ";", k, f.x, f.y, f.z);
+    }
+    std::fprintf(report, "\n");
+  }
   if (a.held)
     std::fprintf(report, "held         %ld substep(s): rigid rods lying flat or straight could not follow the "
                          "step and were held (docs/physics.md, \"Flat sheets\")\n", a.held);
@@ -403,7 +451,7 @@ int run_main(int argc, char** argv) {
   std::string line;  // one CSV row, reused
   const auto row = [&](std::size_t k) { write_row(*out, sim.world(k), line, runs[k].prefix); };
   if (out) {
-    io::write_trajectory_header(*out, world.particle_count(), multi);
+    io::write_trajectory_header(*out, world.particle_count(), multi, contact_header(world.model()));
     for (std::size_t k = 0; k < runs.size(); ++k) row(k);
   }
 

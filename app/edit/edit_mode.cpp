@@ -68,7 +68,7 @@ void Sandbox::enter_edit() {
   e.undo.clear();
   e.redo.clear();
   e.modified = false;
-  state_.show_toast("Edit mode: build with the mouse (1 Select, 2 Particle, 3 Rod); E or Space plays", false);
+  state_.show_toast("Edit mode: build with the mouse (1 Select, 2 Particle, 3 Rod, 4-7 obstacles); E or Space plays", false);
 }
 
 bool Sandbox::leave_edit() {
@@ -193,6 +193,49 @@ glm::dvec3 snap_to_grid(const EditorState& editor, glm::dvec3 point) {
   return out;
 }
 
+std::optional<Obstacle> obstacle_from_gesture(EditTool tool, glm::dvec3 from, glm::dvec3 to, int dimension,
+                                              glm::dvec3 middle, double step) {
+  Obstacle o;
+  const glm::dvec3 drag = to - from;
+  const double length = glm::length(drag);
+  switch (tool) {
+    case EditTool::Floor:
+      o.shape = ObstacleShape::Plane;
+      o.point = from;
+      o.normal = Vec3(0.0, 1.0, 0.0);
+      if (length > 0.0 && dimension == 2 && std::abs(drag.x) > 1e-12) {  // a slope along the drag, its upper side
+        o.normal = glm::normalize(Vec3(-drag.y, drag.x, 0.0));
+        if (o.normal.y < 0.0) o.normal = -o.normal;
+      }
+      return o;
+    case EditTool::Wall:
+      o.shape = ObstacleShape::Plane;
+      o.point = from;
+      o.normal = Vec3(middle.x >= from.x ? 1.0 : -1.0, 0.0, 0.0);
+      return o;
+    case EditTool::Box: {
+      o.shape = ObstacleShape::Box;
+      o.min = glm::min(from, to);
+      o.max = glm::max(from, to);
+      if (dimension == 2) o.min.z = o.max.z = 0.0;
+      else if (o.max.z - o.min.z < 1e-12) {  // drawn in a plane facing the camera: as deep as it is wide
+        const double half = 0.5 * std::max(o.max.x - o.min.x, o.max.y - o.min.y);
+        o.min.z = from.z - half;
+        o.max.z = from.z + half;
+      }
+      for (int axis = 0; axis < dimension; ++axis)
+        if (!(o.max[axis] - o.min[axis] > 1e-9)) return std::nullopt;
+      return o;
+    }
+    case EditTool::Peg:
+      o.shape = ObstacleShape::Sphere;
+      o.center = from;
+      o.radius = length > 0.0 ? length : std::max(step, 1e-3);
+      return o;
+    default: return std::nullopt;
+  }
+}
+
 void Sandbox::edit_press(glm::dvec2 pixel, bool shift) {
   EditorState& e = state_.editor;
   if (e.dirty) show_draft();
@@ -207,6 +250,13 @@ void Sandbox::edit_press(glm::dvec2 pixel, bool shift) {
   const auto point = edit_point(state_, pixel, through, false);
   e.press_point = point ? *point : through;
   switch (e.tool) {
+    case EditTool::Floor:
+    case EditTool::Wall:
+    case EditTool::Box:
+    case EditTool::Peg:
+      e.gesture = EditorState::Gesture::Obstacle;
+      if (const auto at = edit_point(state_, pixel, through, true)) e.press_point = *at;
+      break;
     case EditTool::Select:
     case EditTool::Particle:
       if (hit.kind == Hover::Kind::Particle) {
@@ -277,6 +327,22 @@ void Sandbox::edit_release(glm::dvec2 pixel) {
       if (at && at->x >= lo.x && at->x <= hi.x && at->y >= lo.y && at->y <= hi.y && !e.is_selected(int(p)))
         e.selected.push_back(static_cast<int>(p));
     }
+    return;
+  }
+  if (gesture == EditorState::Gesture::Obstacle) {
+    const auto to = edit_point(state_, pixel, e.press_point, true);
+    glm::dvec3 middle(0.0);
+    for (const ParticleDef& p : e.draft.particles) middle += p.position / static_cast<double>(e.draft.particles.size());
+    const auto obstacle = obstacle_from_gesture(e.tool, e.press_point, click || !to ? e.press_point : *to,
+                                                e.draft.dimension, middle, e.snap_step);
+    if (!obstacle) {
+      state_.show_toast("No box: drag from one corner to the opposite one", true);
+      return;
+    }
+    const std::string label = "add " + std::string(obstacle_type_name(obstacle->shape, e.draft.dimension));
+    e.change(label, [&](Scene& scene) { edit::add_obstacle(scene, *obstacle); });
+    e.selected.clear();
+    e.constraint = -1;
     return;
   }
   if (gesture != EditorState::Gesture::Rod) return;
@@ -424,6 +490,24 @@ void Sandbox::add_editor_gizmos(DrawList& list) const {
       for (int p : def.particles) ring(p, colour, 1.9);
     }
   };
+  // The obstacle a Floor, Wall, Box or Peg gesture would add, under the pointer while the button is held.
+  if (e.gesture == EditorState::Gesture::Obstacle) {
+    const auto to = edit_point(state_, e.cursor_pixel, e.press_point, true);
+    const auto o = obstacle_from_gesture(e.tool, e.press_point, to ? *to : e.press_point, e.draft.dimension,
+                                         glm::dvec3(0.0), e.snap_step);
+    if (o && o->shape == ObstacleShape::Sphere) {
+      add_ring(list.over, o->center, o->radius, view, selected, width, 40);
+    } else if (o && o->shape == ObstacleShape::Box) {
+      const Vec3 a = o->min, b = o->max;
+      const Vec3 corners[] = {a, Vec3(b.x, a.y, a.z), Vec3(b.x, b.y, a.z), Vec3(a.x, b.y, a.z)};
+      for (int k = 0; k < 4; ++k)
+        list.over.push_back({glm::vec3(corners[k]), width, glm::vec3(corners[(k + 1) % 4]), 0.0f, selected});
+    } else if (o) {
+      const Vec3 n = glm::normalize(o->normal), u(-n.y, n.x, 0.0);
+      const double reach = 20.0 * std::max(e.snap_step, 1e-3);
+      list.over.push_back({glm::vec3(o->point - reach * u), width, glm::vec3(o->point + reach * u), 0.0f, selected});
+    }
+  }
   for (int p : e.selected) ring(p, selected, 1.5);
   mark_constraint(e.constraint, glm::vec4(glm::vec3(selected), 0.8f));
   for (int c : e.dropped) mark_constraint(c, wrong);

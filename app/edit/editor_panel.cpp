@@ -293,6 +293,41 @@ std::string constraint_label(const Scene& scene, int c, int from, bool id = true
   return text;
 }
 
+// The draft's obstacles, one line each with its numbers and a button that removes it (one undo step). The tools
+// 4 to 7 add them; restitution and friction are the Scene panel's.
+void obstacles_section(SandboxState& state) {
+  EditorState& e = state.editor;
+  auto& obstacles = e.draft.contacts.obstacles;
+  int remove = -1;
+  for (std::size_t k = 0; k < obstacles.size(); ++k) {
+    const Obstacle& o = obstacles[k];
+    ImGui::PushID(static_cast<int>(k));
+    if (ImGui::SmallButton("\xc3\x97")) remove = static_cast<int>(k);  // ×
+    remember_rect(state, "remove obstacle " + std::to_string(k));
+    if (ImGui::IsItemHovered()) tooltip("Remove this obstacle.");
+    ImGui::SameLine();
+    char text[160];
+    const char* type = obstacle_type_name(o.shape, e.draft.dimension);
+    switch (o.shape) {
+      case ObstacleShape::Plane:
+        std::snprintf(text, sizeof text, "%zu %s through (%.3g, %.3g), normal (%.3g, %.3g)", k, type, o.point.x,
+                      o.point.y, o.normal.x, o.normal.y);
+        break;
+      case ObstacleShape::Box:
+        std::snprintf(text, sizeof text, "%zu %s (%.3g, %.3g) to (%.3g, %.3g)", k, type, o.min.x, o.min.y, o.max.x,
+                      o.max.y);
+        break;
+      case ObstacleShape::Sphere:
+        std::snprintf(text, sizeof text, "%zu %s at (%.3g, %.3g), radius %.3g", k, type, o.center.x, o.center.y,
+                      o.radius);
+        break;
+    }
+    words(text);
+    ImGui::PopID();
+  }
+  if (remove >= 0) e.change("remove obstacle", [&](Scene& scene) { edit::remove_obstacle(scene, remove); });
+}
+
 void particle_inspector(SandboxState& state, int p) {
   EditorState& e = state.editor;
   ParticleDef& def = e.draft.particles[static_cast<std::size_t>(p)];
@@ -475,8 +510,10 @@ void draw_editor_panel(SandboxState& state) {
   remember_rect(state, "play button");
   if (ImGui::IsItemHovered()) tooltip("Run the edited scene from this state.");
   for (const EditTools& tool : kEditTools) {
+    if (&tool != &kEditTools[0])
+      same_line_if_fits(ImGui::CalcTextSize((std::string(tool.key) + " " + tool.name).c_str()).x +
+                        2.0f * ImGui::GetStyle().FramePadding.x);
     tool_button(state, tool);
-    if (&tool != &kEditTools[std::size(kEditTools) - 1]) ImGui::SameLine();
   }
   for (const EditTools& tool : kEditTools)
     if (tool.tool == e.tool) hint("%s", tool.help);
@@ -507,6 +544,8 @@ void draw_editor_panel(SandboxState& state) {
   ImGui::Separator();
   if (ImGui::CollapsingHeader("File", ImGuiTreeNodeFlags_DefaultOpen)) file_section(state);
   if (ImGui::CollapsingHeader("Add", ImGuiTreeNodeFlags_DefaultOpen)) generators_section(state);
+  if (!e.draft.contacts.obstacles.empty() && ImGui::CollapsingHeader("Obstacles", ImGuiTreeNodeFlags_DefaultOpen))
+    obstacles_section(state);
   if (ImGui::CollapsingHeader("Inspector", ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);  // the other half for the labels
     inspector_section(state);

@@ -348,6 +348,14 @@ bool Sandbox::apply_while_editing(const Command& command) {
     case Command::Kind::ExportCsv:
     case Command::Kind::RestoreSceneSettings: return true;
     case Command::Kind::SaveScene: save_draft(command.path); return true;
+    case Command::Kind::ExportScale: return true;
+    case Command::Kind::SetContacts:  // the draft's coefficients, one undo step
+      editor.change(command.index == 0 ? "restitution" : "friction", [&](Scene& draft) {
+        if (!draft.contacts.given) draft.contacts.particles = false;
+        draft.contacts.given = true;
+        (command.index == 0 ? draft.contacts.restitution : draft.contacts.friction) = command.value;
+      });
+      return true;
     case Command::Kind::LoadScene:
       try {
         Scene opened = load_scene_file(command.path);
@@ -388,6 +396,22 @@ void Sandbox::apply_settings(const Settings& settings) {
     } catch (const std::exception& error) {
       lane.stopped = error.what();
     }
+  }
+}
+
+// A scene with obstacles only ("contacts" not given) keeps its particles apart from each other: given now, with
+// particle contacts off. A refused value (the engine's check) shows its message and changes nothing.
+void Sandbox::set_contacts(int which, double value) {
+  ContactSettings contacts = state_.world().model().contacts();
+  if (!contacts.given) contacts.particles = false;
+  contacts.given = true;
+  (which == 0 ? contacts.restitution : contacts.friction) = value;
+  try {
+    for (std::size_t k = 0; k < state_.lane_count(); ++k) state_.sim.lane(k).world.model().set_contacts(contacts);
+    state_.scene.contacts = contacts;  // Reset and Save keep it, as they keep the settings
+    state_.settings_error.clear();
+  } catch (const std::exception& error) {
+    state_.settings_error = error.what();
   }
 }
 
@@ -528,6 +552,21 @@ void Sandbox::apply(const Command& command) {
       }
       break;
     }
+    case Command::Kind::ExportScale: {  // the Measure strip's scale (force_scale.h), never over the scene file
+      const ForceScale& scale = state_.measure.scale;
+      const std::string path = !command.path.empty() ? command.path
+                                                     : timestamped_path(state_.save_dir, state_.scene.name + " scale",
+                                                                        ".csv").string();
+      if (const std::string error = write_scale_csv(scale, state_.world(), path, state_.scene_path); !error.empty()) {
+        state_.notice = "Could not export the scale: " + error;
+        state_.show_toast(state_.notice, true);
+      } else {
+        const std::string rows = std::to_string(scale.samples.size()) + " samples";
+        deliver_file(path, "Exported the scale (" + rows + ") to " + path, "the scale, " + rows);
+      }
+      break;
+    }
+    case Command::Kind::SetContacts: set_contacts(command.index, command.value); break;
     case Command::Kind::Scrub:
       if (command.index >= 0) show_snapshot(static_cast<std::size_t>(command.index));
       break;

@@ -97,6 +97,8 @@ class Sandbox {
   // The commands' named steps (sandbox_app.cpp).
   bool apply_while_editing(const Command& command);
   void apply_settings(const Settings& settings);
+  // The scene's restitution (which = 0) or friction (1): every lane's and the scene's, between two steps.
+  void set_contacts(int which, double value);
   LaneSpec next_lane_spec() const;
   void add_lane_from(const std::string& text);
   void remove_lane(int number);
@@ -176,6 +178,7 @@ class Sandbox {
   std::vector<double> overlay_signature() const;
   bool buttons_down_[3] = {false, false, false};  // left, right, middle, from events
   enum class Gesture { None, Orbit, Pan } gesture_ = Gesture::None;
+  int obstacle_press_ = -1;       // the obstacle under a left press: released without moving, the scale reads it
   int rod_press_ = -1;            // the rod under a left press: released without moving, it is selected (Measure)
   glm::dvec2 press_pixel_{0.0};
   std::chrono::steady_clock::time_point frame_start_{};

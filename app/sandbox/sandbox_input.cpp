@@ -219,6 +219,7 @@ void Sandbox::press_in_scene(const SDL_MouseButtonEvent& button) {
   } else {
     gesture_ = mouse_camera().perspective ? Gesture::Orbit : Gesture::Pan;
     rod_press_ = hit.kind == Hover::Kind::Rod ? hit.index : -1;
+    obstacle_press_ = hit.kind == Hover::Kind::Obstacle ? hit.index : -1;
     press_pixel_ = pixel;
   }
 }
@@ -233,7 +234,9 @@ void Sandbox::mouse_release(const SDL_MouseButtonEvent& button) {
   if (button.button == SDL_BUTTON_LEFT && state_.dragging()) end_drag();
   if (button.button == SDL_BUTTON_LEFT && rod_press_ >= 0 && glm::length(mouse_ - press_pixel_) <= 3.0)
     select_rod(state_.measure, state_.world(), rod_press_);
-  if (button.button == SDL_BUTTON_LEFT) rod_press_ = -1;
+  if (button.button == SDL_BUTTON_LEFT && obstacle_press_ >= 0 && glm::length(mouse_ - press_pixel_) <= 3.0)
+    select_obstacle(state_.measure, state_.world(), obstacle_press_);
+  if (button.button == SDL_BUTTON_LEFT) rod_press_ = obstacle_press_ = -1;
   gesture_ = Gesture::None;
 }
 

@@ -20,6 +20,7 @@ set(LAGRANGE_SANDBOX_SHARED_SOURCES
   # tools/ (floor 2): the measuring tools and the timeline, no window
   tools/measure_tools.cpp
   tools/measurement_table.cpp
+  tools/force_scale.cpp
   tools/timeline.cpp
   # state/ (floor 3): plain data
   state/editor_state.cpp
@@ -35,6 +36,7 @@ set(LAGRANGE_SANDBOX_SHARED_SOURCES
   ui/layout_check.cpp
   ui/measure_panel.cpp
   ui/measure_table.cpp
+  ui/measure_scale.cpp
   ui/overlay_layout.cpp
   ui/overlays.cpp
   ui/plots.cpp

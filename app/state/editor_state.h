@@ -20,7 +20,7 @@
 
 namespace lagrange::app {
 
-enum class EditTool { Select, Particle, Rod };
+enum class EditTool { Select, Particle, Rod, Floor, Wall, Box, Peg };
 
 struct EditTools {
   EditTool tool;
@@ -35,7 +35,15 @@ inline constexpr EditTools kEditTools[] = {
     {EditTool::Particle, "Particle", "2", "click to add a particle; drag a particle to move it"},
     {EditTool::Rod, "Rod", "3", "drag from a particle to another to join them with a rod, or to empty space for a new "
                                 "particle on the end; click to add a particle"},
+    {EditTool::Floor, "Floor", "4", "click: a level floor through that point; drag: a slope along the drag (particles "
+                                    "stay above it)"},
+    {EditTool::Wall, "Wall", "5", "click: an upright wall through that point, facing the particles"},
+    {EditTool::Box, "Box", "6", "drag from corner to corner: a box the particles stay inside"},
+    {EditTool::Peg, "Peg", "7", "press at its centre and drag out its radius: a fixed peg (a circle; a sphere in 3D); "
+                                "click: a peg one grid step wide"},
 };
+// The tools that add an obstacle (contacts.h) with a press, a drag and a release.
+inline bool is_obstacle_tool(EditTool tool) { return tool >= EditTool::Floor; }
 
 // One undo step: the draft and the selection before an edit.
 struct EditSnapshot {
@@ -75,7 +83,7 @@ struct EditorState {
   std::string generator_error;
 
   // The gesture in progress (left button held in the scene).
-  enum class Gesture { None, Box, Move, Rod } gesture = Gesture::None;
+  enum class Gesture { None, Box, Move, Rod, Obstacle } gesture = Gesture::None;
   glm::dvec2 press_pixel{0.0}, cursor_pixel{0.0};
   glm::dvec3 press_point{0.0};        // the press on the placing plane (snapped)
   glm::dvec3 grab_offset{0.0};        // grabbed particle − cursor point (Move)
@@ -103,6 +111,11 @@ struct EditorState {
 // facing the camera. Snapped to the grid's minor lines (editor.snap_step) when `snapped` and snapping is on.
 // (edit/edit_mode.cpp)
 struct SandboxState;
+// The obstacle an obstacle tool (Floor, Wall, Box, Peg) makes from a press at `from` to a release at `to` (snapped
+// points), in a draft of `dimension` whose particles' middle is `middle` (a wall faces it); nothing when the gesture
+// gives no valid one (a box of no area). (edit/edit_mode.cpp)
+std::optional<Obstacle> obstacle_from_gesture(EditTool tool, glm::dvec3 from, glm::dvec3 to, int dimension,
+                                              glm::dvec3 middle, double step);
 std::optional<glm::dvec3> edit_point(const SandboxState& state, glm::dvec2 pixel, glm::dvec3 through, bool snapped);
 glm::dvec3 snap_to_grid(const EditorState& editor, glm::dvec3 point);
 

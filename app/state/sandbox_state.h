@@ -37,6 +37,7 @@ struct ViewOptions {
   bool grid = true;
   bool gravity_arrows = false;
   bool constraint_arrows = false;
+  bool contact_arrows = true;  // the contacts' normal forces, in a scene with contacts
   bool trails = true;
   int trail_steps = 300;
   int msaa = 4;
@@ -87,12 +88,15 @@ struct Command {
     PickSceneFile,   // ask the platform for a scene file from the user's disk (the page's "Open file..."); it comes
                      // back as an SDL_DROPFILE event, like a file dropped on the window
     ExportTable,     // path ("" = a new file in save_dir): the Measure strip's table of periods as CSV
+    ExportScale,     // path ("" = a new file in save_dir): the Measure strip's scale (force_scale.h) as CSV
+    SetContacts,     // index 0: restitution, 1: friction = value, in every lane and the scene (contacts.h)
   };
   Kind kind = Kind::Reset;
   Settings settings;
   std::string path;
   bool flag = false;
   int index = -1;
+  double value = 0.0;
 
   static Command apply_settings(const Settings& settings) {
     Command c;
@@ -121,8 +125,9 @@ struct Command {
 };
 
 struct Hover {
-  enum class Kind { None, Particle, Rod } kind = Kind::None;
-  int index = -1;  // particle index or constraint index
+  // Rod: any constraint drawn as a line between two particles (a rod, a cable); Obstacle: contacts.h's, by index.
+  enum class Kind { None, Particle, Rod, Obstacle } kind = Kind::None;
+  int index = -1;  // particle, constraint or obstacle index
   int lane = 0;    // the lane whose world it is in (0: lane 1; k: lane k + 1, split views)
 };
 

@@ -384,6 +384,9 @@ void reset_scales(MeasureState& m, const World& world) {
 
 void measure_scene_started(MeasureState& m, const World& world) {
   const Model& model = world.model();
+  scale_scene_started(m.scale, world);
+  if (m.scale.obstacle >= 0) m.tool = kScaleTool;  // a scene with obstacles opens the strip on its scale,
+  else if (m.tool == kScaleTool) m.tool = 0;        // one without on the timer
   m.particle = default_timed_particle(model);
   m.rod = m.particle >= 0 ? rod_of(model, m.particle) : -1;
   m.ends = rod_ends(model, m.rod);
@@ -414,8 +417,14 @@ bool motion_changed(const MeasureState& m, const World& world) {
 
 }  // namespace
 
+void select_obstacle(MeasureState& m, const World& world, int obstacle) {
+  scale_select(m.scale, world, obstacle);
+  m.tool = kScaleTool;
+}
+
 void measure_after_step(MeasureState& m, const World& world) {
   const double dt = world.settings().dt;
+  scale_after_step(m.scale, world);
   if (motion_changed(m, world)) {
     restart_timer(m, world);  // a new motion: what was timed before does not belong to it
     watch_bobs(m, world, "gravity, damping or the hand changed the motion");

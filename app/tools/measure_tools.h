@@ -14,6 +14,7 @@
 #include "lagrange/diagnostics.h"
 #include "lagrange/period.h"
 #include "lagrange/world.h"
+#include "tools/force_scale.h"
 #include "tools/measurement_table.h"
 
 namespace lagrange::app {
@@ -134,7 +135,8 @@ struct BobWatch {
 // Everything the Measure panel keeps between frames.
 struct MeasureState {
   bool shown = false;          // the Measure strip under the scene (key M)
-  int tool = 0;                // the tool shown when the strip shows one at a time: timer, protractor, energy, table
+  int tool = 0;                // the tool shown when the strip shows one at a time: timer, protractor, energy, table,
+                               // scale
   int particle = -1;           // the timed particle
   int rod = -1;                // the protractor's rod
   std::optional<std::pair<int, int>> ends;  // rod_ends() of that rod, found when it was selected
@@ -170,6 +172,9 @@ struct MeasureState {
   double every_bob_since = 0.0;         // simulated time "Time every bob" started
   std::string every_bob_note;           // why it stopped before every bob was in, "" otherwise
 
+  // The scale (force_scale.h): the force on one obstacle against time, beside a reference.
+  ForceScale scale;
+
   // What the panel showed in its last frame (the GUI tests read these).
   struct Readout {
     std::optional<double> period, exact, small_angle;
@@ -183,6 +188,7 @@ struct MeasureState {
     // each bar's value and label.
     double energy_top = 0.0, energy_bottom = 0.0;
     std::vector<std::array<float, 4>> energy_values, energy_labels;
+    std::optional<double> scale_force, scale_reference;  // the scale's means over the last half second, N
   } readout;
 };
 
@@ -194,6 +200,10 @@ void measure_scene_started(MeasureState& measure, const World& world);
 void restart_timer(MeasureState& measure, const World& world);
 void select_particle(MeasureState& measure, const World& world, int particle);  // and its rod
 void select_rod(MeasureState& measure, const World& world, int rod);
+// The scale reads obstacle k from now on, and the strip shows the Scale tool when it shows one tool at a time.
+void select_obstacle(MeasureState& measure, const World& world, int obstacle);
+// The index of the Scale tool among the strip's tools (MeasureState::tool).
+inline constexpr int kScaleTool = 4;
 // Moves the bars' zero of potential energy (and rescales them).
 void set_energy_zero(MeasureState& measure, const World& world, EnergyZero zero);
 // After every step: feeds the timer (restarted first when gravity, damping or the mouse's work changed, or the hand

@@ -129,6 +129,47 @@ bool slider_int(SandboxState& state, std::string_view key, const char* label, in
   return changed;
 }
 
+// A scene with contacts: its restitution and friction (every contact that has none of its own), applied to every
+// lane between two steps (Command::SetContacts); the obstacles and whether particles collide with each other.
+void contact_fields(SandboxState& state) {
+  const ContactSettings& contacts = state.world().model().contacts();
+  if (!contacts.any()) return;
+  const std::size_t obstacles = contacts.obstacles.size();
+  hint("%zu obstacle%s; particles %s", obstacles, obstacles == 1 ? "" : "s",
+       contacts.particle_contacts() ? "collide with each other" : "pass through each other");
+  struct Field {
+    const char* label;
+    const char* rect;
+    double value;
+    const char* tip;
+  };
+  const Field fields[] = {
+      {"restitution e", "restitution field", contacts.restitution,
+       "Normal speed after an impact over before, 0 (a dead stop) to 1 (elastic): a ball dropped from h bounces to "
+       "e\xc2\xb2 h. Every contact without its own value (obstacles may have theirs)."},
+      {"friction \xce\xbc", "friction field", contacts.friction,
+       "Coulomb's coefficient: the tangential force is at most \xce\xbc times the normal force; 0 is ice. Every "
+       "contact without its own value."},
+  };
+  for (int k = 0; k < 2; ++k) {
+    const Field& f = fields[k];
+    double value = f.value;
+    const float width = std::min(ImGui::GetContentRegionAvail().x * 0.55f, 7.0f * ImGui::GetFontSize());
+    ImGui::SetNextItemWidth(width);
+    if (ImGui::InputDouble(f.label, &value, 0.0, 0.0, "%.3g", ImGuiInputTextFlags_EnterReturnsTrue) &&
+        std::isfinite(value) && value != f.value) {
+      Command command;
+      command.kind = Command::Kind::SetContacts;
+      command.index = k;
+      command.value = value;
+      state.commands.push_back(command);
+    }
+    const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+    state.widget_rects[f.rect] = {lo.x, lo.y, lo.x + width, hi.y};  // the box, not its label
+    if (ImGui::IsItemHovered()) tooltip(f.tip);
+  }
+}
+
 void scene_section(SandboxState& state) {
   if (!ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) return;
   const Palette& colours = palette(state.appearance.theme);
@@ -140,6 +181,7 @@ void scene_section(SandboxState& state) {
   }
   hint("%zu particles, %zu constraints, %dD", state.world().particle_count(), state.world().constraints().size(),
        state.world().dimension());
+  contact_fields(state);
   ImGui::Spacing();
   if (ImGui::BeginListBox("##scenes", ImVec2(-FLT_MIN, ImGui::GetTextLineHeightWithSpacing() * 6.5f))) {
     for (const auto& file : state.scene_files) {
@@ -429,6 +471,8 @@ constexpr ViewToggle kViewToggles[] = {
     {"size particles by mass", &ViewOptions::size_by_mass, "Ignore the radii in the file: radius from the cube root of the mass."},
     {"gravity arrows", &ViewOptions::gravity_arrows, "Green: the weight m g of each particle."},
     {"constraint force (A)", &ViewOptions::constraint_arrows, "Magenta: the force the rods and pins exert, J\xe1\xb5\x80\xce\xbb."},
+    {"contact forces", &ViewOptions::contact_arrows,
+     "Teal: each contact's normal force on the particle it pushes, the mean over the last step (scenes with contacts)."},
     {"trails (T)", &ViewOptions::trails, "The last positions of the trailed particles. Shift+click a particle to trail it."},
     {"grid (G)", &ViewOptions::grid, "Metre grid (2D) or ground grid (3D)."},
     {"legend", &ViewOptions::legend, "What the colours mean, at the bottom of the scene."},

@@ -56,6 +56,25 @@ void energy_rows(SandboxState& state) {
               "J", true);
 }
 
+// A scene with contacts: how many pushed in the last step and how many of them were impacts (as run --csv's
+// contacts and impacts columns), and the deepest overlap now.
+void contact_rows(SandboxState& state) {
+  const World& world = state.world();
+  if (!world.model().contacts().any()) return;
+  number_row(state, "contacts",
+             "contacts that pushed in the last step (a particle on an obstacle or on another particle), drawn as teal "
+             "arrows of their normal force; in brackets those that were impacts (restitution)",
+             "%d (%d impacts)", contact_count(world.state()), world.state().contacts.impacts);
+  // O(n^2) over the particle pairs: only for scenes small enough to measure every frame.
+  if (world.particle_count() <= 400) {
+    const double overlap = worst_overlap(world.model(), world.state());
+    if (std::isfinite(overlap))
+      number_row(state, "worst gap", "the smallest gap between two particles that collide or a particle and an "
+                                     "obstacle, in radii (negative: an overlap)",
+                 "%+.2e r", overlap);
+  }
+}
+
 void step_rows(SandboxState& state) {
   const World& world = state.world();
   const StepStats& stats = world.stats();
@@ -65,6 +84,7 @@ void step_rows(SandboxState& state) {
   number_row(state, "iterations", "iterates evaluated (projection) or sweeps in the last step (all substeps)", "%d",
              stats.iterations);
   value_row(state, "solve time", "wall time of the last step", stats.solve_seconds, "s");
+  contact_rows(state);
 }
 
 // The engine's warnings for the last step, one labelled row each (only those that happened).

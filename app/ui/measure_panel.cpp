@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <numbers>
 #include <string>
+#include <string_view>
 
 #include "ui/ui.h"
 #include "view/scene_draw.h"
@@ -531,13 +532,17 @@ void draw_measure_panel(SandboxState& state) {
   // Four columns, each at least ~200 units wide (the table ~510, its natural width): a narrower strip has tabs.
   const float min_column = 200.0f * static_cast<float>(state.ui_scale);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  if (avail.x >= 5.6f * min_column) {
+  // A scene with obstacles has a fifth tool, the scale: side by side only when a fifth column fits too.
+  const bool scale = !state.world().model().contacts().obstacles.empty();
+  if (avail.x >= (scale ? 6.8f : 5.6f) * min_column) {
     // Wide enough (1920x1080 and up at scale 1): the four tools side by side.
-    if (ImGui::BeginTable("measure", 4, ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp, avail)) {
+    if (ImGui::BeginTable("measure", scale ? 5 : 4, ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp,
+                          avail)) {
       ImGui::TableSetupColumn("timer", ImGuiTableColumnFlags_WidthStretch, 1.0f);
       ImGui::TableSetupColumn("protractor", ImGuiTableColumnFlags_WidthStretch, 1.1f);
       ImGui::TableSetupColumn("energy", ImGuiTableColumnFlags_WidthStretch, 1.0f);
       ImGui::TableSetupColumn("table", ImGuiTableColumnFlags_WidthStretch, 2.5f);
+      if (scale) ImGui::TableSetupColumn("scale", ImGuiTableColumnFlags_WidthStretch, 1.2f);
       ImGui::TableNextRow(0, avail.y);
       ImGui::TableSetColumnIndex(0);
       timer_column(state);
@@ -547,6 +552,10 @@ void draw_measure_panel(SandboxState& state) {
       energy_column(state);
       ImGui::TableSetColumnIndex(3);
       measure_table_tool(state);
+      if (scale) {
+        ImGui::TableSetColumnIndex(4);
+        measure_scale_tool(state);
+      }
       ImGui::EndTable();
     }
   } else {
@@ -557,10 +566,12 @@ void draw_measure_panel(SandboxState& state) {
       void (*draw)(SandboxState&);
     };
     static constexpr Tab kTabs[] = {{"Timer", timer_column}, {"Protractor", protractor_column}, {"Energy", energy_column},
-                                    {"Table", measure_table_tool}};
+                                    {"Table", measure_table_tool}, {"Scale", measure_scale_tool}};
+    static_assert(std::string_view(kTabs[kScaleTool].name) == "Scale");
+    const int tabs = static_cast<int>(std::size(kTabs)) - (scale ? 0 : 1);  // the scale only with obstacles
     MeasureState& m = state.measure;
-    m.tool = std::clamp(m.tool, 0, static_cast<int>(std::size(kTabs)) - 1);
-    for (int k = 0; k < static_cast<int>(std::size(kTabs)); ++k) {
+    m.tool = std::clamp(m.tool, 0, tabs - 1);
+    for (int k = 0; k < tabs; ++k) {
       if (k > 0) (void)same_line_if_room(button_width(kTabs[k].name));
       const bool chosen = m.tool == k;
       if (chosen) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));

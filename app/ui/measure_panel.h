@@ -20,6 +20,9 @@ void draw_measure_panel(SandboxState& state);
 // and a ring around the timed particle, on top of the scene. radii: the drawn particle radii.
 void add_measure_gizmos(const SandboxState& state, std::span<const double> radii, DrawList& list);
 
+// The Scale tool of the strip (measure_scale.cpp): the force on an obstacle against time beside a reference.
+void measure_scale_tool(SandboxState& state);
+
 // --- the table of periods (measure_table.cpp) ----------------------------------------------------------------------
 // The Table tool of the strip: the class's table of periods against amplitude, Time every bob, Add, Copy, Export CSV.
 void measure_table_tool(SandboxState& state);

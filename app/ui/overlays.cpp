@@ -99,6 +99,36 @@ void draw_ui(SandboxState& state) {
   if (state.view.help) draw_help(state);
 }
 
+namespace {
+
+// An obstacle under the pointer: its shape and size, its coefficients, the force on it and what a click does.
+void hover_obstacle(const SandboxState& state, const World& world, int index) {
+  const ContactSettings& contacts = world.model().contacts();
+  if (index < 0 || static_cast<std::size_t>(index) >= contacts.obstacles.size()) return;
+  const Obstacle& o = contacts.obstacles[static_cast<std::size_t>(index)];
+  ImGui::Text("Obstacle: %s", obstacle_name(world, index).c_str());
+  ImGui::Separator();
+  switch (o.shape) {
+    case ObstacleShape::Plane:
+      ImGui::Text("through (%.3g, %.3g, %.3g) m", o.point.x, o.point.y, o.point.z);
+      ImGui::Text("normal  (%.3g, %.3g, %.3g)", o.normal.x, o.normal.y, o.normal.z);
+      break;
+    case ObstacleShape::Box:
+      ImGui::Text("from (%.3g, %.3g, %.3g) m", o.min.x, o.min.y, o.min.z);
+      ImGui::Text("to   (%.3g, %.3g, %.3g) m", o.max.x, o.max.y, o.max.z);
+      break;
+    case ObstacleShape::Sphere:
+      ImGui::Text("centre (%.3g, %.3g, %.3g) m, radius %.4g m", o.center.x, o.center.y, o.center.z, o.radius);
+      break;
+  }
+  ImGui::Text("restitution %.3g, friction %.3g", contacts.restitution_of(o), contacts.friction_of(o));
+  const Vec3 f = obstacle_force(world.state(), index);
+  ImGui::Text("force on it  %.4g N (mean over the last step)", glm::length(f));
+  if (!state.editor.active) ImGui::TextDisabled("click: the Measure strip's scale reads it (M)");
+}
+
+}  // namespace
+
 void draw_hover(SandboxState& state) {
   const std::size_t lane = static_cast<std::size_t>(state.hover.lane);
   const World& world = state.lane_world(lane);
@@ -124,6 +154,8 @@ void draw_hover(SandboxState& state) {
     } else {
       ImGui::TextDisabled("drag to move the anchor");
     }
+  } else if (state.hover.kind == Hover::Kind::Obstacle) {
+    hover_obstacle(state, world, state.hover.index);
   } else {
     const int c = state.hover.index;
     const Constraint& constraint = *world.constraints()[c];
@@ -132,6 +164,16 @@ void draw_hover(SandboxState& state) {
     const double rest = constraint.length_scale(0);
     const std::size_t r = static_cast<std::size_t>(world.model().row_offset(c));
     const double lambda = r < world.state().row_force.size() ? world.state().row_force[r] : 0.0;
+    if (constraint.unilateral() != 0) {  // a cable: its length and whether it is slack
+      const double slack = lagrange::slack(world.model(), world.state(), c);
+      ImGui::Text("Cable %d: particles %d - %d", c, ids[0], ids[1]);
+      ImGui::Separator();
+      ImGui::Text("length        %.6g m", rest);
+      ImGui::Text("distance      %.9g m", rest + error);
+      if (slack > 0.0) ImGui::Text("slack         %.4g m (no force)", slack);
+      else ImGui::TextColored(palette(state.appearance.theme).tension, "taut: tension %.4g N", std::abs(lambda));
+      ImGui::TextDisabled("a string: it pulls when taut, never pushes");
+    } else {
     ImGui::Text("Rod %d: particles %d - %d", c, ids[0], ids[1]);
     ImGui::Separator();
     ImGui::Text("rest length   %.6g m", rest);
@@ -142,6 +184,7 @@ void draw_hover(SandboxState& state) {
       ImGui::TextColored(lambda < 0 ? palette(state.appearance.theme).tension : palette(state.appearance.theme).compression,
                          "%s %.4g N",
                          lambda < 0 ? "tension" : "compression", std::abs(lambda));
+    }
   }
   const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
   state.widget_rects["tooltip"] = {pos.x, pos.y, pos.x + size.x, pos.y + size.y};

@@ -131,9 +131,21 @@ std::vector<double> display_radii(const Scene& scene, const World& world, bool s
     reference = masses[masses.size() / 2];
   }
   std::vector<double> radii(p.particle_count());
+  // In a scene with contacts a radius is the particle's size in the physics: always drawn as it is, and a particle
+  // without one (an anchor) no larger than the median of those given (a cradle's anchors stay apart).
+  const bool collide = p.contacts().any();
+  if (collide) {
+    std::vector<double> given;
+    for (const ParticleDef& def : scene.particles)
+      if (def.radius > 0.0) given.push_back(def.radius);
+    if (!given.empty()) {
+      std::nth_element(given.begin(), given.begin() + given.size() / 2, given.end());
+      base = std::min(base, given[given.size() / 2]);
+    }
+  }
   for (std::size_t i = 0; i < p.particle_count(); ++i) {
     const double radius = i < scene.particles.size() ? scene.particles[i].radius : 0.0;
-    if (!size_by_mass && radius > 0.0) {
+    if ((!size_by_mass || collide) && radius > 0.0) {
       radii[i] = radius;
     } else if (p.fixed(i)) {
       radii[i] = base;
@@ -344,6 +356,188 @@ void add_plane(const SandboxState& state, const Model& model, Vec3 held_at, cons
   }
 }
 
+}  // namespace
+
+std::vector<Vec3> cable_curve(Vec3 a, Vec3 b, double length, Vec3 gravity, int pieces) {
+  std::vector<Vec3> points(static_cast<std::size_t>(pieces) + 1);
+  const Vec3 chord = b - a;
+  const double c = glm::length(chord);
+  // The sag s of the parabola over the chord c whose arc is L: with k = 4 s / c its arc is
+  // (c / 2) (sqrt(1 + k²) + asinh(k) / k), which grows with s; bisection finds s between 0 and L.
+  double sag = 0.0;
+  Vec3 down(0.0);
+  if (length > c && c > 1e-12) {
+    const auto arc = [c](double s) {
+      const double k = 4.0 * s / c;
+      return k < 1e-9 ? c : 0.5 * c * (std::sqrt(1.0 + k * k) + std::asinh(k) / k);
+    };
+    double low = 0.0, high = length;
+    for (int iteration = 0; iteration < 60; ++iteration) {
+      const double middle = 0.5 * (low + high);
+      (arc(middle) < length ? low : high) = middle;
+    }
+    sag = 0.5 * (low + high);
+    const Vec3 along = chord / c;
+    const Vec3 g = glm::length(gravity) > 0.0 ? glm::normalize(gravity) : Vec3(0.0, -1.0, 0.0);
+    down = g - glm::dot(g, along) * along;  // gravity across the chord: the side it hangs to
+    if (glm::length(down) < 1e-6) {        // a vertical cable: it folds to one side
+      down = glm::cross(along, Vec3(0.0, 0.0, 1.0));
+      if (glm::length(down) < 1e-6) down = glm::cross(along, Vec3(1.0, 0.0, 0.0));
+    }
+    down = glm::normalize(down);
+  }
+  for (int k = 0; k <= pieces; ++k) {
+    const double t = static_cast<double>(k) / pieces;
+    points[static_cast<std::size_t>(k)] = a + t * chord + 4.0 * sag * t * (1.0 - t) * down;
+  }
+  return points;
+}
+
+namespace {
+
+// A cable: taut, a thin straight line in the rope colour (a rod is thick and coloured by its force); slack, a dashed
+// curve that sags along gravity with the cable's length (measure.h, slack).
+void add_cable(const SandboxState& state, const World& world, const Constraint& constraint, DrawList& list) {
+  const auto ids = constraint.particles();
+  if (ids.size() != 2) return;
+  const auto& x = world.state().position;
+  const Vec3 a = x[static_cast<std::size_t>(ids[0])], b = x[static_cast<std::size_t>(ids[1])];
+  const glm::vec4 colour = palette(state.appearance.theme).cable;
+  const double length = constraint.length_scale(0);
+  const bool hovered = state.hover.kind == Hover::Kind::Rod && state.hover.index >= 0 &&
+                       static_cast<std::size_t>(state.hover.index) < world.constraints().size() &&
+                       world.constraints()[static_cast<std::size_t>(state.hover.index)].get() == &constraint;
+  const float width = hovered ? 4.5f : 2.5f;
+  if (glm::length(b - a) >= length * (1.0 - 1e-6)) {
+    add_segment(list.segments, a, b, width, colour);
+    return;
+  }
+  constexpr int kPieces = 24;
+  const std::vector<Vec3> curve = cable_curve(a, b, length, world.settings().gravity, kPieces);
+  for (int k = 0; k < kPieces; k += 2)  // dashed: every other piece
+    add_segment(list.segments, curve[static_cast<std::size_t>(k)], curve[static_cast<std::size_t>(k) + 1], width, colour);
+}
+
+}  // namespace
+
+PlanePatch plane_patch(const Camera& camera, const World& world, const Obstacle& plane) {
+  PlanePatch patch;
+  const Vec3 n = glm::normalize(plane.normal);
+  if (world.dimension() == 2 && !camera.perspective) {  // across the whole view, wherever it is panned
+    const double aspect = static_cast<double>(camera.width()) / std::max(camera.height(), 1);
+    const Vec3 centre(camera.centre.x, camera.centre.y, 0.0);
+    patch.foot = centre - glm::dot(centre - plane.point, n) * n;
+    patch.u = Vec3(-n.y, n.x, 0.0);
+    patch.half = 1.2 * camera.half_height * std::sqrt(1.0 + aspect * aspect) + glm::length(patch.foot - centre);
+    return patch;
+  }
+  glm::dvec3 lo, hi;
+  reach_bounds(world, lo, hi);
+  const glm::dvec3 middle = 0.5 * (lo + hi);
+  patch.foot = middle - glm::dot(middle - plane.point, n) * n;
+  Vec3 u = glm::cross(n, Vec3(0.0, 0.0, 1.0));
+  if (glm::length(u) < 1e-6) u = glm::cross(n, Vec3(1.0, 0.0, 0.0));
+  patch.u = glm::normalize(u);
+  patch.v = glm::cross(n, patch.u);
+  patch.half = 0.9 * std::max(glm::length(hi - lo), 1e-3);
+  return patch;
+}
+
+namespace {
+
+// The obstacles (contacts.h): a plane as a long line with short hatches on its solid side (a floor, a wall; in 3D a
+// square of lines around the scene), a box as its outline with the hatches outside, a circle or sphere as a steel
+// ball (a fixed particle's look: nothing moves it).
+void add_obstacles(const SandboxState& state, const World& world, int lane, DrawList& list) {
+  const ContactSettings& contacts = world.model().contacts();
+  if (contacts.obstacles.empty()) return;
+  const Palette& colours = palette(state.appearance.theme);
+  const glm::vec4 colour = colours.obstacle;
+  const glm::vec4 hatch(glm::vec3(colour), 0.55f);
+  const bool flat = world.dimension() == 2;
+  glm::dvec3 lo, hi;
+  reach_bounds(world, lo, hi);
+  const double size = std::max(glm::length(hi - lo), 1e-3);
+  // Hatches about 8 pixels long and apart in 2D (a fiftieth of the scene in 3D).
+  const Camera& view = state.view_camera(static_cast<std::size_t>(lane));
+  const double tick = flat && !view.perspective ? 8.0 / std::max(view.pixels_per_unit(Vec3(view.centre, 0.0)), 1e-12)
+                                                : 0.02 * size;
+  // A stretch of a plane's trace in 2D from p along u, hatched towards −n.
+  const auto hatched_line = [&](Vec3 p, Vec3 u, Vec3 n, double from, double to, int index) {
+    const bool hovered = state.hover.kind == Hover::Kind::Obstacle && state.hover.index == index;
+    add_segment(list.under, p + from * u, p + to * u, hovered ? 5.0f : 3.0f, colour);
+    const int count = std::clamp(static_cast<int>((to - from) / tick), 1, 1000);
+    for (int k = 0; k <= count; ++k) {
+      const Vec3 at = p + (from + (to - from) * k / count) * u;
+      add_segment(list.under, at, at - tick * n - 0.7 * tick * u, 1.5f, hatch);
+    }
+  };
+  const Camera& camera = state.view_camera(static_cast<std::size_t>(lane));
+  for (std::size_t k = 0; k < contacts.obstacles.size(); ++k) {
+    const Obstacle& o = contacts.obstacles[k];
+    const int index = static_cast<int>(k);
+    const bool hovered = state.hover.kind == Hover::Kind::Obstacle && state.hover.index == index;
+    switch (o.shape) {
+      case ObstacleShape::Plane: {
+        const Vec3 n = glm::normalize(o.normal);
+        const PlanePatch patch = plane_patch(camera, world, o);
+        const Vec3 foot = patch.foot, u = patch.u, v = patch.v;
+        const double half = patch.half;
+        if (flat) {
+          hatched_line(foot, u, n, -half, half, index);
+        } else {
+          for (int j = -6; j <= 6; ++j) {
+            const double t = half * j / 6.0;
+            const float w = (j == -6 || j == 6) ? (hovered ? 4.5f : 2.5f) : 1.2f;
+            add_segment(list.under, foot + t * u - half * v, foot + t * u + half * v, w, j % 6 ? hatch : colour);
+            add_segment(list.under, foot - half * u + t * v, foot + half * u + t * v, w, j % 6 ? hatch : colour);
+          }
+        }
+        break;
+      }
+      case ObstacleShape::Box: {
+        const Vec3 a = o.min, b = o.max;
+        if (flat) {  // the inside is where particles stay: hatches outside the walls
+          hatched_line(Vec3(a.x, a.y, 0.0), Vec3(1.0, 0.0, 0.0), Vec3(0.0, 1.0, 0.0), 0.0, b.x - a.x, index);
+          hatched_line(Vec3(b.x, b.y, 0.0), Vec3(-1.0, 0.0, 0.0), Vec3(0.0, -1.0, 0.0), 0.0, b.x - a.x, index);
+          hatched_line(Vec3(a.x, b.y, 0.0), Vec3(0.0, -1.0, 0.0), Vec3(1.0, 0.0, 0.0), 0.0, b.y - a.y, index);
+          hatched_line(Vec3(b.x, a.y, 0.0), Vec3(0.0, 1.0, 0.0), Vec3(-1.0, 0.0, 0.0), 0.0, b.y - a.y, index);
+        } else {
+          const float w = hovered ? 4.5f : 2.5f;
+          for (int e = 0; e < 12; ++e) {  // the 12 edges: along axis e / 4, at the corner (e % 4) of the other two
+            const int axis = e / 4, u = (axis + 1) % 3, v = (axis + 2) % 3;
+            Vec3 p = a, q = a;
+            p[u] = q[u] = (e & 1) ? b[u] : a[u];
+            p[v] = q[v] = (e & 2) ? b[v] : a[v];
+            q[axis] = b[axis];
+            add_segment(list.under, p, q, w, colour);
+          }
+        }
+        break;
+      }
+      case ObstacleShape::Sphere:
+        list.spheres.push_back({to_f(o.center), static_cast<float>(o.radius), colour,
+                                glm::vec4(1.0f, hovered ? 0.7f : 0.0f, 1.0f, 0.0f)});
+        break;
+    }
+  }
+}
+
+// The contacts' normal forces: from each contact point along its normal, the mean normal force over the last step
+// (impulse · n / dt), on the scale of the other force arrows (the median weight spans 0.6 of a typical length).
+void add_contact_arrows(const SandboxState& state, const World& world, double scale, DrawList& list) {
+  const ContactState& record = world.state().contacts;
+  if (!(record.step_time > 0.0)) return;
+  const glm::vec4 colour = palette(state.appearance.theme).contact_force;
+  const glm::dvec3 view_dir = state.camera.forward();
+  for (const Contact& c : record.contacts) {
+    const double normal = glm::dot(c.impulse, c.normal) / record.step_time;
+    // At most two typical lengths: an impact's force (a link landing at speed) would cross the whole scene.
+    if (normal > 0.0)
+      add_arrow(list.over, c.point, std::min(normal * scale, 2.0 * state.length_scale) * c.normal, view_dir, colour);
+  }
+}
+
 // Everything but rods is drawn from its drawing hint: the app never asks what type a constraint is.
 void add_drawing_hint(const SandboxState& state, const World& world, const Constraint& constraint,
                       std::span<const double> radii, DrawList& list) {
@@ -361,6 +555,9 @@ void add_drawing_hint(const SandboxState& state, const World& world, const Const
       break;
     case Shape::Plane:
       add_plane(state, world.model(), held_at, drawing, list);
+      break;
+    case Shape::Cable:
+      add_cable(state, world, constraint, list);
       break;
     case Shape::Segment:
       break;
@@ -415,23 +612,33 @@ void add_overlaid_lanes(const SandboxState& state, std::span<const double> radii
   }
 }
 
-// Force arrows: one scale for both kinds so they compare; the median weight spans half a rod.
+// Force arrows: one scale for every kind so they compare; the median weight spans 0.6 of a typical length.
+double force_arrow_scale(const SandboxState& state, const World& world) {
+  const Model& model = world.model();
+  const double g = glm::length(world.settings().gravity);
+  double weight = 0.0;
+  std::size_t moving = 0;
+  for (std::size_t i = 0; i < model.particle_count(); ++i)
+    if (!model.fixed(i)) {
+      weight += model.mass(i) * g;
+      ++moving;
+    }
+  weight = moving ? weight / moving : 0.0;
+  if (!(weight > 0.0)) {  // no gravity (a gas): the largest contact force sets the scale instead
+    const ContactState& record = world.state().contacts;
+    for (const Contact& c : record.contacts)
+      if (record.step_time > 0.0) weight = std::max(weight, glm::dot(c.impulse, c.normal) / record.step_time);
+  }
+  return 0.6 * state.length_scale / std::max(weight, 1e-9);
+}
+
 void add_force_arrows(const SandboxState& state, const World& world, DrawList& list) {
   const State& p = world.state();
   const Model& model = world.model();
   const Palette& colours = palette(state.appearance.theme);
   const glm::dvec3 view_dir = state.camera.forward();
   const std::size_t n = model.particle_count();
-  const double g = glm::length(world.settings().gravity);
-  double weight = 0.0;
-  std::size_t moving = 0;
-  for (std::size_t i = 0; i < n; ++i)
-    if (!model.fixed(i)) {
-      weight += model.mass(i) * g;
-      ++moving;
-    }
-  weight = moving ? weight / moving : 0.0;
-  const double scale = 0.6 * state.length_scale / std::max(weight, 1e-9);
+  const double scale = force_arrow_scale(state, world);
   for (std::size_t i = 0; i < n; ++i) {
     if (model.fixed(i)) continue;
     if (state.view.gravity_arrows)
@@ -456,6 +663,7 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
   if (state.view.grid) add_grid(state, view, list);
   if (state.view.trails) add_trails(state, state.displays[static_cast<std::size_t>(lane)].trails, list);
   const float width = rod_width(state, world);
+  add_obstacles(state, world, lane, list);
   add_constraints(state, state.view_camera(view), world, radii, width, list);
   add_particles(state, world, radii, list);
   if (lane == 0 && state.lane_view == LaneView::Overlay) add_overlaid_lanes(state, radii, width, list);
@@ -465,6 +673,7 @@ void build_draw_list(const SandboxState& state, std::span<const double> radii, D
   if (line_scale != 1.0f)
     for (auto* segments : {&list.under, &list.segments}) scale_widths(*segments, line_scale);
   if (state.view.gravity_arrows || state.view.constraint_arrows) add_force_arrows(state, world, list);
+  if (state.view.contact_arrows) add_contact_arrows(state, world, force_arrow_scale(state, world), list);
   if (line_scale != 1.0f) scale_widths(list.over, line_scale);
 }
 

@@ -49,6 +49,18 @@ void add_ring(std::vector<SegmentInstance>& out, Vec3 centre, double radius, glm
 // drawn and the editor's snapping.
 double grid_step(const SandboxState& state, std::size_t lane = 0);  // lane: whose view (split lanes)
 
+// Where a plane obstacle is drawn: in a 2D view, its trace foot ± half·u across the whole view; in 3D a square
+// foot ± half·u ± half·v around the scene's middle (n × u = v). Drawing and picking share it.
+struct PlanePatch {
+  Vec3 foot{0.0}, u{0.0}, v{0.0};
+  double half = 0.0;
+};
+PlanePatch plane_patch(const Camera& camera, const World& world, const Obstacle& plane);
+
+// A slack cable's curve from a to b: a parabola sagging across the chord along gravity whose arc is `length`
+// (straight when the chord is as long), as `pieces` + 1 points from a to b.
+std::vector<Vec3> cable_curve(Vec3 a, Vec3 b, double length, Vec3 gravity, int pieces);
+
 // A rod: its kind's role is KindRole::Rod (how it is drawn is the drawing hint's to say).
 bool is_rod(const Constraint& constraint);
 

@@ -59,6 +59,9 @@ struct Palette {
   glm::vec3 error_good, error_mid, error_bad;  // |C|/L from 1e-12 to 1e-2
   glm::vec4 pin, gravity, constraint_force, drag;
   glm::vec4 selection;   // the editor's selection rings
+  glm::vec4 obstacle;    // floors, walls, boxes, pegs (contacts.h)
+  glm::vec4 cable;       // cables: a rope colour apart from the rods' maps
+  glm::vec4 contact_force;  // the contacts' normal forces
   glm::vec3 trail_mix;   // trails are the particle's colour mixed 30 % toward this
   // The panels.
   ImVec4 title, description, error_text, ok_text, accent, paused, slow, key, pin_label, fixed_label, compression,

@@ -13,6 +13,9 @@
 //   n_k of the directions across the wire (two in 3D, one in 2D: n = (−d_y, d_x, 0)). Linear in x: ∇C_k = n_k,
 //   J̇q̇ = 0, and the lone root is exact.
 // plane (a particle kept in the plane through p with unit normal n): C = n · (x − p), ∇C = n, J̇q̇ = 0.
+// cable (a string of length L: |x_a − x_b| ≤ L): the rod's row C = |r| − L with its gradient, J̇q̇ and lone root,
+//   bounded: C ≤ 0 and λ ≤ 0 (tension only, the rod's sign convention), C λ = 0 (unilateral() = −1). Taut, it is a
+//   rod; slack, it does nothing (docs/physics.md, "Unilateral rows").
 #include "lagrange/constraint_kinds.h"
 
 #include <algorithm>
@@ -221,6 +224,63 @@ std::unique_ptr<Constraint> create_plane(const ConstraintDef& def, std::span<con
                                            def.vector("normal").value_or(Vec3(0, 0, 1)));
 }
 
+// ---- cable ------------------------------------------------------------------------------------------------------
+
+class CableConstraint final : public Constraint {
+ public:
+  CableConstraint(int a, int b, double length) : ids_{a, b}, length_(length) {}
+  std::unique_ptr<Constraint> clone() const override { return std::make_unique<CableConstraint>(*this); }
+  int rows() const override { return 1; }
+  std::span<const int> particles() const override { return ids_; }
+  double evaluate(int, std::span<const Vec3> x, GradientSlots grad) const override {
+    return DistanceConstraint::evaluate_of(x[ids_[0]], x[ids_[1]], length_, grad[0], grad[1]);
+  }
+  double value(int, std::span<const Vec3> x) const override {
+    return DistanceConstraint::value_of(x[ids_[0]], x[ids_[1]], length_);
+  }
+  double jdot_qdot(int, std::span<const Vec3> x, std::span<const Vec3> v) const override {
+    return DistanceConstraint(ids_[0], ids_[1], length_).jdot_qdot(0, x, v);
+  }
+  std::optional<double> lone_root(int, std::span<const Vec3> x, ConstGradientSlots e) const override {
+    return DistanceConstraint::lone_root_of(x[ids_[0]], x[ids_[1]], e[0], e[1], length_);
+  }
+  double length_scale(int) const override { return length_; }
+  int unilateral() const override { return -1; }
+  const ConstraintKind& kind() const override;
+  ConstraintDef definition() const override {
+    ConstraintDef def;
+    def.type = kind().name;
+    def.particles = {ids_[0], ids_[1]};
+    def.set("length", length_);
+    return def;
+  }
+  Drawing drawing() const override { return {Shape::Cable, Vec3(0.0), Vec3(0.0)}; }
+
+ private:
+  int ids_[2];
+  double length_;
+};
+
+const KindField kCableFields[] = {
+    {"length", FieldType::Number, false, "the longest the cable lets the particles be apart, in m; missing: their "
+                                         "initial distance"},
+};
+
+std::optional<FieldProblem> check_cable(const ConstraintDef& def, std::span<const ParticleDef> particles, int d) {
+  if (auto problem = check_distance(def, particles, d)) {
+    if (problem->field.empty()) problem->text.replace(problem->text.find("rod"), 3, "cable");
+    return problem;
+  }
+  return std::nullopt;
+}
+
+std::unique_ptr<Constraint> create_cable(const ConstraintDef& def, std::span<const ParticleDef> particles, int) {
+  const int a = def.particles[0], b = def.particles[1];
+  const double length =
+      def.number("length").value_or(glm::length(particles[a].position - particles[b].position));
+  return std::make_unique<CableConstraint>(a, b, length);
+}
+
 // ---- the table ------------------------------------------------------------------------------------------------
 
 int one_row(int) { return 1; }
@@ -236,6 +296,8 @@ const ConstraintKind kKinds[] = {
      Shape::Line, kLineFields, across_a_line, check_line, create_line},
     {"plane", "a particle that stays in a fixed plane", "plane", KindRole::Plane, 1, Shape::Plane, kPlaneFields,
      one_row, check_plane, create_plane},
+    {"cable", "a string between two particles: at most `length` apart, pulls when taut, slack otherwise", "cable",
+     KindRole::Other, 2, Shape::Cable, kCableFields, one_row, check_cable, create_cable},
 };
 
 }  // namespace
@@ -244,6 +306,7 @@ const ConstraintKind& DistanceConstraint::kind() const { return kKinds[0]; }
 const ConstraintKind& PinConstraint::kind() const { return kKinds[1]; }
 const ConstraintKind& LineConstraint::kind() const { return kKinds[2]; }
 const ConstraintKind& PlaneConstraint::kind() const { return kKinds[3]; }
+const ConstraintKind& CableConstraint::kind() const { return kKinds[4]; }
 
 std::span<const ConstraintKind> constraint_kinds() { return kKinds; }
 

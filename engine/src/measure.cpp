@@ -19,6 +19,7 @@ double spring_energy(const Model& model, const State& state) {
     const Constraint& c = *row.constraint;
     if (c.tool() || (c.compliance() == 0.0 && !rigid_as_springs)) continue;
     const double value = c.value(row.row, state.position);
+    if (row.unilateral != 0 && row.unilateral * value >= 0.0) continue;  // a slack cable stores nothing
     sum += value * value * (c.compliance() > 0.0 ? 1.0 / c.compliance() : model.settings().stiffness);
   }
   return 0.5 * sum;
@@ -43,15 +44,77 @@ Violation violation(const Model& model, const State& state) {
   for (const Row& row : model.rows()) {
     // The mouse's rows, and compliant rows (springs, whose stretch is their physics, not an error), do not count.
     if (row.constraint->tool() || row.constraint->compliance() > 0.0) continue;
-    const double c = std::abs(row.constraint->evaluate(row.row, state.position, grad));
+    const double value = row.constraint->evaluate(row.row, state.position, grad);
     double jv = 0.0;
     for (int s = 0; s < row.count; ++s) jv += glm::dot(grad[s], state.velocity[row.particle[s]]);
+    if (row.unilateral != 0) {  // only past the bound; and J v only at the bound, moving past it
+      const bool at_bound = row.unilateral * value <= 1e-9 * row.scale;
+      jv = at_bound && row.unilateral * jv < 0.0 ? jv : 0.0;
+    }
+    const double c = row.unilateral != 0 ? std::max(0.0, -row.unilateral * value) : std::abs(value);
     // Written so that a NaN always wins.
     if (!(c <= out.absolute)) out.absolute = c;
     if (!(c / row.scale <= out.relative)) out.relative = c / row.scale;
     if (!(std::abs(jv) <= out.velocity)) out.velocity = std::abs(jv);
   }
   return out;
+}
+
+Vec3 obstacle_force(const State& state, int obstacle) {
+  const ContactState& record = state.contacts;
+  if (obstacle < 0 || static_cast<std::size_t>(obstacle) >= record.obstacle_impulse.size() || !(record.step_time > 0.0))
+    return Vec3(0.0);
+  return record.obstacle_impulse[static_cast<std::size_t>(obstacle)] / record.step_time;
+}
+
+int contact_count(const State& state) { return static_cast<int>(state.contacts.contacts.size()); }
+
+double worst_overlap(const Model& model, const State& state) {
+  const ContactSettings& contacts = model.contacts();
+  const auto& x = state.position;
+  const std::size_t n = x.size();
+  double worst = INFINITY;
+  if (contacts.particle_contacts()) {
+    std::vector<std::pair<int, int>> joined;
+    for (const auto& c : model.constraints()) {
+      const auto ids = c->particles();
+      for (std::size_t i = 0; i < ids.size(); ++i)
+        for (std::size_t j = i + 1; j < ids.size(); ++j) joined.push_back(std::minmax(ids[i], ids[j]));
+    }
+    std::sort(joined.begin(), joined.end());
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = i + 1; j < n; ++j) {
+        const double reach = model.radius(i) + model.radius(j);
+        if (reach <= 0.0 || (model.fixed(i) && model.fixed(j))) continue;
+        if (std::binary_search(joined.begin(), joined.end(), std::make_pair(static_cast<int>(i), static_cast<int>(j))))
+          continue;
+        const double gap = glm::length(x[i] - x[j]) - reach;
+        worst = std::min(worst, gap / std::max(model.radius(i), model.radius(j)));
+      }
+  }
+  for (const Obstacle& o : contacts.obstacles)
+    for (std::size_t i = 0; i < n; ++i) {
+      if (model.fixed(i)) continue;
+      const double r = model.radius(i), scale = r > 0.0 ? r : 1.0;
+      double gap = INFINITY;
+      switch (o.shape) {
+        case ObstacleShape::Plane: gap = glm::dot(glm::normalize(o.normal), x[i] - o.point) - r; break;
+        case ObstacleShape::Sphere: gap = glm::length(x[i] - o.center) - o.radius - r; break;
+        case ObstacleShape::Box:
+          for (int k = 0; k < model.dimension(); ++k)
+            gap = std::min({gap, x[i][k] - o.min[k] - r, o.max[k] - x[i][k] - r});
+          break;
+      }
+      worst = std::min(worst, gap / scale);
+    }
+  return worst;
+}
+
+double slack(const Model& model, const State& state, int constraint) {
+  if (constraint < 0 || static_cast<std::size_t>(constraint) >= model.constraints().size()) return 0.0;
+  const Constraint& c = model.constraint(constraint);
+  if (c.unilateral() == 0) return 0.0;
+  return std::max(0.0, c.unilateral() * c.value(0, state.position));
 }
 
 Vec3 constraint_force(const Model& model, const State& state, int particle) {
@@ -96,8 +159,9 @@ void reach_bounds(const Model& model, const State& state, Vec3& lo, Vec3& hi) {
   for (const auto& c : model.constraints()) {
     if (c->tool()) continue;
     const auto ids = c->particles();
-    if (has_role(*c, KindRole::Rod)) {
-      const double length = c->length();
+    // A rod, or a cable (|x_a − x_b| ≤ L, Constraint::unilateral() < 0): its particles stay within its length.
+    if (has_role(*c, KindRole::Rod) || (c->unilateral() < 0 && ids.size() == 2)) {
+      const double length = has_role(*c, KindRole::Rod) ? c->length() : c->length_scale(0);
       edges[ids[0]].push_back({ids[1], length});
       edges[ids[1]].push_back({ids[0], length});
     } else if (c->kind().arity == 1) {  // held at a point, on a wire or in a plane: what hangs from it swings about it
@@ -116,6 +180,20 @@ void reach_bounds(const Model& model, const State& state, Vec3& lo, Vec3& hi) {
       }
   }
   const bool flat = model.dimension() == 2;
+  // The obstacles, where the particles go (a ball falls to its floor, a cloth onto its sphere).
+  for (const Obstacle& o : model.contacts().obstacles) {
+    Vec3 a = o.point, b = o.point;
+    if (o.shape == ObstacleShape::Box) {
+      a = o.min;
+      b = o.max;
+    } else if (o.shape == ObstacleShape::Sphere) {
+      a = o.center - Vec3(o.radius);
+      b = o.center + Vec3(o.radius);
+    }
+    if (flat) a.z = b.z = 0.0;
+    lo = glm::min(lo, a);
+    hi = glm::max(hi, b);
+  }
   for (std::size_t i = 0; i < n; ++i) {
     lo = glm::min(lo, x[i]);
     hi = glm::max(hi, x[i]);

@@ -10,14 +10,16 @@
 namespace lagrange {
 namespace {
 
-// Topology versions are drawn from one counter for all models, so a solver's cached pattern can never be taken for
-// another model's (a copy gets a version of its own too).
-unsigned next_version() {
+unsigned next_version() { return new_topology_version(); }
+
+}  // namespace
+
+// Topology versions are drawn from one counter for all models and row sets, so a solver's cached pattern can never be
+// taken for another's (a copy gets a version of its own too).
+unsigned new_topology_version() {
   static std::atomic<unsigned> counter{0};
   return ++counter;
 }
-
-}  // namespace
 
 Model::Model(int dimension, Settings settings) : dimension_(dimension) {
   if (dimension != 2 && dimension != 3) throw Error("dimension must be 2 or 3, got " + std::to_string(dimension));
@@ -29,7 +31,9 @@ Model::Model(const Model& other)
       settings_(other.settings_),
       solver_info_(other.solver_info_),
       mass_(other.mass_),
-      inv_mass_(other.inv_mass_) {
+      inv_mass_(other.inv_mass_),
+      radius_(other.radius_),
+      contacts_(other.contacts_) {
   constraints_.reserve(other.constraints_.size());
   for (const auto& c : other.constraints_) constraints_.push_back(c->clone());
   rebuild_rows();
@@ -56,6 +60,7 @@ int Model::add_particle(double mass, bool fixed) {
     throw Error("particle mass must be a positive finite number, got " + std::to_string(mass));
   mass_.push_back(mass);
   inv_mass_.push_back(fixed ? 0.0 : 1.0 / mass);
+  radius_.push_back(0.0);
   topology_version_ = next_version();
   return static_cast<int>(mass_.size()) - 1;
 }
@@ -68,6 +73,24 @@ void Model::set_mass(int particle, double mass, bool fixed) {
   mass_[particle] = mass;
   inv_mass_[particle] = fixed ? 0.0 : 1.0 / mass;
   topology_version_ = next_version();  // fixed particles couple no rows: the pattern changes
+}
+
+void Model::set_radius(int particle, double radius) {
+  if (particle < 0 || static_cast<std::size_t>(particle) >= particle_count())
+    throw Error("no particle " + std::to_string(particle));
+  if (!(radius >= 0.0 && std::isfinite(radius)))
+    throw Error("particle radius must be a finite number >= 0, got " + std::to_string(radius));
+  radius_[particle] = radius;
+}
+
+void Model::set_contacts(ContactSettings contacts) {
+  std::string field;
+  if (std::string problem = contact_settings_problem(contacts, field); !problem.empty())
+    throw Error("contacts." + field + ": " + problem);
+  for (std::size_t k = 0; k < contacts.obstacles.size(); ++k)
+    if (std::string problem = obstacle_problem(contacts.obstacles[k], dimension_, field); !problem.empty())
+      throw Error("obstacles[" + std::to_string(k) + "]" + (field.empty() ? "" : "." + field) + ": " + problem);
+  contacts_ = std::move(contacts);
 }
 
 int Model::add_constraint(std::unique_ptr<Constraint> constraint) {
@@ -133,7 +156,8 @@ void Model::append_rows(int index) {
   row_offset_.push_back(static_cast<int>(rows_.size()));
   const auto ids = constraint.particles();
   for (int r = 0; r < constraint.rows(); ++r) {
-    Row row{&constraint, index, r, static_cast<int>(ids.size()), {}, constraint.length_scale(r)};
+    Row row{&constraint, index, r, static_cast<int>(ids.size()), {}, constraint.length_scale(r), constraint.unilateral()};
+    unilateral_rows_ = unilateral_rows_ || row.unilateral != 0;
     for (int k = 0; k < kMaxRowParticles; ++k) row.particle[k] = k < row.count ? ids[k] : -1;
     rows_.push_back(row);
   }
@@ -142,6 +166,7 @@ void Model::append_rows(int index) {
 
 void Model::rebuild_rows() {
   rows_.clear();
+  unilateral_rows_ = false;
   row_offset_.clear();
   for (std::size_t c = 0; c < constraints_.size(); ++c) append_rows(static_cast<int>(c));
   topology_version_ = next_version();

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "contacts/contact_set.h"
 #include "lagrange/measure.h"
 #include "solvers/solvers.h"
 
@@ -72,7 +73,9 @@ World& World::operator=(World&&) noexcept = default;
 int World::add_particle(const ParticleDef& def) {
   if (!finite(def.position)) throw Error("particle position must be finite");
   if (!finite(def.velocity)) throw Error("particle velocity must be finite");
+  if (!(def.radius >= 0.0 && std::isfinite(def.radius))) throw Error("particle radius must be a finite number >= 0");
   const int index = model_.add_particle(def.mass, def.fixed);
+  model_.set_radius(index, def.radius);
   state_.position.push_back(def.position);
   state_.velocity.push_back(def.fixed ? Vec3(0.0) : def.velocity);
   stats_measured_ = false;
@@ -159,13 +162,15 @@ void World::project_velocities() {
     double worst = 0.0;
     for (const Row& row : model_.rows()) {
       if (row.constraint->tool()) continue;
-      row.constraint->evaluate(row.row, state_.position, grad);
+      const double value = row.constraint->evaluate(row.row, state_.position, grad);
       double jv = 0.0, weight = 0.0;
       for (int k = 0; k < row.count; ++k) {
         jv += glm::dot(grad[k], state_.velocity[row.particle[k]]);
         weight += inv_mass[row.particle[k]] * glm::dot(grad[k], grad[k]);
       }
       if (!(weight > 0.0) || !std::isfinite(jv)) continue;
+      // A slack cable forbids nothing; a taut one only its stretching.
+      if (row.unilateral != 0 && (row.unilateral * value > 1e-9 * row.scale || row.unilateral * jv >= 0.0)) continue;
       worst = std::max(worst, std::abs(jv));
       for (int k = 0; k < row.count; ++k)
         state_.velocity[row.particle[k]] += (-jv / weight * inv_mass[row.particle[k]]) * grad[k];
@@ -219,9 +224,21 @@ void World::step(const std::function<void(const World&)>& after_substep) {
   const bool account = model_.has_tool_rows() || !model_.compliant_rows().empty() || settings.damping > 0.0 ||
                        (model_.solver_info().rods_are_springs && settings.spring_damping > 0.0);
   StepContext context{model_, settings, state_, deadline_};
+  // Contacts: the rows are gathered again before every substep (the broad phase, contact_set.h), the solver holds
+  // them, and what they did is added to the step's record in the state.
+  const bool contacts = model_.contacts().any();
+  if (contacts) {
+    if (!contact_set_) contact_set_ = std::make_unique<ContactSet>();
+    ContactSet::begin_step(model_, state_, settings.dt);
+  }
   for (int s = 0; s < settings.substeps; ++s) {
     if (account) substep_v_ = state_.velocity;
+    if (contacts) {
+      contact_set_->gather(model_, state_, settings, h);
+      context.contacts = contact_set_.get();
+    }
     solver_->substep(context, h, stats_);
+    if (contacts) contact_set_->record(model_, state_, h);
     if (account) account_work(h, substep_v_);
     ++stats_.substeps;
     state_.time = time_before + (s + 1) * h;
@@ -233,10 +250,16 @@ void World::step(const std::function<void(const World&)>& after_substep) {
   }
   for (double& f : state_.row_force)
     if (!std::isfinite(f)) f = 0.0;
+  if (contacts) ContactSet::end_step(state_);
   if (!all_finite(state_.position, &state_.velocity)) {  // never leave NaN or infinity: roll the step back
     state_.position = backup_x_;
     state_.velocity = backup_v_;
     state_.work = work_before;
+    // The contacts of a step that never happened: none (the next step starts its warm starts from nothing).
+    if (contacts) {
+      state_.contacts.contacts.clear();
+      ContactSet::begin_step(model_, state_, settings.dt);
+    }
     stats_.non_finite = true;
     ++stats_.failures;
   }

@@ -7,6 +7,7 @@
 #include <numbers>
 #include <string>
 
+#include "lagrange/measure.h"
 #include "lagrange/scene_edit.h"
 #include "test_util.h"
 
@@ -216,4 +217,42 @@ TEST_CASE("an invalid edit is reported with the loader's message, and the displa
   CHECK_NOTHROW((void)make_world(shown));
   Scene empty;
   CHECK(edit::scene_problem(empty, "new.json").find("at least one particle") != std::string::npos);
+}
+
+TEST_CASE("obstacles added by the editor's operations are written and read back, and a ball rests on the floor added") {
+  Scene scene;
+  scene.name = "A ball over a floor, a peg beside";
+  scene.dimension = 2;
+  const int ball = edit::add_particle(scene, Vec3(0.0, 1.0, 0.0), 2.0);
+  scene.particles[static_cast<std::size_t>(ball)].radius = 0.2;
+  Obstacle floor;
+  floor.point = Vec3(0.0, -0.5, 0.0);
+  floor.normal = Vec3(0.0, 1.0, 0.0);
+  Obstacle peg;
+  peg.shape = ObstacleShape::Sphere;
+  peg.center = Vec3(3.0, 0.0, 0.0);
+  peg.radius = 0.25;
+  CHECK(edit::add_obstacle(scene, floor) == 0);
+  CHECK(edit::add_obstacle(scene, peg) == 1);
+  CHECK(edit::scene_problem(scene, "edited.json") == "");
+  const Scene reread = parse_scene(write_scene(scene), "edited.json");
+  REQUIRE(reread.contacts.obstacles.size() == 2);
+  CHECK(reread.contacts.obstacles[1].radius == 0.25);
+  CHECK(write_scene(reread) == write_scene(scene));
+  // Played: the ball falls 1.5 m - 0.2 m onto the floor and rests with its centre one radius above it, pressing m g.
+  World world = make_world(reread);
+  for (int k = 0; k < 240; ++k) world.step();
+  CHECK(world.state().position[0].y == doctest::Approx(-0.5 + 0.2).epsilon(1e-6));
+  CHECK(-obstacle_force(world.state(), 0).y == doctest::Approx(2.0 * 9.81).epsilon(1e-6));
+  // Removing the floor renumbers the peg, and a saved state's contacts follow it.
+  Scene saved = scene_of(world, &reread);
+  REQUIRE(saved.state.has_value());
+  Contact on_peg;
+  on_peg.particle = 0;
+  on_peg.obstacle = 1;
+  saved.state->contacts.push_back(on_peg);
+  edit::remove_obstacle(saved, 0);
+  REQUIRE(saved.contacts.obstacles.size() == 1);
+  CHECK(saved.contacts.obstacles[0].shape == ObstacleShape::Sphere);
+  for (const Contact& c : saved.state->contacts) CHECK(c.obstacle == 0);
 }

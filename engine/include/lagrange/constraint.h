@@ -57,6 +57,7 @@ enum class Shape {
   Point,    // a fixed point the particle is held at (`point`)
   Line,     // a fixed straight line through `point` along the unit vector `axis` (a wire)
   Plane,    // a fixed plane through `point` with the unit normal `axis`
+  Cable,    // a cable between the constraint's two particles: taut or slack (measure.h, cable_slack)
 };
 struct Drawing {
   Shape shape = Shape::Segment;
@@ -85,6 +86,10 @@ class Constraint {
   // unit λ. Returns the root of smaller magnitude (the larger one flips the constraint: seed 000), or nothing
   // when no real root exists. The default runs a scalar Newton iteration.
   virtual std::optional<double> lone_root(int row, std::span<const Vec3> x, ConstGradientSlots e) const;
+
+  // 0 (the default): every row holds C = 0. +1: C ≥ 0 and the multiplier only pushes (λ ≥ 0). −1: C ≤ 0 and λ ≤ 0
+  // (a cable written as a rod, C = |x_a − x_b| − L: it only pulls). Solvers keep C λ = 0 (docs/physics.md).
+  virtual int unilateral() const { return 0; }
 
   // Length that makes |C_row| dimensionless for tolerances and reports (the rod length for a distance).
   virtual double length_scale(int row) const = 0;

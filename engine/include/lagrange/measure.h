@@ -20,15 +20,32 @@ struct Violation {
   double velocity = 0.0;  // max |J v| (m/s)
 };
 // Over the scene's rigid rows (not the mouse's, not compliant ones: a spring's stretch is not an error); a NaN
-// anywhere shows as NaN.
+// anywhere shows as NaN. A unilateral row (a cable) counts only past its bound (a cable longer than its length), and
+// its J v only while it is at its bound and moving past it.
 Violation violation(const Model& model, const State& state);
+
+// --- contacts (contacts.h) ----------------------------------------------------------------------------------------
+// The mean contact force on obstacle k over the last step, in newtons: what the particles pushed on it (a table
+// under a chain reads its weight as a downward force), impacts and friction included. Zero before the first step and
+// for a k out of range.
+Vec3 obstacle_force(const State& state, int obstacle);
+// The contacts that pushed in the last step (State::contacts), and how many of them were impacts.
+int contact_count(const State& state);
+// The smallest gap of any pair of particles that collide (|x_i − x_j| − r_i − r_j, over the pairs contacts would
+// check: those not joined by a constraint) and of any particle to any obstacle, relative to the radius it is
+// measured against (the larger of the two radii; 1 m for a point). Negative: an overlap. +∞ without contacts. O(n²)
+// for the pairs: a check for tests and tools, not for every frame of a large scene.
+double worst_overlap(const Model& model, const State& state);
+// How slack a cable or any unilateral row is: for a cable L − |x_a − x_b| (0 when taut), in metres; 0 for rows that
+// are not unilateral. The app draws a slack cable sagging.
+double slack(const Model& model, const State& state, int constraint);
 
 // The constraint force on one particle from the last substep's row forces: Σ_r row_force[r] ∇_p C_r.
 Vec3 constraint_force(const Model& model, const State& state, int particle);
 
 // A box the scene can reach: every particle's position, widened by how far it can swing (along rods, capped by the
-// straight distance) from its nearest anchor (a fixed particle, or one held by a pin, a wire or a plane). Frames the
-// view.
+// straight distance) from its nearest anchor (a fixed particle, or one held by a pin, a wire or a plane), and every
+// obstacle (a plane's point, a box, a circle or sphere). Frames the view.
 void reach_bounds(const Model& model, const State& state, Vec3& lo, Vec3& hi);
 
 }  // namespace lagrange

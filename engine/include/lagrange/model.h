@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "lagrange/constraint.h"
+#include "lagrange/contacts.h"
 #include "lagrange/diagnostics.h"
 #include "lagrange/settings.h"
 #include "lagrange/types.h"
@@ -35,7 +36,13 @@ struct Row {
   int count;     // number of particles
   int particle[kMaxRowParticles];
   double scale;  // length_scale(row)
+  // 0: C = 0. +1: C ≥ 0 with λ ≥ 0 (a contact: it only pushes). −1: C ≤ 0 with λ ≤ 0 (a cable, written as a rod
+  // C = |x_a − x_b| − L: it only pulls). Constraint::unilateral().
+  int unilateral = 0;
 };
+
+// A topology version no model or row set has had: solvers key their cached patterns on it (Model::topology_version).
+unsigned new_topology_version();
 
 class Model {
  public:
@@ -59,6 +66,12 @@ class Model {
   std::span<const double> inv_mass() const { return inv_mass_; }  // 0 for fixed particles
   // Throws Error for a non-positive or non-finite mass of a particle that is not fixed.
   int add_particle(double mass, bool fixed);
+  // The particle's collision radius (m; 0: a point). Particles collide with obstacles, and with each other when
+  // contacts().particle_contacts(), by the sum of their radii.
+  double radius(std::size_t i) const { return radius_[i]; }
+  std::span<const double> radii() const { return radius_; }
+  // Throws Error for a negative or non-finite radius.
+  void set_radius(int particle, double radius);
   // Changes a particle's mass, or fixes it (mass kept for when it is freed again); the drag controller frees a
   // fixed particle while it is dragged. Throws Error like add_particle.
   void set_mass(int particle, double mass, bool fixed);
@@ -86,6 +99,13 @@ class Model {
   // Re-reads every constraint's compliance and tool flag (a caller that set them on a constraint directly).
   void refresh_compliance();
 
+  // --- contacts -------------------------------------------------------------------------------------------------
+  // The obstacles and contact coefficients (contacts.h). Throws Error with the problem when one is invalid.
+  const ContactSettings& contacts() const { return contacts_; }
+  void set_contacts(ContactSettings contacts);
+  // Whether any row is unilateral (a cable).
+  bool has_unilateral_rows() const { return unilateral_rows_; }
+
   // --- forces ---------------------------------------------------------------------------------------------------
   // Gravity and linear drag at velocities v under `settings` (the model's own, or a variant: posing has none).
   void external_forces(const Settings& settings, std::span<const Vec3> v, std::vector<Vec3>& force) const;
@@ -97,7 +117,9 @@ class Model {
   int dimension_;
   Settings settings_;
   const SolverInfo* solver_info_ = nullptr;
-  std::vector<double> mass_, inv_mass_;
+  std::vector<double> mass_, inv_mass_, radius_;
+  ContactSettings contacts_;
+  bool unilateral_rows_ = false;
   std::vector<std::unique_ptr<Constraint>> constraints_;
   std::vector<Row> rows_;
   std::vector<int> row_offset_;
@@ -118,6 +140,8 @@ struct State {
   double clock_time = 0.0;
   long clock_step = 0;
   Work work;  // done from outside since the start (diagnostics.h)
+  // The last step's contacts and the impulse each obstacle took (contacts.h); empty in a scene without contacts.
+  ContactState contacts;
   // The total energy when the run began (before the first step), kept so that a run continued from a saved state
   // reports the same energy drift as an uninterrupted one. NaN until set.
   double start_energy = NAN;

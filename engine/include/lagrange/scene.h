@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "lagrange/constraint_kinds.h"
+#include "lagrange/contacts.h"
 #include "lagrange/particles.h"
 #include "lagrange/settings.h"
 #include "lagrange/world.h"
@@ -36,6 +37,9 @@ struct SceneState {
   std::optional<double> clock_time;
   std::optional<long> clock_step;
   std::vector<double> row_force; // one per constraint row, or empty
+  // The contacts' multipliers of the last substep (Contact: particle, other, obstacle, face, lambda, lambda_t), the
+  // start of the next substep's contact iteration: a run continued from a saved state then gives the same bits.
+  std::vector<Contact> contacts;
 };
 
 struct Scene {
@@ -46,6 +50,8 @@ struct Scene {
   Settings settings;        // dt, solver, gravity, ... from the file, defaults otherwise
   std::vector<ParticleDef> particles;
   std::vector<ConstraintDef> constraints;  // ConstraintDef: constraint_kinds.h
+  // The "contacts" object and the "obstacles" array (contacts.h): particles' "radius" is their collision radius.
+  ContactSettings contacts;
   std::optional<SceneState> state;         // a saved state: make_world starts from it
 };
 

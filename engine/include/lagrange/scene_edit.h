@@ -18,6 +18,11 @@ int add_particle(Scene& scene, Vec3 position, double mass = 1.0, bool fixed = fa
 // Appends a rod ("distance" with no "length": its length is read off the particles' positions, so it follows them
 // while the scene is edited). Returns its constraint index, or -1 when a == b or a rod already joins them.
 int add_rod(Scene& scene, int a, int b);
+// Appends an obstacle (contacts.h: a floor or wall is a plane, a box, a peg a circle or sphere); returns its index.
+// The scene's "obstacles" array takes it; its coefficients are the scene's unless it has its own.
+int add_obstacle(Scene& scene, const Obstacle& obstacle);
+// Removes obstacle k (later ones shift down; a saved state's contacts with them are dropped).
+void remove_obstacle(Scene& scene, int obstacle);
 // The constraint of kind `type` ("distance", ...) joining exactly these particles (in any order), or -1.
 int find_constraint(const Scene& scene, std::string_view type, std::span<const int> particles);
 

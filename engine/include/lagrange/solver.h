@@ -15,6 +15,7 @@
 namespace lagrange {
 
 struct StepStats;
+class ContactSet;  // the substep's contact rows (engine/src/contacts/contact_set.h)
 
 // Everything a solver may touch during one substep: the model it reads, the settings in force (the model's, or a
 // variant such as posing's weightless ones), the state it advances, and a wall-clock deadline.
@@ -23,6 +24,9 @@ struct StepContext {
   const Settings& settings;
   State& state;
   std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt;
+  // This substep's contact rows, rebuilt by the world before every substep of a scene with contacts; null otherwise.
+  // Each solver resolves their impacts first, then holds them with its own rows (docs/physics.md, "Contacts").
+  ContactSet* contacts = nullptr;
 
   std::span<const Row> rows() const { return model.rows(); }
   std::span<const double> inv_mass() const { return model.inv_mass(); }

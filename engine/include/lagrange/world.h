@@ -21,6 +21,8 @@
 
 namespace lagrange {
 
+class ContactSet;
+
 class World {
  public:
   explicit World(int dimension = 3, Settings settings = {});
@@ -116,6 +118,7 @@ class World {
   State state_;
   std::unique_ptr<Solver> solver_;
   std::unique_ptr<Solver> pose_solver_;
+  std::unique_ptr<ContactSet> contact_set_;  // the substeps' contact rows (scratch: never copied)
   mutable StepStats stats_;
   mutable bool stats_measured_ = true;
   std::optional<std::chrono::steady_clock::time_point> deadline_;

@@ -1,7 +1,9 @@
 // The scene builder: Scene → World (make_world) and back (scene_of). Every check runs again here, so a scene built
 // in code meets the same rules, with the same messages, as one read from a file.
+#include <algorithm>
 #include <cmath>
 #include <optional>
+#include <tuple>
 #include <string>
 
 #include "lagrange/scene.h"
@@ -47,9 +49,34 @@ World make_world(const Scene& scene) {
       fail(path, error.what());
     }
   }
+  std::string field;
+  if (std::string problem = contact_settings_problem(scene.contacts, field); !problem.empty())
+    fail(join_key("contacts", field), problem);
+  for (std::size_t k = 0; k < scene.contacts.obstacles.size(); ++k)
+    if (std::string problem = obstacle_problem(scene.contacts.obstacles[k], scene.dimension, field); !problem.empty())
+      fail(field.empty() ? join_index("obstacles", k) : join_key(join_index("obstacles", k), field), problem);
+  world->model().set_contacts(scene.contacts);
   if (scene.state) {
     const SceneState& saved = *scene.state;
     State& state = world->state();
+    // The contacts' warm starts: only those that name particles, obstacles and faces of this scene.
+    const int n = static_cast<int>(scene.particles.size());
+    const int obstacles = static_cast<int>(scene.contacts.obstacles.size());
+    for (std::size_t k = 0; k < saved.contacts.size(); ++k) {
+      const Contact& c = saved.contacts[k];
+      const bool pair = c.other >= 0 && c.obstacle < 0;
+      const bool face = c.other == -1 && c.obstacle >= 0 && c.obstacle < obstacles && c.face >= 0 && c.face < 6;
+      if (c.particle < 0 || c.particle >= n || (pair && c.other >= n) || !(pair || face) ||
+          (pair && c.other <= c.particle))
+        fail(join_index("state.contacts", k), "names no contact of this scene (a particle, then a later particle "
+                                              "and -1, or -1 and an obstacle with its face)");
+      Contact kept = c;
+      kept.impulse = Vec3(0.0);
+      state.contacts.contacts.push_back(kept);
+    }
+    std::sort(state.contacts.contacts.begin(), state.contacts.contacts.end(), [](const Contact& a, const Contact& b) {
+      return std::tie(a.particle, a.other, a.obstacle, a.face) < std::tie(b.particle, b.other, b.obstacle, b.face);
+    });
     if (!saved.row_force.empty()) {
       if (saved.row_force.size() != state.row_force.size())
         fail("state.row_force", "must list one force per constraint row (" + std::to_string(state.row_force.size()) +
@@ -94,9 +121,13 @@ Scene scene_of(const World& world, const Scene* original) {
     p.velocity = model.fixed(i) ? Vec3(0.0) : state.velocity[i];
     p.fixed = model.fixed(i);
     p.mass = model.fixed(i) ? 1.0 : model.mass(i);
+    p.radius = model.radius(i);
     scene.particles.push_back(p);
   }
+  scene.contacts = model.contacts();
   SceneState saved;
+  for (const Contact& c : state.contacts.contacts)
+    if (c.lambda != 0.0 || c.lambda_t != Vec3(0.0)) saved.contacts.push_back(c);
   saved.step = state.step;
   saved.time = state.time;
   saved.work = state.work;

@@ -49,7 +49,8 @@ std::optional<FieldProblem> particle_problem(const ParticleDef& p, int dimension
   if (p.fixed && p.velocity != Vec3(0.0))
     return FieldProblem{"velocity", "must be zero for a fixed particle (it never moves)"};
   if (!std::isfinite(p.radius) || p.radius < 0.0)
-    return FieldProblem{"radius", "must be zero (automatic) or a positive number, got " + format_number(p.radius)};
+    return FieldProblem{"radius", "must be zero or a positive number (m: the collision radius; 0 is a point, drawn at a size chosen from its "
+                                    "mass), got " + format_number(p.radius)};
   return std::nullopt;
 }
 

@@ -136,6 +136,23 @@ int find_constraint(const Scene& scene, std::string_view type, std::span<const i
   return -1;
 }
 
+int add_obstacle(Scene& scene, const Obstacle& obstacle) {
+  scene.contacts.obstacles.push_back(obstacle);
+  return static_cast<int>(scene.contacts.obstacles.size()) - 1;
+}
+
+void remove_obstacle(Scene& scene, int obstacle) {
+  auto& list = scene.contacts.obstacles;
+  if (obstacle < 0 || static_cast<std::size_t>(obstacle) >= list.size()) return;
+  list.erase(list.begin() + obstacle);
+  if (scene.state) {  // the saved contacts name obstacles by index
+    auto& contacts = scene.state->contacts;
+    std::erase_if(contacts, [&](const Contact& c) { return c.obstacle == obstacle; });
+    for (Contact& c : contacts)
+      if (c.obstacle > obstacle) --c.obstacle;
+  }
+}
+
 int add_rod(Scene& scene, int a, int b) {
   if (a == b || !valid_particle(scene, a) || !valid_particle(scene, b)) return -1;
   const int ends[] = {a, b};

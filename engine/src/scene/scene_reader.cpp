@@ -191,7 +191,7 @@ constexpr double kMaxSavedStep = 4503599627370496.0;  // 2^52
 SceneState read_state(const JsonReader& reader, const Json& value, std::size_t rows) {
   const std::string path = "state";
   const Json& object = reader.object(value, path);
-  reader.check_keys(object, path, {"step", "time", "clock", "work", "start_energy", "row_force"});
+  reader.check_keys(object, path, {"step", "time", "clock", "work", "start_energy", "row_force", "contacts"});
   // Steps beyond 2^52 are no longer counted one by one by a double (the clock's t = t0 + (n - n0) dt); times beyond
   // 1e9 s (31 years), the bound of every number of a scene, would be replaced by the clock's (1e308 was).
   const auto step_count = [&](const Json& v, const std::string& at) {
@@ -237,6 +237,25 @@ SceneState read_state(const JsonReader& reader, const Json& value, std::size_t r
                                          "), got " + describe(forces));
     for (std::size_t r = 0; r < forces.size(); ++r)
       state.row_force.push_back(reader.finite(forces[r], join_index("state.row_force", r)));
+  }
+  if (object.contains("contacts")) {
+    // [particle, other, obstacle, face, lambda, lambda_t x, y, z]: indices are checked by the builder.
+    const Json& list = reader.array(object["contacts"], "state.contacts");
+    if (list.size() > 10'000'000) reader.fail("state.contacts", "lists too many contacts");
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      const std::string at = join_index("state.contacts", k);
+      const Json& item = reader.array(list[k], at);
+      if (item.size() != 8)
+        reader.fail(at, "must be [particle, other, obstacle, face, lambda, tx, ty, tz], got " + describe(item));
+      Contact c;
+      c.particle = reader.integer(item[0], join_index(at, 0), "a particle index");
+      c.other = reader.integer(item[1], join_index(at, 1), "a particle index or -1");
+      c.obstacle = reader.integer(item[2], join_index(at, 2), "an obstacle index or -1");
+      c.face = reader.integer(item[3], join_index(at, 3), "a face index");
+      c.lambda = reader.finite(item[4], join_index(at, 4));
+      for (int i = 0; i < 3; ++i) c.lambda_t[i] = reader.finite(item[5 + i], join_index(at, 5 + i));
+      state.contacts.push_back(c);
+    }
   }
   return state;
 }
@@ -404,9 +423,84 @@ void run_generator(const JsonReader& reader, const Json& value, const std::strin
       reader.fail(path, "generated particle " + std::to_string(i) + ": " + problem->field + ": " + problem->text);
 }
 
+// "contacts": {"restitution": e, "friction": μ, "particles": true}.
+void read_contacts(const JsonReader& reader, const Json& root, ContactSettings& contacts) {
+  if (!root.contains("contacts")) return;
+  const Json& object = reader.object(root["contacts"], "contacts");
+  reader.check_keys(object, "contacts", {"restitution", "friction", "particles"});
+  contacts.given = true;
+  reader.optional(object, "contacts", "restitution", contacts.restitution);
+  reader.optional(object, "contacts", "friction", contacts.friction);
+  reader.optional(object, "contacts", "particles", contacts.particles);
+  std::string field;
+  if (std::string problem = contact_settings_problem(contacts, field); !problem.empty())
+    reader.fail(join_key("contacts", field), problem);
+}
+
+// "obstacles": [{"type": "plane" | "box" | "circle" | "sphere", ...}, ...].
+void read_obstacles(const JsonReader& reader, const Json& root, ContactSettings& contacts) {
+  if (!root.contains("obstacles")) return;
+  const Json& list = reader.array(root["obstacles"], "obstacles");
+  const int dimension = reader.dimension();
+  if (list.size() > 10'000)
+    reader.fail("obstacles", "lists " + std::to_string(list.size()) + " obstacles, more than the limit of 10000");
+  for (std::size_t k = 0; k < list.size(); ++k) {
+    const std::string path = join_index("obstacles", k);
+    const Json& object = reader.object(list[k], path);
+    const std::string round = dimension == 2 ? "circle" : "sphere";
+    const std::vector<std::string> types{"plane", "box", round};
+    const std::string type =
+        reader.string(reader.required(object, path, "type", dimension == 2 ? "\"plane\", \"box\" or \"circle\""
+                                                                           : "\"plane\", \"box\" or \"sphere\""),
+                      join_key(path, "type"));
+    Obstacle o;
+    std::vector<std::string> keys{"type", "restitution", "friction"};
+    if (type == "plane") {
+      o.shape = ObstacleShape::Plane;
+      keys.insert(keys.end(), {"point", "normal"});
+    } else if (type == "box") {
+      o.shape = ObstacleShape::Box;
+      keys.insert(keys.end(), {"min", "max"});
+    } else if (type == round) {
+      o.shape = ObstacleShape::Sphere;
+      keys.insert(keys.end(), {"center", "radius"});
+    } else if (type == "circle" || type == "sphere") {
+      reader.fail(join_key(path, "type"), in_quotes(type) + " is for a " + (type == "circle" ? "2D" : "3D") +
+                                              " scene; this one is " + std::to_string(dimension) + "D: use " +
+                                              in_quotes(round));
+    } else {
+      reader.fail(join_key(path, "type"), "unknown obstacle type " + in_quotes(type) + suggestion(type, types));
+    }
+    reader.check_keys(object, path, keys);
+    const auto vector = [&](const char* key, Vec3& out) {
+      out = reader.vec(reader.required(object, path, key, "[x, y, z]"), join_key(path, key));
+    };
+    switch (o.shape) {
+      case ObstacleShape::Plane:
+        vector("point", o.point);
+        vector("normal", o.normal);
+        break;
+      case ObstacleShape::Box:
+        vector("min", o.min);
+        vector("max", o.max);
+        break;
+      case ObstacleShape::Sphere:
+        vector("center", o.center);
+        o.radius = reader.number(reader.required(object, path, "radius", "a number (m)"), join_key(path, "radius"));
+        break;
+    }
+    if (object.contains("restitution")) o.restitution = reader.number(object["restitution"], join_key(path, "restitution"));
+    if (object.contains("friction")) o.friction = reader.number(object["friction"], join_key(path, "friction"));
+    std::string field;
+    if (std::string problem = obstacle_problem(o, dimension, field); !problem.empty())
+      reader.fail(field.empty() ? path : join_key(path, field), problem);
+    contacts.obstacles.push_back(o);
+  }
+}
+
 std::vector<std::string> top_level_keys() {
   std::vector<std::string> keys{"name", "description", "dimension", "settings", "particles", "constraints",
-                                "generators", "state"};
+                                "generators", "contacts", "obstacles", "state"};
   for (const char* key : kShorthandSettings) keys.emplace_back(key);
   return keys;
 }
@@ -491,6 +585,8 @@ Scene parse_scene(std::string_view json_text, const std::string& source, const S
   Scene generated;
   read_particles(reader, root, limits, scene, generated);
   read_constraints(reader, root, limits, scene, generated);
+  read_contacts(reader, root, scene.contacts);
+  read_obstacles(reader, root, scene.contacts);
   if (root.contains("state")) {
     std::size_t rows = 0;
     for (const ConstraintDef& c : scene.constraints) rows += static_cast<std::size_t>(rows_of(c, scene.dimension));

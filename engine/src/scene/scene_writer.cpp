@@ -125,6 +125,35 @@ std::string write_scene(const Scene& scene) {
     out += "\n  ]";
   }
 
+  if (scene.contacts.given) {
+    const ContactSettings& c = scene.contacts;
+    out += ",\n  \"contacts\": {\"restitution\": " + json_number(c.restitution) + ", \"friction\": " +
+           json_number(c.friction) + ", \"particles\": " + (c.particles ? "true" : "false") + "}";
+  }
+  if (!scene.contacts.obstacles.empty()) {
+    out += ",\n  \"obstacles\": [";
+    for (std::size_t k = 0; k < scene.contacts.obstacles.size(); ++k) {
+      const Obstacle& o = scene.contacts.obstacles[k];
+      out += k == 0 ? "\n    {" : ",\n    {";
+      out += "\"type\": " + json_string(obstacle_type_name(o.shape, dim));
+      switch (o.shape) {
+        case ObstacleShape::Plane:
+          out += ", \"point\": " + json_vector(o.point, dim) + ", \"normal\": " + json_vector(o.normal, dim);
+          break;
+        case ObstacleShape::Box:
+          out += ", \"min\": " + json_vector(o.min, dim) + ", \"max\": " + json_vector(o.max, dim);
+          break;
+        case ObstacleShape::Sphere:
+          out += ", \"center\": " + json_vector(o.center, dim) + ", \"radius\": " + json_number(o.radius);
+          break;
+      }
+      if (o.restitution) out += ", \"restitution\": " + json_number(*o.restitution);
+      if (o.friction) out += ", \"friction\": " + json_number(*o.friction);
+      out += "}";
+    }
+    out += "\n  ]";
+  }
+
   if (scene.state) {
     const SceneState& s = *scene.state;
     out += ",\n  \"state\": {\n";
@@ -139,6 +168,16 @@ std::string write_scene(const Scene& scene) {
     if (!s.row_force.empty()) {
       out += ",\n    \"row_force\": [";
       for (std::size_t r = 0; r < s.row_force.size(); ++r) out += (r ? ", " : "") + json_number(s.row_force[r]);
+      out += "]";
+    }
+    if (!s.contacts.empty()) {
+      out += ",\n    \"contacts\": [";
+      for (std::size_t k = 0; k < s.contacts.size(); ++k) {
+        const Contact& c = s.contacts[k];
+        out += (k ? ", [" : "[") + std::to_string(c.particle) + ", " + std::to_string(c.other) + ", " +
+               std::to_string(c.obstacle) + ", " + std::to_string(c.face) + ", " + json_number(c.lambda) + ", " +
+               json_number(c.lambda_t.x) + ", " + json_number(c.lambda_t.y) + ", " + json_number(c.lambda_t.z) + "]";
+      }
       out += "]";
     }
     out += "\n  }";

@@ -22,8 +22,10 @@ void with_stride(int stride, F&& f) {
 }
 
 // Two rigid scene rows that are the same equation: the same kind and definition (particles in the same order, every
-// field, no compliance) and the same row of it. Tools (the mouse's pin) are never twins.
+// field, no compliance) and the same row of it. Tools (the mouse's pin) are never twins, nor unilateral rows (cables
+// and contacts: an active set masks them one by one, and a contact's constraint has no definition to compare).
 bool same_rigid_row(const Row& a, const Row& b) {
+  if (a.unilateral != 0 || b.unilateral != 0) return false;
   const Constraint& ca = *a.constraint;
   const Constraint& cb = *b.constraint;
   if (a.row != b.row || a.count != b.count || ca.tool() || cb.tool() || ca.compliance() != 0.0 ||
@@ -64,22 +66,22 @@ std::vector<int> find_twins(std::span<const Row> rows) {
 
 }  // namespace
 
-bool RowSystem::twins_hold(const Model& model) const {
-  const auto rows = model.rows();
+bool RowSystem::twins_hold(const RowSet& model) const {
+  const auto rows = model.rows;
   for (int k : shadows_)
     if (!same_rigid_row(rows[twin_[k]], rows[k])) return false;
   return true;
 }
 
-void RowSystem::prepare(const Model& model) {
+void RowSystem::prepare(const RowSet& model) {
   // A pin's point or a row's compliance can change without a new topology (the mouse moving a scene's pin): twins
   // are checked again, so a row that stopped being one takes its part in the system at once.
-  if (version_ == model.topology_version() && particle_count_ == model.particle_count() &&
+  if (version_ == model.version && particle_count_ == model.particle_count &&
       (shadows_.empty() || twins_hold(model)))
     return;
-  version_ = model.topology_version();
-  particle_count_ = model.particle_count();
-  const auto rows = model.rows();
+  version_ = model.version;
+  particle_count_ = model.particle_count;
+  const auto rows = model.rows;
   const int m = static_cast<int>(rows.size());
   rows_ = m;
   row_count_.resize(m);
@@ -110,7 +112,7 @@ void RowSystem::prepare(const Model& model) {
     if (twin_[k] >= 0) shadows_.push_back(k);
 
   // Which rows touch each movable particle, and through which slot. Fixed particles couple nothing, nor do twins.
-  std::vector<std::vector<std::pair<int, int>>> touching(model.particle_count());
+  std::vector<std::vector<std::pair<int, int>>> touching(model.particle_count);
   for (int k = 0; k < m; ++k)
     for (int s = 0; s < rows[k].count && twin_[k] < 0; ++s)
       if (!model.fixed(rows[k].particle[s])) touching[rows[k].particle[s]].push_back({k, s});
@@ -160,9 +162,9 @@ void RowSystem::prepare(const Model& model) {
   }
 }
 
-double RowSystem::evaluate(const Model& model, std::span<const Vec3> x, std::vector<double>& c,
+double RowSystem::evaluate(const RowSet& model, std::span<const Vec3> x, std::vector<double>& c,
                            RowGradients& grad) const {
-  const auto rows = model.rows();
+  const auto rows = model.rows;
   c.resize(rows.size());
   grad.resize(rows.size(), stride_);
   double worst = 0.0;
@@ -177,8 +179,8 @@ double RowSystem::evaluate(const Model& model, std::span<const Vec3> x, std::vec
   return worst;
 }
 
-double RowSystem::values(const Model& model, std::span<const Vec3> x, std::vector<double>& c) const {
-  const auto rows = model.rows();
+double RowSystem::values(const RowSet& model, std::span<const Vec3> x, std::vector<double>& c) const {
+  const auto rows = model.rows;
   c.resize(rows.size());
   double worst = 0.0;
   for (std::size_t k = 0; k < rows.size(); ++k) {
@@ -229,9 +231,9 @@ double RowSystem::chain_chord_step(const RowGradients& weighted, std::vector<dou
   return worst;
 }
 
-void RowSystem::lone_roots(const Model& model, std::span<const Vec3> x, const RowGradients& weighted,
+void RowSystem::lone_roots(const RowSet& model, std::span<const Vec3> x, const RowGradients& weighted,
                            std::vector<double>& lambda, std::vector<Vec3>& out) const {
-  const auto rows = model.rows();
+  const auto rows = model.rows;
   lambda.resize(rows.size());
   out.assign(x.begin(), x.end());
   with_stride(stride_, [&](auto stride) {
@@ -251,10 +253,10 @@ void RowSystem::lone_roots(const Model& model, std::span<const Vec3> x, const Ro
   });
 }
 
-void RowSystem::directions(const Model& model, std::span<const Vec3> x, RowGradients& grad,
+void RowSystem::directions(const RowSet& model, std::span<const Vec3> x, RowGradients& grad,
                            RowGradients& weighted) const {
-  const auto rows = model.rows();
-  const auto inv_mass = model.inv_mass();
+  const auto rows = model.rows;
+  const auto inv_mass = model.inv_mass;
   grad.resize(rows.size(), stride_);
   weighted.resize(rows.size(), stride_);
   with_stride(stride_, [&](auto stride) {
@@ -274,9 +276,9 @@ void RowSystem::directions(const Model& model, std::span<const Vec3> x, RowGradi
   });
 }
 
-void RowSystem::weight(const Model& model, const RowGradients& grad, RowGradients& weighted) const {
-  const auto rows = model.rows();
-  const auto inv_mass = model.inv_mass();
+void RowSystem::weight(const RowSet& model, const RowGradients& grad, RowGradients& weighted) const {
+  const auto rows = model.rows;
+  const auto inv_mass = model.inv_mass;
   weighted.resize(rows.size(), stride_);
   with_stride(stride_, [&](auto stride) {
     constexpr std::size_t S = stride;
@@ -289,9 +291,9 @@ void RowSystem::weight(const Model& model, const RowGradients& grad, RowGradient
   });
 }
 
-void RowSystem::displace(const Model& model, const RowGradients& weighted, const std::vector<double>& lambda,
+void RowSystem::displace(const RowSet& model, const RowGradients& weighted, const std::vector<double>& lambda,
                          std::vector<Vec3>& x) const {
-  const auto rows = model.rows();
+  const auto rows = model.rows;
   with_stride(stride_, [&](auto stride) {
     constexpr std::size_t S = stride;
     const Vec3* w = weighted.data();
@@ -306,9 +308,9 @@ void RowSystem::displace(const Model& model, const RowGradients& weighted, const
   });
 }
 
-void RowSystem::velocity_rows(const Model& model, const RowGradients& grad, std::span<const Vec3> v,
+void RowSystem::velocity_rows(const RowSet& model, const RowGradients& grad, std::span<const Vec3> v,
                               std::vector<double>& jv) const {
-  const auto rows = model.rows();
+  const auto rows = model.rows;
   jv.resize(rows.size());
   with_stride(stride_, [&](auto stride) {
     constexpr std::size_t S = stride;

@@ -15,6 +15,32 @@
 
 namespace lagrange {
 
+// The rows one solve works on: the model's rows (a Model converts to its RowSet), or the model's rows followed by a
+// substep's contact rows (contacts/contact_set.h). `version` changes whenever the rows' particles or scales, or the
+// particles' masses, change: RowSystem rebuilds its pattern then.
+struct RowSet {
+  std::span<const Row> rows;
+  std::span<const double> inv_mass;
+  std::span<const int> compliant;  // rows with compliance > 0, in row order
+  unsigned version = 0;
+  std::size_t particle_count = 0;
+
+  RowSet() = default;
+  RowSet(const Model& model)  // NOLINT: implicit on purpose, so every solver call on a model reads the same
+      : rows(model.rows()),
+        inv_mass(model.inv_mass()),
+        compliant(model.compliant_rows()),
+        version(model.topology_version()),
+        particle_count(model.particle_count()) {}
+  RowSet(std::span<const Row> all, const Model& model, unsigned version_)
+      : rows(all),
+        inv_mass(model.inv_mass()),
+        compliant(model.compliant_rows()),
+        version(version_),
+        particle_count(model.particle_count()) {}
+  bool fixed(std::size_t i) const { return inv_mass[i] == 0.0; }
+};
+
 // Every row's gradient slots, packed with a stride set by the model's widest row (1, 2, or kMaxRowParticles): rods
 // and pins take two slots per row (what they took before rows could touch up to kMaxRowParticles particles), so
 // chains and cloth stream through no more memory than they need. g[k].g[s] is row k's slot s.
@@ -54,7 +80,7 @@ class RowSystem {
 
   // Rebuilds the coupling pattern and the symbolic factorization when the model's rows or particles changed.
   // evaluate() and values() need it too (they use the cached length scales).
-  void prepare(const Model& model);
+  void prepare(const RowSet& model);
   int rows() const { return rows_; }
   // Rows kept out of the system as twins of earlier ones (the same rigid equation): redundant, with multiplier 0.
   int twins() const { return static_cast<int>(shadows_.size()); }
@@ -62,23 +88,23 @@ class RowSystem {
   int stride() const { return stride_; }
 
   // C_k(x) and ∇C_k(x) for every row; returns max_k |C_k| / length scale (NaN if any C_k is NaN).
-  double evaluate(const Model& model, std::span<const Vec3> x, std::vector<double>& c,
+  double evaluate(const RowSet& model, std::span<const Vec3> x, std::vector<double>& c,
                   RowGradients& grad) const;
   // The same without gradients: C_k(x) and the max relative |C|.
-  double values(const Model& model, std::span<const Vec3> x, std::vector<double>& c) const;
+  double values(const RowSet& model, std::span<const Vec3> x, std::vector<double>& c) const;
   // lambda[k] = row k's own root along weighted[k] from x (Constraint::lone_root), or 0 where it has none, and
   // out = x + Σ_k lambda[k] weighted[k] (the roots are all taken from x, so one pass does both).
-  void lone_roots(const Model& model, std::span<const Vec3> x, const RowGradients& weighted,
+  void lone_roots(const RowSet& model, std::span<const Vec3> x, const RowGradients& weighted,
                   std::vector<double>& lambda, std::vector<Vec3>& out) const;
   // ∇C_k(x) into grad and (1/m_p) ∇C_k(x) into weighted, in one pass (evaluate() then weight(), without C).
-  void directions(const Model& model, std::span<const Vec3> x, RowGradients& grad, RowGradients& weighted) const;
+  void directions(const RowSet& model, std::span<const Vec3> x, RowGradients& grad, RowGradients& weighted) const;
   // weighted[k].g[s] = (1/m_p) grad[k].g[s]: each row's displacement per unit multiplier (0 for fixed particles).
-  void weight(const Model& model, const RowGradients& grad, RowGradients& weighted) const;
+  void weight(const RowSet& model, const RowGradients& grad, RowGradients& weighted) const;
   // x[p] += Σ_k λ_k weighted_k[p], i.e. x += M⁻¹ ∇Cᵀ λ.
-  void displace(const Model& model, const RowGradients& weighted, const std::vector<double>& lambda,
+  void displace(const RowSet& model, const RowGradients& weighted, const std::vector<double>& lambda,
                 std::vector<Vec3>& x) const;
   // J v for every row.
-  void velocity_rows(const Model& model, const RowGradients& grad, std::span<const Vec3> v,
+  void velocity_rows(const RowSet& model, const RowGradients& grad, std::span<const Vec3> v,
                      std::vector<double>& jv) const;
 
   // Assembles A = left M⁻¹ rightᵀ + diag(extra) from `left` and the weighted right gradients (weight()) and
@@ -127,7 +153,7 @@ class RowSystem {
   // Row k's earlier twin (the same rigid equation), or -1; the rows that have one. A twin is kept out of the
   // couplings, gets A_kk = 1 and b_k = 0, so its multiplier is 0 (prepare()).
   std::vector<int> twin_, shadows_;
-  bool twins_hold(const Model& model) const;
+  bool twins_hold(const RowSet& model) const;
   std::vector<double*> diag_entry_;  // where A_kk goes in the factor's storage
   std::unique_ptr<LinearSolver> linear_;
 };

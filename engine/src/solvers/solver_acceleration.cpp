@@ -8,6 +8,11 @@
 // λ_squared = λ / (2 |x_a − x_b|).
 // A compliant row (compliance α, damping β) is a spring here: force −(C/α + βĊ)∇C added to F, explicit like the
 // rest of this scheme, and left out of the linear system (zero row and column, 1 on the diagonal: λ = 0).
+// A cable (unilateral row, C = |r| − L ≤ 0, λ ≤ 0) takes part while taut: at its length and not shortening; one
+// whose λ would push leaves and the system is solved again (an active set). A slack cable that snaps taut while its
+// ends fly apart gets the inelastic impulse that stops the stretching first (the velocity level).
+// Contacts: the impacts (contact_set.h) before the step, and after it the contact rows' position projection
+// (contact_projection.cpp), whose correction (x' − x)/h goes into the velocities as the position solvers' does.
 #include <algorithm>
 
 #include "solvers.h"
@@ -18,44 +23,61 @@ namespace {
 class AccelerationSolver final : public Solver {
  public:
   void substep(StepContext& context, double h, StepStats& stats) override {
-    system_.prepare(context.model);
+    const Model& model = context.model;
+    ContactSet* contacts = context.contacts;
+    const bool unilateral = model.has_unilateral_rows();
+    RowSet rows = model;
+    if (unilateral) {
+      combine_rows(model, nullptr, combined_, rows_version_, signature_);
+      original_ = combined_;
+      rows = RowSet(combined_, model, rows_version_);
+    }
+    system_.prepare(rows);
     stats.dependent_rows = std::max(stats.dependent_rows, system_.twins());  // repeated rows are redundant
     State& particles = context.state;
     const auto inv_mass = context.inv_mass();
     const std::size_t n = particles.position.size();
-    const auto rows = context.rows();
     const double beta = context.settings.baumgarte;
+    if (contacts) {
+      x0_ = particles.position;
+      contacts->resolve_impacts(model, particles, context.settings, h, true);
+    }
+    if (unilateral) snap_taut_cables(context);
     context.external_forces(particles.velocity, force_);
-    system_.evaluate(context.model, particles.position, c_, g_);
-    diagonal_.clear();
-    spring_.clear();
-    for (int k : context.model.compliant_rows()) {
-      const Constraint& c = *rows[k].constraint;
-      double rate = 0.0;
-      for (int s = 0; s < rows[k].count; ++s) rate += glm::dot(g_[k].g[s], particles.velocity[rows[k].particle[s]]);
-      const double f = -(c_[k] / c.compliance() + c.damping() * rate);
-      for (int s = 0; s < rows[k].count; ++s) {
-        force_[rows[k].particle[s]] += f * g_[k].g[s];
-        g_[k].g[s] = Vec3(0.0);
+    const std::size_t m = rows.rows.size();
+    active_.assign(m, 1);
+    const double tolerance = context.settings.tolerance;
+    if (unilateral) {
+      RowGradient grad;
+      for (std::size_t k = 0; k < m; ++k) {
+        const Row& row = original_[k];
+        if (row.unilateral == 0) continue;
+        const double c = row.constraint->evaluate(row.row, particles.position, grad);
+        double jv = 0.0;
+        for (int s = 0; s < row.count; ++s) jv += glm::dot(grad[s], particles.velocity[row.particle[s]]);
+        active_[k] = row.unilateral * c <= tolerance * row.scale && row.unilateral * jv <= tolerance * row.scale / h;
       }
-      c_[k] = 0.0;
-      diagonal_.push_back({k, 1.0});
-      spring_.push_back(f);
     }
-    accel_.resize(n);
-    for (std::size_t i = 0; i < n; ++i) accel_[i] = inv_mass[i] * force_[i];
-    system_.velocity_rows(context.model, g_, accel_, rhs_);   // J M⁻¹ F
-    system_.velocity_rows(context.model, g_, particles.velocity, cdot_);  // Ċ = J v
-    for (std::size_t k = 0; k < rows.size(); ++k) {
-      const double jdot_qdot = rows[k].constraint->jdot_qdot(rows[k].row, particles.position, particles.velocity);
-      rhs_[k] = -(rhs_[k] + jdot_qdot + 2.0 * beta * cdot_[k] + beta * beta * c_[k]);
+    for (int pass = 0; pass < (unilateral ? 32 : 1); ++pass) {
+      int masked = 0;
+      if (unilateral)
+        for (std::size_t k = 0; k < m; ++k) {
+          combined_[k] = original_[k];
+          if (!active_[k]) {
+            mask_row(combined_[k]);
+            ++masked;
+          }
+        }
+      solve_accelerations(context, rows, beta, masked, stats);
+      if (!unilateral) break;
+      bool changed = false;
+      for (std::size_t k = 0; k < m; ++k)
+        if (active_[k] && original_[k].unilateral != 0 && original_[k].unilateral * rhs_[k] < 0.0) {
+          active_[k] = 0;
+          changed = true;
+        }
+      if (!changed) break;
     }
-    system_.weight(context.model, g_, weighted_);
-    for (const DiagonalTerm& masked : diagonal_) rhs_[masked.row] = 0.0;
-    const int dependent = system_.factorize(g_, weighted_, diagonal_);
-    if (dependent > stats.dependent_rows) stats.dependent_rows = dependent;
-    system_.solve(rhs_);
-    system_.displace(context.model, weighted_, rhs_, accel_);  // a = M⁻¹ (F + Jᵀ λ)
     for (std::size_t i = 0; i < n; ++i) {
       if (context.fixed(i)) continue;
       particles.velocity[i] += h * accel_[i];
@@ -63,15 +85,95 @@ class AccelerationSolver final : public Solver {
     }
     ++stats.iterations;
     context.state.row_force.assign(rhs_.begin(), rhs_.end());
-    for (std::size_t i = 0; i < diagonal_.size(); ++i) context.state.row_force[diagonal_[i].row] = spring_[i];
+    for (std::size_t i = 0; i < diagonal_.size(); ++i)
+      if (i < spring_.size()) context.state.row_force[diagonal_[i].row] = spring_[i];
+    if (unilateral)
+      for (std::size_t k = 0; k < m; ++k) combined_[k] = original_[k];
+    if (contacts) hold_contacts(context, x0_, h, stats);
   }
 
  private:
+  // a = M⁻¹(F + Jᵀλ) with J M⁻¹ Jᵀ λ = −(J M⁻¹ F + J̇q̇ + 2βĊ + β²C) over the rows (masked ones give λ = 0).
+  void solve_accelerations(StepContext& context, const RowSet& rows_set, double beta, int masked, StepStats& stats) {
+    State& particles = context.state;
+    const auto inv_mass = context.inv_mass();
+    const std::size_t n = particles.position.size();
+    const auto rows = rows_set.rows;
+    forces_ = force_;
+    system_.evaluate(rows_set, particles.position, c_, g_);
+    diagonal_.clear();
+    spring_.clear();
+    for (int k : rows_set.compliant) {
+      const Constraint& c = *rows[k].constraint;
+      double rate = 0.0;
+      for (int s = 0; s < rows[k].count; ++s) rate += glm::dot(g_[k].g[s], particles.velocity[rows[k].particle[s]]);
+      const double f = -(c_[k] / c.compliance() + c.damping() * rate);
+      for (int s = 0; s < rows[k].count; ++s) {
+        forces_[rows[k].particle[s]] += f * g_[k].g[s];
+        g_[k].g[s] = Vec3(0.0);
+      }
+      c_[k] = 0.0;
+      diagonal_.push_back({k, 1.0});
+      spring_.push_back(f);
+    }
+    accel_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) accel_[i] = inv_mass[i] * forces_[i];
+    system_.velocity_rows(rows_set, g_, accel_, rhs_);   // J M⁻¹ F
+    system_.velocity_rows(rows_set, g_, particles.velocity, cdot_);  // Ċ = J v
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      const double jdot_qdot = rows[k].constraint->jdot_qdot(rows[k].row, particles.position, particles.velocity);
+      rhs_[k] = -(rhs_[k] + jdot_qdot + 2.0 * beta * cdot_[k] + beta * beta * c_[k]);
+    }
+    system_.weight(rows_set, g_, weighted_);
+    for (const DiagonalTerm& term : diagonal_) rhs_[term.row] = 0.0;
+    const int dependent = system_.factorize(g_, weighted_, diagonal_) - masked;
+    if (dependent > stats.dependent_rows) stats.dependent_rows = dependent;
+    system_.solve(rhs_);
+    system_.displace(rows_set, weighted_, rhs_, accel_);  // a = M⁻¹ (F + Jᵀ λ)
+  }
+
+  // A cable at its length whose ends fly apart: the inelastic impulse along it that stops the stretching, for every
+  // such cable at once (Gauss–Seidel on the impulses, each kept pulling).
+  void snap_taut_cables(StepContext& context) {
+    State& particles = context.state;
+    const auto inv_mass = context.inv_mass();
+    RowGradient grad;
+    impulse_.assign(original_.size(), 0.0);
+    for (int sweep = 0; sweep < 100; ++sweep) {
+      double worst = 0.0;
+      for (std::size_t k = 0; k < original_.size(); ++k) {
+        const Row& row = original_[k];
+        if (row.unilateral == 0) continue;
+        const double c = row.constraint->evaluate(row.row, particles.position, grad);
+        if (row.unilateral * c > context.settings.tolerance * row.scale) continue;  // slack
+        double jv = 0.0, w = 0.0;
+        for (int s = 0; s < row.count; ++s) {
+          jv += glm::dot(grad[s], particles.velocity[row.particle[s]]);
+          w += inv_mass[row.particle[s]] * glm::dot(grad[s], grad[s]);
+        }
+        if (w == 0.0) continue;
+        const double wanted = impulse_[k] - jv / w;  // the impulse that makes J v = 0
+        const double kept = row.unilateral * wanted > 0.0 ? wanted : 0.0;
+        const double change = kept - impulse_[k];
+        if (change == 0.0) continue;
+        worst = std::max(worst, std::abs(change) * w);
+        impulse_[k] = kept;
+        for (int s = 0; s < row.count; ++s)
+          particles.velocity[row.particle[s]] += (change * inv_mass[row.particle[s]]) * grad[s];
+      }
+      if (worst <= 1e-12) break;
+    }
+  }
+
   RowSystem system_;
-  std::vector<Vec3> force_, accel_;
+  std::vector<Vec3> force_, forces_, accel_, x0_;
   RowGradients g_, weighted_;
-  std::vector<double> c_, cdot_, rhs_, spring_;
+  std::vector<double> c_, cdot_, rhs_, spring_, impulse_;
   std::vector<DiagonalTerm> diagonal_;
+  std::vector<Row> combined_, original_;
+  std::vector<char> active_;
+  std::vector<int> signature_;
+  unsigned rows_version_ = 0;
 };
 
 }  // namespace

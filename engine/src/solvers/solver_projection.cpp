@@ -36,6 +36,7 @@
 #include <cmath>
 #include <vector>
 
+#include "lagrange/constraint_kinds.h"
 #include "solvers.h"
 
 namespace lagrange {
@@ -53,8 +54,13 @@ constexpr double kRelinearizedGain = 0.7;  // residual ratio of a whole re-linea
 class ProjectionSolver final : public Solver {
  public:
   void substep(StepContext& context, double h, StepStats& stats) override {
-    system_.prepare(context.model);
-    chord_system_.prepare(context.model);
+    if (context.contacts || context.model.has_unilateral_rows()) {
+      unilateral_substep(context, h, stats);
+      return;
+    }
+    rows_ = RowSet(context.model);
+    system_.prepare(rows_);
+    chord_system_.prepare(rows_);
     stats.dependent_rows = std::max(stats.dependent_rows, system_.twins());  // repeated rows are redundant
     advance(context, h, stats, 0);
   }
@@ -70,12 +76,12 @@ class ProjectionSolver final : public Solver {
     const State& particles = context.state;
     // The state's positions stay q until commit_positions(), so they serve as x0 without a copy.
     const std::vector<Vec3>& x0 = particles.position;
-    gather_compliant_rows(context.model, h, 1.0, soft_, &soft_diagonal_);
+    gather_compliant_rows(rows_, h, 1.0, soft_, &soft_diagonal_);
     predict_semi_implicit(context, h, x_star_, v_star_);
     factored_at_q_ = false;
     NewtonResult result = project(context, stats, true);
     if (!result.converged && !result.stopped && rank_lost_) {
-      mark_held(context.model);
+      mark_held(rows_);
       // The rows' gradients at q lost rank (a flat sheet whose rods cannot shorten in its plane: no multipliers reach
       // the prediction, see the header). Scale the step's displacement x* − q down until the projection converges:
       // the part of the motion the rods cannot follow is held, as an infinitely stiff rod would hold it.
@@ -111,9 +117,9 @@ class ProjectionSolver final : public Solver {
   // particles in held_ are fixed for this projection (the chord alone, no re-linearization).
   NewtonResult project(StepContext& context, StepStats& stats, bool with_newton, bool freeze_held = false) {
     const std::vector<Vec3>& x0 = context.state.position;
-    system_.directions(context.model, x0, g0_, r0_);
+    system_.directions(rows_, x0, g0_, r0_);
     if (freeze_held) {  // the held particles' moves per unit multiplier are zero: they act as fixed
-      const auto rows = context.rows();
+      const auto rows = rows_.rows;
       for (std::size_t k = 0; k < rows.size(); ++k)
         for (int s = 0; s < rows[k].count; ++s)
           if (held_[rows[k].particle[s]]) r0_[k].g[s] = Vec3(0.0);
@@ -121,7 +127,7 @@ class ProjectionSolver final : public Solver {
     }
     if (!with_newton) {  // x* itself may already be close enough (at scale 0 it is q)
       x_ = x_star_;
-      const double r = system_.values(context.model, x_, c_);
+      const double r = system_.values(rows_, x_, c_);
       if (r <= context.settings.tolerance && soft_.empty()) {
         best_x_ = x_;
         best_lambda_.assign(c_.size(), 0.0);
@@ -134,7 +140,7 @@ class ProjectionSolver final : public Solver {
     first_guess(context);
     NewtonResult result = chord(context, stats, !freeze_held, freeze_held);
     if (freeze_held) return result;
-    rank_lost_ = chord_dependent_ > 0;
+    rank_lost_ = chord_dependent_ - masked_ > 0;
     // Counted once per lost substep (a scaled retry is the same substep; half steps count their own).
     if (!result.converged && with_newton) ++stats.recoveries;
     if (rank_lost_) with_newton = false;  // its Jacobian is singular too
@@ -150,7 +156,7 @@ class ProjectionSolver final : public Solver {
       // factored there. Its λ adds to the λ found so far.
       const double before = result.residual;
       x_star_ = best_x_;
-      system_.directions(context.model, x_star_, g0_, r0_);
+      system_.directions(rows_, x_star_, g0_, r0_);
       lambda_before_ = best_lambda_;
       for (CompliantRow& row : soft_) row.base = lambda_before_[row.row];
       first_guess(context);
@@ -165,12 +171,12 @@ class ProjectionSolver final : public Solver {
   // held_[i]: particle i belongs to a row that takes part in a dependency of the chord factorization at q (a
   // self-stress: the flat sheet's rods, or a straight line of rods between two fixed points), found from the null
   // vectors of the dependent rows. The rest of the scene moves as usual: a cloth hanging from a taut edge hangs.
-  void mark_held(const Model& model) {
-    const auto rows = model.rows();
+  void mark_held(const RowSet& model) {
+    const auto rows = model.rows;
     chord_system_.null_combination(null_);
     double largest = 0.0;
     for (double v : null_) largest = std::max(largest, std::abs(v));
-    held_.assign(model.particle_count(), 0);
+    held_.assign(model.particle_count, 0);
     for (std::size_t k = 0; k < rows.size(); ++k) {
       if (!(std::abs(null_[k]) > 1e-9 * largest)) continue;
       for (int s = 0; s < rows[k].count; ++s) held_[rows[k].particle[s]] = 1;
@@ -180,8 +186,8 @@ class ProjectionSolver final : public Solver {
   // From G0 and r0_ (row k's particles' moves per unit λ_k, RowSystem::directions): the lone roots λ_k, and
   // x = x* + M⁻¹G0ᵀλ in lambda_, x_.
   void first_guess(StepContext& context) {
-    const auto rows = context.rows();
-    system_.lone_roots(context.model, x_star_, r0_, lambda_, x_);
+    const auto rows = rows_.rows;
+    system_.lone_roots(rows_, x_star_, r0_, lambda_, x_);
     const std::vector<Vec3>& q = context.state.position;
     for (const CompliantRow& soft : soft_) {  // the linear first guess: C + α̃λ + γ∇C(q)·Δx = 0 along r0
       const int k = soft.row;
@@ -203,7 +209,7 @@ class ProjectionSolver final : public Solver {
 
   // Residual of the iterate in x_, lambda_ into c_; returns max |residual| / length scale.
   double residual(StepContext& context, bool with_gradients) {
-    double r = with_gradients ? system_.evaluate(context.model, x_, c_, g_) : system_.values(context.model, x_, c_);
+    double r = with_gradients ? system_.evaluate(rows_, x_, c_, g_) : system_.values(rows_, x_, c_);
     return soft_.empty() ? r : soft_residual(context);
   }
 
@@ -212,7 +218,7 @@ class ProjectionSolver final : public Solver {
   // `at_q`: G0 = ∇C(q), whose factorization a second projection from the same q reuses. `frozen`: held particles'
   // weights are zero (project's freeze_held).
   NewtonResult chord(StepContext& context, StepStats& stats, bool at_q = false, bool frozen = false) {
-    const std::size_t m = context.rows().size();
+    const std::size_t m = rows_.rows.size();
     NewtonResult result;
     double accepted = residual(context, false);
     ++stats.iterations;
@@ -236,7 +242,7 @@ class ProjectionSolver final : public Solver {
     if (!(at_q && factored_at_q_)) {
       chord_dependent_ = chord_system_.factorize(g0_, r0_, chord_diagonal_);
       // A held part's frozen rows are dependent by construction, not redundant: they are not reported.
-      if (!frozen && chord_dependent_ > stats.dependent_rows) stats.dependent_rows = chord_dependent_;
+      if (!frozen && chord_dependent_ - masked_ > stats.dependent_rows) stats.dependent_rows = chord_dependent_ - masked_;
       factored_at_q_ = at_q;
     }
     delta_.resize(m);
@@ -253,7 +259,7 @@ class ProjectionSolver final : public Solver {
         for (const CompliantRow& soft : soft_) delta_[soft.row] /= 1.0 + soft.gamma;
         chord_system_.solve(delta_);
         for (std::size_t k = 0; k < m; ++k) lambda_[k] += delta_[k];
-        system_.displace(context.model, r0_, delta_, x_);
+        system_.displace(rows_, r0_, delta_, x_);
         r = residual(context, false);
       }
       ++stats.iterations;
@@ -269,7 +275,7 @@ class ProjectionSolver final : public Solver {
           lambda_[k] -= delta_[k];
           delta_[k] = -delta_[k];
         }
-        system_.displace(context.model, r0_, delta_, x_);
+        system_.displace(rows_, r0_, delta_, x_);
         break;
       }
       const bool slow = r > kChordGain * accepted;
@@ -284,7 +290,7 @@ class ProjectionSolver final : public Solver {
 
   // Newton on F(λ) = C(x* + M⁻¹ G0ᵀ λ) from lambda_, x_. Leaves the best iterate in best_x_, best_lambda_.
   NewtonResult newton(StepContext& context, StepStats& stats) {
-    const auto rows = context.rows();
+    const auto rows = rows_.rows;
     const std::size_t m = rows.size();
     NewtonResult result;
     const double tolerance = context.settings.tolerance;
@@ -297,7 +303,7 @@ class ProjectionSolver final : public Solver {
       if (it > 0 && context.past_deadline()) break;  // the window's frame budget ran out: lost, as below
       // Gradients at the iterate are needed only to refactorize; a chord step or the final check needs C alone.
       const bool with_gradients = !(factored_at <= kReuseBelow);
-      double residual = with_gradients ? system_.evaluate(context.model, x_, c_, g_) : system_.values(context.model, x_, c_);
+      double residual = with_gradients ? system_.evaluate(rows_, x_, c_, g_) : system_.values(rows_, x_, c_);
       if (!soft_.empty()) residual = soft_residual(context);
       ++stats.iterations;
       if (!(residual <= accepted) && std::isfinite(accepted) && halvings < kMaxHalvings) {
@@ -308,7 +314,7 @@ class ProjectionSolver final : public Solver {
           delta_[k] *= -0.5;
           lambda_[k] += delta_[k];
         }
-        system_.displace(context.model, r0_, delta_, x_);
+        system_.displace(rows_, r0_, delta_, x_);
         for (double& d : delta_) d = -d;
         current_accepted = false;
         continue;
@@ -335,12 +341,12 @@ class ProjectionSolver final : public Solver {
       // by about the residual, so reusing it (a chord step) still gains digits for the price of a solve.
       if (!(factored_at <= kReuseBelow && chord_ok)) {
         if (!with_gradients) {
-          system_.evaluate(context.model, x_, c_, g_);
+          system_.evaluate(rows_, x_, c_, g_);
           if (!soft_.empty()) soft_residual(context);
         }
         for (const CompliantRow& soft : soft_)  // ∂/∂λ of γ∇C(q)·(x − q): the row's left gradient gains γ∇C(q)
           for (int s = 0; s < rows[soft.row].count; ++s) g_[soft.row].g[s] += soft.gamma * g0_[soft.row].g[s];
-        const int dependent = system_.factorize(g_, r0_, soft_diagonal_);
+        const int dependent = system_.factorize(g_, r0_, soft_diagonal_) - masked_;
         if (dependent > stats.dependent_rows) stats.dependent_rows = dependent;
         factored_at = residual;
       }
@@ -349,7 +355,7 @@ class ProjectionSolver final : public Solver {
       system_.solve(delta_);
       // λ += δ and x += M⁻¹G0ᵀδ, so x stays x* + M⁻¹G0ᵀλ.
       for (std::size_t k = 0; k < m; ++k) lambda_[k] += delta_[k];
-      system_.displace(context.model, r0_, delta_, x_);
+      system_.displace(rows_, r0_, delta_, x_);
       current_accepted = false;
     }
     if (!current_accepted && delta_.size() == m)
@@ -357,14 +363,14 @@ class ProjectionSolver final : public Solver {
     if (!std::isfinite(result.residual)) lambda_.assign(m, 0.0);  // not even the first iterate was finite
     best_lambda_.swap(lambda_);
     best_x_ = x_star_;
-    system_.displace(context.model, r0_, best_lambda_, best_x_);
+    system_.displace(rows_, r0_, best_lambda_, best_x_);
     return result;
   }
 
   // Turns c_[k] of every compliant row into its residual C + α̃(base + λ) + γ∇C(q)·(x − q) and returns the largest
   // |residual| / length scale over all rows.
   double soft_residual(const StepContext& context) {
-    const auto rows = context.rows();
+    const auto rows = rows_.rows;
     const std::vector<Vec3>& q = context.state.position;
     for (const CompliantRow& soft : soft_) {
       const int k = soft.row;
@@ -382,6 +388,117 @@ class ProjectionSolver final : public Solver {
     }
     return worst;
   }
+
+  // --- unilateral rows (cables, contacts): the active set ---------------------------------------------------------
+  // A substep with unilateral rows: the impacts first (contact_set.h), then the projection of the prediction onto
+  // the equality rows and the active unilateral rows; rows that pull (σλ < 0) leave the active set, rows the result
+  // violates (σC < 0) join it, and the projection runs again until neither happens (docs/physics.md, "The
+  // unilateral projection"). Inactive rows stay in the system as masked rows (zero value and gradient: their
+  // multiplier is 0), so the pattern is analysed once per substep. A scene of contacts alone (no model rows) is
+  // projected by the contact rows' Gauss–Seidel instead (contact_projection.cpp): piles of thousands of balls.
+  void unilateral_substep(StepContext& context, double h, StepStats& stats) {
+    const Model& model = context.model;
+    ContactSet* contacts = context.contacts;
+    const std::vector<Vec3>& x0 = context.state.position;
+    if (contacts) contacts->resolve_impacts(model, context.state, context.settings, h, true);
+    predict_semi_implicit(context, h, x_star_, v_star_);
+    if (contacts)
+      for (int i : contacts->moved) x_star_[i] += contacts->dx[i];
+    if (model.rows().empty() && contacts->rows.size() > kDirectContactRows) {
+      bool converged = false;
+      stats.iterations += contacts->project(model.inv_mass(), x0, x_star_, h, context.settings.max_iterations, converged);
+      if (!converged) ++stats.failures;
+      commit_with_impacts(context, x_star_, x0, h);
+      return;
+    }
+    combine_rows(model, contacts, combined_, rows_version_, signature_);
+    rows_ = RowSet(combined_, model, rows_version_);
+    system_.prepare(rows_);
+    chord_system_.prepare(rows_);
+    stats.dependent_rows = std::max(stats.dependent_rows, system_.twins());  // repeated rows are redundant
+    gather_compliant_rows(rows_, h, 1.0, soft_, &soft_diagonal_);
+    const std::size_t m = combined_.size();
+    original_.resize(m);
+    for (std::size_t k = 0; k < m; ++k) original_[k] = combined_[k];
+    active_.assign(m, 1);
+    for (std::size_t k = 0; k < m; ++k)
+      if (combined_[k].unilateral != 0)
+        active_[k] = combined_[k].unilateral * combined_[k].constraint->value(combined_[k].row, x_star_) < 0.0;
+    x_predicted_ = x_star_;
+    const double contact_tol = ContactSet::tolerance(context.settings);
+    NewtonResult result;
+    total_lambda_.assign(m, 0.0);
+    for (int round = 0; round < 2; ++round) {  // the projection, then once more after friction moved anything
+      for (int pass = 0; pass < kMaxActiveSetPasses; ++pass) {
+        masked_ = 0;
+        for (std::size_t k = 0; k < m; ++k) {
+          combined_[k] = original_[k];
+          if (active_[k]) continue;
+          mask_row(combined_[k]);
+          ++masked_;
+        }
+        x_star_ = x_predicted_;
+        factored_at_q_ = false;
+        result = project(context, stats, true);
+        if (result.stopped) break;
+        bool changed = false;
+        for (std::size_t k = 0; k < m; ++k) {
+          const Row& row = original_[k];
+          if (row.unilateral == 0) continue;
+          const double tol = std::max(context.settings.tolerance, row.constraint->unilateral() > 0 ? contact_tol : 0.0);
+          if (active_[k]) {
+            double w = 0.0;
+            for (int s = 0; s < row.count; ++s) w += model.inv_mass()[row.particle[s]];
+            if (row.unilateral * best_lambda_[k] * w < -0.1 * tol * row.scale) {
+              active_[k] = 0;
+              changed = true;
+            }
+          } else if (row.unilateral * row.constraint->value(row.row, best_x_) < -tol * row.scale) {
+            active_[k] = 1;
+            changed = true;
+          }
+        }
+        if (!changed) break;
+      }
+      for (std::size_t k = 0; k < m; ++k) total_lambda_[k] += active_[k] ? best_lambda_[k] : 0.0;
+      if (!contacts || round == 1) break;
+      // Coulomb friction at the position level on the contacts that push (contact_projection.cpp), then the
+      // projection again from there, so the rods stay exact.
+      const std::size_t first = model.rows().size();
+      for (std::size_t k = 0; k < contacts->rows.size(); ++k) contacts->rows[k].lambda = total_lambda_[first + k];
+      if (!contacts->friction_pass(model.inv_mass(), x0, best_x_)) break;
+      x_predicted_ = best_x_;
+    }
+    for (std::size_t k = 0; k < m; ++k) combined_[k] = original_[k];
+    masked_ = 0;
+    if (!result.converged) ++stats.failures;
+    commit_with_impacts(context, best_x_, x0, h);
+    const double to_force = 1.0 / (h * h);
+    auto& force = context.state.row_force;
+    for (std::size_t k = 0; k < force.size(); ++k) force[k] = total_lambda_[k] * to_force;
+    if (contacts) {
+      const std::size_t first = model.rows().size();
+      for (std::size_t k = 0; k < contacts->rows.size(); ++k) {
+        ContactRow& row = contacts->rows[k];
+        row.lambda = std::max(0.0, total_lambda_[first + k]);
+        row.force = row.lambda * to_force;
+        row.force_t = row.lambda_t * to_force;
+      }
+    }
+  }
+
+  static constexpr int kMaxActiveSetPasses = 32;
+  // Contacts alone up to this many rows go through the sparse factorization too (exact in a few passes, where
+  // Gauss–Seidel needs sweeps that grow as a stack's height squared); beyond it the factorization costs more than
+  // the sweeps.
+  static constexpr std::size_t kDirectContactRows = 1500;
+  std::vector<Row> combined_, original_;
+  std::vector<char> active_;
+  std::vector<double> total_lambda_;
+  std::vector<int> signature_;
+  unsigned rows_version_ = 0;
+  int masked_ = 0;  // masked rows in the system: they count as dependent in its factorizations, and are not
+  RowSet rows_;     // the rows being solved: the model's, or the model's and the contacts' (unilateral_substep)
 
   int chord_dependent_ = 0;     // dependent rows in the last chord factorization
   bool factored_at_q_ = false;  // the chord system holds ∇C(q) M⁻¹ ∇C(q)ᵀ of this substep
@@ -410,12 +527,95 @@ void commit_positions(StepContext& context, const std::vector<Vec3>& x, const st
   }
 }
 
-void gather_compliant_rows(const Model& model, double h, double factor, std::vector<CompliantRow>& rows,
+void commit_with_impacts(StepContext& context, const std::vector<Vec3>& x, const std::vector<Vec3>& x0, double h) {
+  commit_positions(context, x, x0, h);
+  const ContactSet* contacts = context.contacts;
+  if (!contacts) return;
+  const double inv_h = 1.0 / h;
+  for (int i : contacts->moved)
+    if (!context.fixed(i)) context.state.velocity[i] += contacts->dv[i] - contacts->dx[i] * inv_h;
+}
+
+void hold_contacts(StepContext& context, const std::vector<Vec3>& x0, double h, StepStats& stats) {
+  ContactSet& contacts = *context.contacts;
+  State& particles = context.state;
+  for (int i : contacts.moved) {
+    if (context.fixed(i)) continue;
+    particles.position[i] += contacts.dx[i];
+    particles.velocity[i] += contacts.dv[i];
+  }
+  std::vector<Vec3> x = particles.position;
+  bool converged = false;
+  stats.iterations += contacts.project(context.inv_mass(), x0, x, h, context.settings.max_iterations, converged);
+  if (!converged) ++stats.failures;
+  const double inv_h = 1.0 / h;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (context.fixed(i)) continue;
+    particles.velocity[i] += (x[i] - particles.position[i]) * inv_h;
+    particles.position[i] = x[i];
+  }
+}
+
+namespace {
+
+// A masked row: C = 0 with a zero gradient on its `row` (= its particle count) slots.
+class MaskedRow final : public Constraint {
+ public:
+  std::unique_ptr<Constraint> clone() const override { return std::make_unique<MaskedRow>(); }
+  int rows() const override { return 1; }
+  std::span<const int> particles() const override { return {}; }
+  double evaluate(int count, std::span<const Vec3>, GradientSlots grad) const override {
+    for (int k = 0; k < count; ++k) grad[k] = Vec3(0.0);
+    return 0.0;
+  }
+  double value(int, std::span<const Vec3>) const override { return 0.0; }
+  double jdot_qdot(int, std::span<const Vec3>, std::span<const Vec3>) const override { return 0.0; }
+  std::optional<double> lone_root(int, std::span<const Vec3>, ConstGradientSlots) const override { return 0.0; }
+  double length_scale(int) const override { return 1.0; }
+  const ConstraintKind& kind() const override {
+    static const ConstraintKind masked = {"masked", "an inactive unilateral row (inside a solve only)", "masked row",
+                                          KindRole::Other, 1, Shape::Segment, {}, [](int) { return 1; }, nullptr,
+                                          nullptr};
+    return masked;
+  }
+  ConstraintDef definition() const override { return ConstraintDef{}; }
+  Drawing drawing() const override { return {}; }
+};
+
+}  // namespace
+
+void mask_row(Row& row) {
+  static const MaskedRow masked;
+  row.constraint = &masked;
+  row.row = row.count;
+}
+
+void combine_rows(const Model& model, const ContactSet* contacts, std::vector<Row>& rows, unsigned& version,
+                  std::vector<int>& signature) {
+  const auto own = model.rows();
+  rows.assign(own.begin(), own.end());
+  if (contacts) contacts->append_rows(rows);
+  std::vector<int> now;
+  now.reserve(rows.size() * 3 + 2);
+  now.push_back(static_cast<int>(model.topology_version()));
+  now.push_back(static_cast<int>(rows.size()));
+  for (std::size_t k = own.size(); k < rows.size(); ++k) {
+    now.push_back(rows[k].particle[0]);
+    now.push_back(rows[k].particle[1]);
+    now.push_back(static_cast<int>(std::lround(std::log2(rows[k].scale) * 64.0)));
+  }
+  if (now != signature || version == 0) {
+    signature.swap(now);
+    version = new_topology_version();
+  }
+}
+
+void gather_compliant_rows(const RowSet& model, double h, double factor, std::vector<CompliantRow>& rows,
                            std::vector<DiagonalTerm>* diagonal) {
   rows.clear();
   if (diagonal) diagonal->clear();
-  const auto all = model.rows();
-  for (int k : model.compliant_rows()) {
+  const auto all = model.rows;
+  for (int k : model.compliant) {
     const Constraint& c = *all[k].constraint;
     const double alpha = c.compliance();
     rows.push_back({k, factor * alpha / (h * h), alpha * c.damping() / h});

@@ -15,13 +15,24 @@ namespace {
 class RattleSolver final : public Solver {
  public:
   void substep(StepContext& context, double h, StepStats& stats) override {
-    system_.prepare(context.model);
+    const Model& model = context.model;
+    ContactSet* contacts = context.contacts;
+    // Unilateral rows (cables, contacts) are solved in a copy of the rows that can mask them (solvers.h).
+    const bool unilateral = contacts || model.has_unilateral_rows();
+    RowSet rows = model;
+    if (unilateral) {
+      combine_rows(model, contacts, combined_, rows_version_, signature_);
+      original_ = combined_;
+      rows = RowSet(combined_, model, rows_version_);
+    }
+    system_.prepare(rows);
     stats.dependent_rows = std::max(stats.dependent_rows, system_.twins());  // repeated rows are redundant
     State& particles = context.state;
     const auto inv_mass = context.inv_mass();
     const std::size_t n = particles.position.size();
     x0_ = particles.position;
     const std::vector<Vec3>& x0 = x0_;
+    if (contacts) contacts->resolve_impacts(model, particles, context.settings, h, false);
     context.external_forces(particles.velocity, force_);
     v_.resize(n);
     x_star_.resize(n);
@@ -29,36 +40,54 @@ class RattleSolver final : public Solver {
       v_[i] = particles.velocity[i] + (0.5 * h * inv_mass[i]) * force_[i];
       x_star_[i] = context.fixed(i) ? x0[i] : x0[i] + h * v_[i];
     }
-    system_.evaluate(context.model, x0, c_, g_);
+    if (contacts)
+      for (int i : contacts->moved) x_star_[i] += contacts->dx[i];
+    system_.evaluate(rows, x0, c_, g_);
     x_ = x_star_;
-    gather_compliant_rows(context.model, h, 2.0, soft_);  // λ = (h²/2) Λ here, hence α̃ = 2α/h²
-    const ShakeResult result = shake_positions(context, g_, x_, lambda_, soft_, x0);
+    gather_compliant_rows(rows, h, 2.0, soft_);  // λ = (h²/2) Λ here, hence α̃ = 2α/h²
+    ShakeResult result = shake_positions(context, rows, g_, x_, lambda_, soft_, x0);
     stats.iterations += result.sweeps;
+    if (contacts) {  // Coulomb friction on the contacts that push, then SHAKE again from there
+      const std::size_t first = model.rows().size();
+      for (std::size_t k = 0; k < contacts->rows.size(); ++k) contacts->rows[k].lambda = lambda_[first + k];
+      if (contacts->friction_pass(model.inv_mass(), x0, x_)) {
+        std::vector<double> more;
+        result = shake_positions(context, rows, g_, x_, more, soft_, x0);
+        stats.iterations += result.sweeps;
+        for (std::size_t k = 0; k < lambda_.size(); ++k) lambda_[k] += more[k];
+      }
+    }
     if (!result.converged) ++stats.failures;
     for (std::size_t i = 0; i < n; ++i) v_[i] += (x_[i] - x_star_[i]) / h;
 
     context.external_forces(v_, force_);
     for (std::size_t i = 0; i < n; ++i) v_[i] += (0.5 * h * inv_mass[i]) * force_[i];
-    system_.evaluate(context.model, x_, c_, g_);
-    system_.weight(context.model, g_, weighted_);
+    if (contacts)
+      for (int i : contacts->moved)
+        if (!context.fixed(i)) v_[i] += contacts->dv[i];
+    system_.evaluate(rows, x_, c_, g_);
+    system_.weight(rows, g_, weighted_);
     // A compliant row is a spring, not a velocity constraint: its second half-kick is its force at q' (the
     // position stage solved for exactly that force, Λ = 2λ/h², so the kick (h/2)Λ is λ/h), and it is left out of
     // the velocity system (zero row and column, 1 on the diagonal, so its μ is 0).
     diagonal_.clear();
     for (const CompliantRow& soft : soft_) {
       const int k = soft.row;
-      for (int s = 0; s < context.rows()[k].count; ++s) {
-        v_[context.rows()[k].particle[s]] += (lambda_[k] / h) * weighted_[k].g[s];
-        g_[k].g[s] = weighted_[k].g[s] = Vec3(0.0);
-      }
+      for (int s = 0; s < rows.rows[k].count; ++s) v_[rows.rows[k].particle[s]] += (lambda_[k] / h) * weighted_[k].g[s];
       diagonal_.push_back({k, 1.0});
     }
-    system_.velocity_rows(context.model, g_, v_, mu_);
-    const int dependent = system_.factorize(g_, weighted_, diagonal_);
-    if (dependent > stats.dependent_rows) stats.dependent_rows = dependent;
-    for (double& value : mu_) value = -value;
-    system_.solve(mu_);
-    system_.displace(context.model, weighted_, mu_, v_);
+    if (unilateral) {
+      velocity_with_unilateral_rows(context, rows, stats);
+    } else {
+      for (const CompliantRow& soft : soft_)
+        for (int s = 0; s < rows.rows[soft.row].count; ++s) g_[soft.row].g[s] = weighted_[soft.row].g[s] = Vec3(0.0);
+      system_.velocity_rows(rows, g_, v_, mu_);
+      const int dependent = system_.factorize(g_, weighted_, diagonal_);
+      if (dependent > stats.dependent_rows) stats.dependent_rows = dependent;
+      for (double& value : mu_) value = -value;
+      system_.solve(mu_);
+      system_.displace(rows, weighted_, mu_, v_);
+    }
 
     for (std::size_t i = 0; i < n; ++i) {
       if (context.fixed(i)) continue;
@@ -68,15 +97,107 @@ class RattleSolver final : public Solver {
     // The position multipliers are λ = (h²/2) Λ for the average constraint force Λ over the step.
     auto& force = context.state.row_force;
     for (std::size_t k = 0; k < force.size(); ++k) force[k] = 2.0 * lambda_[k] / (h * h);
+    if (contacts) {
+      const std::size_t first = model.rows().size();
+      for (std::size_t k = 0; k < contacts->rows.size(); ++k) {
+        ContactRow& row = contacts->rows[k];
+        row.lambda = std::max(0.0, lambda_[first + k]);
+        row.force = 2.0 * row.lambda / (h * h);
+        row.force_t = (2.0 / (h * h)) * row.lambda_t;
+        row.lambda = 0.0;  // RATTLE's multipliers are half the projection's: no warm start from them
+        row.lambda_t = Vec3(0.0);
+      }
+    }
   }
 
  private:
+  // The velocity stage with an active set: a unilateral row takes part when it pushed in the position stage (or sits
+  // at its bound moving past it); one whose velocity multiplier would pull leaves and the system is solved again.
+  void velocity_with_unilateral_rows(StepContext& context, const RowSet& rows, StepStats& stats) {
+    const std::size_t m = combined_.size();
+    const double tolerance = std::max(context.settings.tolerance, ContactSet::tolerance(context.settings));
+    active_.assign(m, 1);
+    for (std::size_t k = 0; k < m; ++k)
+      if (original_[k].unilateral != 0) active_[k] = original_[k].unilateral * lambda_[k] > 0.0;
+    const std::vector<Vec3> v_start = v_;
+    for (int pass = 0; pass < 32; ++pass) {
+      int masked = 0;
+      for (std::size_t k = 0; k < m; ++k) {
+        combined_[k] = original_[k];
+        if (!active_[k]) {
+          mask_row(combined_[k]);
+          ++masked;
+        }
+      }
+      system_.evaluate(rows, x_, c_, g_);
+      system_.weight(rows, g_, weighted_);
+      for (const CompliantRow& soft : soft_)
+        for (int s = 0; s < rows.rows[soft.row].count; ++s) g_[soft.row].g[s] = weighted_[soft.row].g[s] = Vec3(0.0);
+      v_ = v_start;
+      system_.velocity_rows(rows, g_, v_, mu_);
+      const int dependent = system_.factorize(g_, weighted_, diagonal_) - masked;
+      if (dependent > stats.dependent_rows) stats.dependent_rows = dependent;
+      for (double& value : mu_) value = -value;
+      system_.solve(mu_);
+      system_.displace(rows, weighted_, mu_, v_);
+      bool changed = false;
+      RowGradient grad;
+      for (std::size_t k = 0; k < m; ++k) {
+        const Row& row = original_[k];
+        if (row.unilateral == 0) continue;
+        double w = 0.0;
+        for (int s = 0; s < row.count; ++s) w += context.inv_mass()[row.particle[s]];
+        if (active_[k]) {
+          if (row.unilateral * mu_[k] * w < -1e-12 * row.scale / context.settings.dt) {
+            active_[k] = 0;
+            changed = true;
+          }
+          continue;
+        }
+        const double c = row.constraint->evaluate(row.row, x_, grad);
+        if (row.unilateral * c > tolerance * row.scale) continue;
+        double jv = 0.0;
+        for (int s = 0; s < row.count; ++s) jv += glm::dot(grad[s], v_[row.particle[s]]);
+        if (row.unilateral * jv < -1e-9 * row.scale / context.settings.dt) {
+          active_[k] = 1;
+          changed = true;
+        }
+      }
+      if (!changed) break;
+    }
+    for (std::size_t k = 0; k < m; ++k) combined_[k] = original_[k];
+    // Coulomb friction on the second half-kick: the contact's velocity multiplier is its normal impulse over that half
+    // step, so its friction impulse may be up to μ times it, never more than stops the slip.
+    ContactSet* contacts = context.contacts;
+    if (!contacts) return;
+    const auto inv_mass = context.inv_mass();
+    const std::size_t first = m - contacts->rows.size();
+    for (std::size_t k = 0; k < contacts->rows.size(); ++k) {
+      ContactRow& row = contacts->rows[k];
+      const double normal_impulse = active_[first + k] ? mu_[first + k] : 0.0;
+      if (row.friction == 0.0 || !(normal_impulse > 0.0)) continue;
+      Vec3 n;
+      contacts->gap(row, x_, n);
+      const Vec3 rel = v_[row.a] - (row.b >= 0 ? v_[row.b] : Vec3(0.0));
+      const Vec3 slip = rel - glm::dot(rel, n) * n;
+      const double speed = glm::length(slip), w = contacts->weight(row, inv_mass);
+      if (speed == 0.0 || w == 0.0) continue;
+      const Vec3 impulse = -(std::min(speed / w, row.friction * normal_impulse) / speed) * slip;
+      v_[row.a] += inv_mass[row.a] * impulse;
+      if (row.b >= 0) v_[row.b] -= inv_mass[row.b] * impulse;  // recorded already: force_t = 2 λ_t / h² is the mean
+    }
+  }
+
   RowSystem system_;
   std::vector<CompliantRow> soft_;
   std::vector<DiagonalTerm> diagonal_;
   std::vector<Vec3> x0_, x_, x_star_, v_, force_;
   RowGradients g_, weighted_;
   std::vector<double> c_, lambda_, mu_;
+  std::vector<Row> combined_, original_;
+  std::vector<char> active_;
+  std::vector<int> signature_;
+  unsigned rows_version_ = 0;
 };
 
 }  // namespace

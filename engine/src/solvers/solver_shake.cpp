@@ -16,11 +16,11 @@ constexpr double kMinCosine = 0.05;
 
 }  // namespace
 
-ShakeResult shake_positions(const StepContext& context, const RowGradients& g0, std::vector<Vec3>& x,
-                            std::vector<double>& lambda, const std::vector<CompliantRow>& soft,
+ShakeResult shake_positions(const StepContext& context, const RowSet& row_set, const RowGradients& g0,
+                            std::vector<Vec3>& x, std::vector<double>& lambda, const std::vector<CompliantRow>& soft,
                             std::span<const Vec3> x0) {
-  const auto rows = context.rows();
-  const auto& inv_mass = context.inv_mass();
+  const auto rows = row_set.rows;
+  const auto& inv_mass = row_set.inv_mass;
   const double tolerance = context.settings.tolerance;
   lambda.assign(rows.size(), 0.0);
   // Per-row α̃ and γ, only when some row is compliant (0 for rigid rows).
@@ -49,6 +49,9 @@ ShakeResult shake_positions(const StepContext& context, const RowGradients& g0, 
           damping += glm::dot(g0[k].g[s], x[row.particle[s]] - x0[row.particle[s]]);
         c += alpha_tilde[k] * lambda[k] + gamma[k] * damping;
       }
+      const int sigma = row.unilateral;
+      // A unilateral row within its bound and not pushing is done; one pushing must sit at its bound.
+      if (sigma != 0 && lambda[k] == 0.0 && sigma * c >= -tolerance * row.scale) continue;
       if (std::abs(c) <= tolerance * row.scale) continue;
       all_within = false;
       double denominator = 0.0, scale = 0.0, own = 0.0;
@@ -63,7 +66,8 @@ ShakeResult shake_positions(const StepContext& context, const RowGradients& g0, 
       // is reported as not converged. A compliant row always has one (α̃ > 0).
       if (compliant) denominator += gamma[k] * own + alpha_tilde[k];
       else if (!(denominator > kMinCosine * scale)) continue;
-      const double delta = -c / denominator;
+      double delta = -c / denominator;
+      if (sigma != 0 && sigma * (lambda[k] + delta) < 0.0) delta = -lambda[k];  // it would pull: it lets go
       lambda[k] += delta;
       for (int s = 0; s < row.count; ++s) {
         const int p = row.particle[s];
@@ -83,17 +87,55 @@ namespace {
 class ShakeSolver final : public Solver {
  public:
   void substep(StepContext& context, double h, StepStats& stats) override {
-    system_.prepare(context.model);
+    ContactSet* contacts = context.contacts;
+    const Model& model = context.model;
     x0_ = context.state.position;
-    gather_compliant_rows(context.model, h, 1.0, soft_);
+    if (contacts) contacts->resolve_impacts(model, context.state, context.settings, h, true);
     predict_semi_implicit(context, h, x_, v_);
-    system_.evaluate(context.model, x0_, c_, g0_);
-    const ShakeResult result = shake_positions(context, g0_, x_, lambda_, soft_, x0_);
+    if (contacts)
+      for (int i : contacts->moved) x_[i] += contacts->dx[i];
+    if (contacts && model.rows().empty()) {  // contacts alone: the contact rows' own Gauss–Seidel
+      bool converged = false;
+      stats.iterations += contacts->project(model.inv_mass(), x0_, x_, h, context.settings.max_iterations, converged,
+                                            false);
+      if (!converged) ++stats.failures;
+      commit_with_impacts(context, x_, x0_, h);
+      return;
+    }
+    RowSet rows = context.model;
+    if (contacts) {
+      combine_rows(model, contacts, combined_, rows_version_, signature_);
+      rows = RowSet(combined_, model, rows_version_);
+    }
+    system_.prepare(rows);
+    gather_compliant_rows(rows, h, 1.0, soft_);
+    system_.evaluate(rows, x0_, c_, g0_);
+    ShakeResult result = shake_positions(context, rows, g0_, x_, lambda_, soft_, x0_);
     stats.iterations += result.sweeps;
+    if (contacts) {  // Coulomb friction on the contacts that push, then SHAKE again from there
+      const std::size_t first = model.rows().size();
+      for (std::size_t k = 0; k < contacts->rows.size(); ++k) contacts->rows[k].lambda = lambda_[first + k];
+      if (contacts->friction_pass(model.inv_mass(), x0_, x_)) {
+        std::vector<double> more;
+        result = shake_positions(context, rows, g0_, x_, more, soft_, x0_);
+        stats.iterations += result.sweeps;
+        for (std::size_t k = 0; k < lambda_.size(); ++k) lambda_[k] += more[k];
+      }
+    }
     if (!result.converged) ++stats.failures;
-    commit_positions(context, x_, x0_, h);
+    commit_with_impacts(context, x_, x0_, h);
     auto& force = context.state.row_force;
     for (std::size_t k = 0; k < force.size(); ++k) force[k] = lambda_[k] / (h * h);
+    const double to_force = 1.0 / (h * h);
+    if (contacts) {
+      const std::size_t first = model.rows().size();
+      for (std::size_t k = 0; k < contacts->rows.size(); ++k) {
+        ContactRow& row = contacts->rows[k];
+        row.lambda = std::max(0.0, lambda_[first + k]);
+        row.force = row.lambda * to_force;
+        row.force_t = row.lambda_t * to_force;
+      }
+    }
   }
 
  private:
@@ -102,6 +144,9 @@ class ShakeSolver final : public Solver {
   std::vector<Vec3> x0_, x_, v_;
   RowGradients g0_;
   std::vector<double> c_, lambda_;
+  std::vector<Row> combined_;
+  std::vector<int> signature_;
+  unsigned rows_version_ = 0;
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "../contacts/contact_set.h"
 #include "lagrange/solver.h"
 #include "row_system.h"
 
@@ -26,7 +27,7 @@ struct CompliantRow {
   double base = 0.0;
 };
 // The model's compliant rows for a substep of length h; fills `diagonal` with their α̃ when given.
-void gather_compliant_rows(const Model& model, double h, double factor, std::vector<CompliantRow>& rows,
+void gather_compliant_rows(const RowSet& model, double h, double factor, std::vector<CompliantRow>& rows,
                            std::vector<DiagonalTerm>* diagonal = nullptr);
 
 struct ShakeResult {
@@ -37,11 +38,29 @@ struct ShakeResult {
 // directions M⁻¹ ∇C(q) (gradients `g0`) by δλ = −C(x) / Σ_p (1/m_p) ∇_p C(x) · ∇_p C(q), accumulating λ, until
 // every row is within tolerance (relative to its length scale) or the sweep cap is reached. A compliant row
 // (`soft`, with the start positions x0) takes the XPBD step δλ = −(C + α̃λ + γ∇C(q)·(x − q)) / ((1 + γ) w + α̃).
-ShakeResult shake_positions(const StepContext& context, const RowGradients& g0, std::vector<Vec3>& x,
-                            std::vector<double>& lambda, const std::vector<CompliantRow>& soft = {},
-                            std::span<const Vec3> x0 = {});
+// A unilateral row (Row::unilateral = ±1) keeps its accumulated σλ ≥ 0 (projected Gauss–Seidel) and counts as
+// within tolerance when λ = 0 and σC ≥ −tolerance.
+ShakeResult shake_positions(const StepContext& context, const RowSet& rows, const RowGradients& g0,
+                            std::vector<Vec3>& x, std::vector<double>& lambda,
+                            const std::vector<CompliantRow>& soft = {}, std::span<const Vec3> x0 = {});
 
 // Copies x into the state's positions and (x − x0) / h into its velocities (movable particles only).
 void commit_positions(StepContext& context, const std::vector<Vec3>& x, const std::vector<Vec3>& x0, double h);
+// commit_positions, then the impacts' velocity change that the positions do not show: the velocity of a particle
+// the impact stage moved is (x − x0)/h + dv − dx/h (contact_set.h).
+void commit_with_impacts(StepContext& context, const std::vector<Vec3>& x, const std::vector<Vec3>& x0, double h);
+
+// After an explicit solver's step (acceleration, penalty): the impacts' change of the end positions and velocities,
+// then the contact rows' position projection from there (slip measured from x0, the positions at the start), its
+// correction (x' − x)/h added to the velocities, as the position solvers' corrections are.
+void hold_contacts(StepContext& context, const std::vector<Vec3>& x0, double h, StepStats& stats);
+
+// --- unilateral rows ---------------------------------------------------------------------------------------------
+// The model's rows followed by the contact rows (none when `contacts` is null) into `rows`; `version` is kept when
+// the rows' particles are the same as last time (`signature`), else a new topology version.
+void combine_rows(const Model& model, const ContactSet* contacts, std::vector<Row>& rows, unsigned& version,
+                  std::vector<int>& signature);
+// Makes a row inactive for one solve: value and gradient zero (its multiplier comes out 0, its pattern stays).
+void mask_row(Row& row);
 
 }  // namespace lagrange

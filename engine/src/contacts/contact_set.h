@@ -1,0 +1,146 @@
+// The contact rows of one substep, apart from the fixed model (as MuJoCo's d->contact, Box2D's contact solver): a
+// broad phase (a spatial hash, O(n)) finds the pairs of particles and the particle–obstacle faces that can touch
+// within the substep; each becomes a unilateral row C(x) = gap ≥ 0 whose multiplier only pushes (λ ≥ 0, C λ = 0).
+// The solvers see rows with bounds, never shapes: the gap, its gradient (±n), J̇q̇, the row's own root, its
+// restitution and friction. docs/physics.md, "Contacts".
+//
+//   pair (a, b):            C = |x_a − x_b| − (r_a + r_b),  ∇_a C = n = (x_a − x_b)/|x_a − x_b|, ∇_b C = −n
+//   plane face (p, n):      C = n · (x_a − p) − r_a,        ∇_a C = n          (a box: its 2·dim inward faces)
+//   sphere face (c, R):     C = |x_a − c| − (R + r_a),      ∇_a C = (x_a − c)/|x_a − c|
+//
+// A ContactSet lives in the World; the World fills it at the start of every substep (gather), hands it to the solver
+// in the StepContext, and records what the solver left in it into the State (record). Each solver resolves the
+// impacts first (impacts.cpp: restitution and friction at the time of impact), then holds the rows at the position
+// (or velocity, acceleration) level its own way.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "lagrange/constraint.h"
+#include "lagrange/model.h"
+#include "lagrange/settings.h"
+
+namespace lagrange {
+
+// A face of an obstacle as the rows see it: a plane (particles stay on the side of its unit normal) or a sphere
+// (particles stay outside). A box is 2·dimension inward planes.
+struct ObstacleFace {
+  bool sphere = false;
+  Vec3 point{0.0};   // plane: a point of it; sphere: the centre
+  Vec3 normal{0.0};  // plane: unit normal
+  double radius = 0.0;
+  int obstacle = 0, face = 0;
+  double restitution = 0.0, friction = 0.0;
+};
+
+struct ContactRow {
+  int a = -1, b = -1;        // particles; b = -1 for an obstacle face
+  int face = -1;             // index into ContactSet::faces (-1 for a pair)
+  double reach = 0.0;        // r_a + r_b, or r_a
+  double scale = 1.0;        // length scale of its tolerance: reach, or 1 m for a point on an obstacle
+  double restitution = 0.0, friction = 0.0;
+  // What the solver leaves: the mean normal force over the substep (N, ≥ 0) and friction force on a (N), and the
+  // impulse of its impacts (N·s, on a). `lambda`, `lambda_t` are the position-level multipliers (N·s²) the
+  // Gauss–Seidel projection accumulates, started from `warm`, `warm_t` (the same contact's in the last substep).
+  double force = 0.0;
+  Vec3 force_t{0.0};
+  Vec3 impulse{0.0};
+  double lambda = 0.0, warm = 0.0;
+  Vec3 lambda_t{0.0}, warm_t{0.0};
+  int impacts = 0;
+  int unilateral = 1;
+};
+
+class ContactSet {
+ public:
+  // The contact tolerance, relative to a row's scale: what "touching" and "converged" mean for contact rows (tighter
+  // than the 1e-6 of a radius the tests allow, looser than a rod's 1e-10: contacts come and go every step).
+  static double tolerance(const Settings& settings);
+
+  // Fills the rows for a substep of length h from `state` (positions at the start, velocities, the last contacts'
+  // multipliers for warm starts): broad phase, narrow phase with a margin that covers the substep's motion.
+  void gather(const Model& model, const State& state, const Settings& settings, double h);
+  bool empty() const { return rows.empty(); }
+
+  // The row's gap at positions x and its unit normal n (pointing towards particle a).
+  double gap(const ContactRow& row, std::span<const Vec3> x, Vec3& n) const;
+  // The effective inverse mass of a row along its normal: w_a + w_b.
+  double weight(const ContactRow& row, std::span<const double> inv_mass) const {
+    return inv_mass[row.a] + (row.b >= 0 ? inv_mass[row.b] : 0.0);
+  }
+
+  // --- the impact stage (impacts.cpp) ----------------------------------------------------------------------------
+  // Resolves the impacts of this substep before the solver holds the rows: every row whose gap closes within the
+  // substep along the particles' free trajectories (x + s u + a s²/2 with the external accelerations a), at its time
+  // of impact, gets Newton's restitution and a Coulomb-bounded tangential impulse; events are processed in time
+  // order, one contact at a time, so a chain of touching balls passes an impulse on ball by ball (Newton's cradle).
+  // `staggered`: the solver's velocities are semi-implicit Euler's (the mean over the last substep: the true
+  // velocity at the start is v + h a/2); false for velocity Verlet (RATTLE). Leaves, per particle, the change of its
+  // end-of-substep position (dx) and velocity (dv) against the free trajectory; `moved` lists those with a change.
+  void resolve_impacts(const Model& model, const State& state, const Settings& settings, double h, bool staggered);
+  std::vector<Vec3> dx, dv;
+  std::vector<int> moved;
+
+  // --- position-level Gauss–Seidel (contact_projection.cpp) -----------------------------------------------------
+  // One sweep over the rows at positions x: each row's normal multiplier λ ≥ 0 and friction multiplier
+  // |λ_t| ≤ μ λ (the slip measured from q), moving x. Returns the largest complementarity residual over the rows,
+  // relative to their scale: |C| where λ > 0, max(0, −C) where λ = 0, and the friction multipliers' change.
+  double sweep(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x,
+               double omega = 1.0, bool backward = false);
+  // x moved by every row's warm multipliers (the start of the iteration).
+  void apply_warm(std::span<const double> inv_mass, std::vector<Vec3>& x) const;
+  // Sweeps until the residual is below the contact tolerance or `max_sweeps` ran; returns the sweeps and sets
+  // `converged`. Then every row's force is λ/h², its friction λ_t/h² (times `force_factor`).
+  int project(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x, double h,
+              int max_sweeps, bool& converged, bool warm = true);
+  // One friction pass (and normal re-check) on rows whose λ the solver found: Coulomb at the position level.
+  // Returns whether it moved anything (the solver then holds its own rows again).
+  bool friction_pass(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x);
+
+  // --- rows for the generic solvers ----------------------------------------------------------------------------
+  // One Constraint per row (value, gradient, J̇q̇, lone root, unilateral +1), for solvers that take every row
+  // through the Constraint interface (projection's combined system, SHAKE, RATTLE): valid until the next gather().
+  const Constraint& constraint(std::size_t k) const;
+  // A Row for each contact row, for a combined row list (model rows, then these).
+  void append_rows(std::vector<Row>& rows) const;
+
+  std::vector<ContactRow> rows;
+  std::vector<ObstacleFace> faces;
+  double tol = 1e-8;  // tolerance(settings)
+  double h = 0.0;     // the substep being solved
+
+  // --- recording (the World, after the solver) ------------------------------------------------------------------
+  // Adds this substep's impulses (impacts, normal and friction forces × h) to the step's record in the state.
+  void record(const Model& model, State& state, double h) const;
+  // Starts a step's record: impulses zeroed, the multipliers kept for warm starts.
+  static void begin_step(const Model& model, State& state, double dt);
+  // Ends it: contacts that did not push in the step are dropped.
+  static void end_step(State& state);
+
+ private:
+  void build_faces(const Model& model);
+  void build_exclusions(const Model& model);
+  // Pairs (i, j), i < j, that may touch within the substep, sorted.
+  void broad_phase(const Model& model, std::span<const Vec3> x, std::span<const double> margin, double kick);
+  void add_constraints() const;
+
+  unsigned faces_version_ = ~0u, exclusions_version_ = ~0u;
+  std::vector<std::uint64_t> excluded_;  // pairs joined by a model constraint: (min << 32) | max, sorted
+  mutable std::vector<std::unique_ptr<Constraint>> constraints_;  // made when first asked for (most substeps: never)
+  // Broad-phase scratch: the candidate pairs by first particle (CSR), the hash's buckets.
+  std::vector<std::uint32_t> bucket_of_, bucket_start_, bucket_items_, pair_start_, pair_other_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs_;
+  std::vector<double> margin_;
+  std::vector<Vec3> force_;
+  // Impact-stage scratch (impacts.cpp).
+  std::vector<double> seg_t_;
+  std::vector<Vec3> seg_p_, seg_u_, accel_, at_;
+  std::vector<char> touched_;
+  std::vector<int> row_start_, row_list_;
+  std::vector<unsigned> stamp_;
+};
+
+}  // namespace lagrange

@@ -1,0 +1,432 @@
+// Contacts (engine/src/contacts/, docs/physics.md "Contacts"): the rows' gradients against finite differences, the
+// broad phase against every pair, the impact law against the two-body closed form and the conservation laws, the time
+// of impact against the parabola (apex heights e^(2n) h), Coulomb friction against g (sin θ − μ cos θ), the
+// unilateral projection against its complementarity conditions in every solver, the cable's slack point against
+// cos θ = −(v0² − 2gL)/(3gL), and the scene keys' round trip and messages.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "contacts/contact_set.h"
+#include "lagrange/measure.h"
+#include "lagrange/scene.h"
+#include "test_util.h"
+
+using namespace lagrange;
+
+namespace {
+
+constexpr double kG = 9.81;
+
+Settings contact_settings(const char* solver = "projection", Vec3 gravity = {0.0, -kG, 0.0}) {
+  Settings s;
+  s.solver = solver;
+  s.dt = 1.0 / 60.0;
+  s.substeps = 4;
+  s.gravity = gravity;
+  return s;
+}
+
+Obstacle plane(Vec3 point, Vec3 normal) {
+  Obstacle o;
+  o.shape = ObstacleShape::Plane;
+  o.point = point;
+  o.normal = normal;
+  return o;
+}
+
+// The parabola's apex through three equally spaced samples around a maximum.
+double apex_of(double a, double b, double c) { return b - (a - c) * (a - c) / (8.0 * (a - 2.0 * b + c)); }
+
+// A ball of radius r dropped with its lowest point h above a floor with restitution e; the apexes of its flights.
+std::vector<double> bounce_apexes(const char* solver, double e, double h, double r, int bounces) {
+  World world(2, contact_settings(solver));
+  world.add_particle({.position = {0.0, h + r, 0.0}, .mass = 1.0, .radius = r});
+  ContactSettings contacts;
+  contacts.given = true;
+  contacts.restitution = e;
+  contacts.obstacles.push_back(plane({0, 0, 0}, {0, 1, 0}));
+  world.model().set_contacts(contacts);
+  std::vector<double> y{world.state().position[0].y}, apexes;
+  while (static_cast<int>(apexes.size()) < bounces && world.time() < 20.0) {
+    world.step();
+    y.push_back(world.state().position[0].y);
+    const std::size_t n = y.size();
+    if (n >= 3 && y[n - 2] > y[n - 3] && y[n - 2] >= y[n - 1]) apexes.push_back(apex_of(y[n - 3], y[n - 2], y[n - 1]) - r);
+  }
+  return apexes;
+}
+
+}  // namespace
+
+TEST_CASE("contact rows: gap and gradient of a pair, a plane and a sphere against finite differences") {
+  World world(3, contact_settings());
+  world.add_particle({.position = {0.1, 0.05, -0.02}, .mass = 1.0, .radius = 0.1});  // touches all three
+  world.add_particle({.position = {0.25, 0.1, 0.03}, .mass = 2.0, .radius = 0.08});
+  ContactSettings contacts;
+  contacts.given = true;
+  contacts.obstacles.push_back(plane({0, 0, 0}, {0.2, 1.0, 0.1}));
+  Obstacle ball;
+  ball.shape = ObstacleShape::Sphere;
+  ball.center = {0.0, -0.25, 0.0};
+  ball.radius = 0.3;
+  contacts.obstacles.push_back(ball);
+  world.model().set_contacts(contacts);
+  ContactSet set;
+  set.gather(world.model(), world.state(), world.settings(), 1.0 / 240.0);
+  REQUIRE(set.rows.size() == 3);  // the pair, and particle 0 against both obstacles (1 is too far from both)
+  std::vector<Vec3> x = world.state().position;
+  for (std::size_t k = 0; k < set.rows.size(); ++k) {
+    const Constraint& c = set.constraint(k);
+    CHECK(c.unilateral() == 1);
+    RowGradient grad;
+    c.evaluate(0, x, grad);
+    const auto ids = c.particles();
+    for (std::size_t s = 0; s < ids.size(); ++s)
+      for (int axis = 0; axis < 3; ++axis) {
+        auto plus = x, minus = x;
+        plus[ids[s]][axis] += 1e-7;
+        minus[ids[s]][axis] -= 1e-7;
+        const double fd = (c.value(0, plus) - c.value(0, minus)) / 2e-7;
+        CHECK(grad[s][axis] == doctest::Approx(fd).epsilon(1e-6));
+      }
+  }
+  // The pair's gap is the distance less the radii.
+  const auto pair = std::find_if(set.rows.begin(), set.rows.end(), [](const ContactRow& r) { return r.b >= 0; });
+  REQUIRE(pair != set.rows.end());
+  Vec3 n;
+  CHECK(set.gap(*pair, x, n) ==
+        doctest::Approx(glm::length(x[0] - x[1]) - 0.18).epsilon(1e-15));
+}
+
+TEST_CASE("broad phase: the spatial hash finds every pair a brute-force search finds, and no other") {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> where(-1.0, 1.0), size(0.005, 0.04);
+  World world(2, contact_settings("projection", {0.0, 0.0, 0.0}));
+  for (int i = 0; i < 600; ++i)
+    world.add_particle({.position = {where(rng), where(rng), 0.0}, .mass = 1.0, .radius = size(rng)});
+  ContactSettings contacts;
+  contacts.given = true;
+  world.model().set_contacts(contacts);
+  ContactSet set;
+  set.gather(world.model(), world.state(), world.settings(), 1.0 / 240.0);
+  std::set<std::pair<int, int>> found;
+  for (const ContactRow& row : set.rows) found.insert({row.a, row.b});
+  const auto& x = world.state().position;
+  int touching = 0;
+  for (int i = 0; i < 600; ++i)
+    for (int j = i + 1; j < 600; ++j) {
+      const double gap = glm::length(x[i] - x[j]) - world.model().radius(i) - world.model().radius(j);
+      if (gap < 0.0) {  // every overlapping pair must be a row
+        ++touching;
+        CHECK(found.count({i, j}) == 1);
+      }
+      if (found.count({i, j})) CHECK(gap < 1e-6);  // at rest, the margin is the tolerance only
+    }
+  CHECK(touching > 10);
+  CHECK(found.size() == static_cast<std::size_t>(touching));
+}
+
+TEST_CASE("impact law: equal balls exchange velocities, unequal ones follow the two-body closed form") {
+  for (double e : {1.0, 0.5, 0.0}) {
+    for (double m2 : {1.0, 3.0}) {
+      World world(2, contact_settings("projection", {0.0, 0.0, 0.0}));
+      const double u1 = 2.0;
+      world.add_particle({.position = {-0.5, 0.0, 0.0}, .velocity = {u1, 0.0, 0.0}, .mass = 1.0, .radius = 0.1});
+      world.add_particle({.position = {0.5, 0.0, 0.0}, .mass = m2, .radius = 0.1});
+      ContactSettings contacts;
+      contacts.given = true;
+      contacts.restitution = e;
+      world.model().set_contacts(contacts);
+      for (int s = 0; s < 60; ++s) world.step();
+      // Momentum m1 u1 = m1 v1 + m2 v2 and v2 − v1 = e u1.
+      const double v1 = (u1 - m2 * e * u1) / (1.0 + m2), v2 = (u1 + e * u1) / (1.0 + m2);
+      CAPTURE(e);
+      CAPTURE(m2);
+      CHECK(world.state().velocity[0].x == doctest::Approx(v1).epsilon(1e-12).scale(1.0));
+      CHECK(world.state().velocity[1].x == doctest::Approx(v2).epsilon(1e-12));
+      CHECK(glm::length(world.state().position[0] - world.state().position[1]) >= 0.2 * (1.0 - 1e-7));
+    }
+  }
+}
+
+TEST_CASE("time of impact: a dropped ball's apexes are e^(2n) h, every solver, to 1e-3 at the shipped step") {
+  // The samples of a flight lie on the exact parabola (semi-implicit Euler's positions do), its apex found from three
+  // of them; the bounce at the time of impact keeps the next flight on its own parabola. The start's half-step
+  // velocity (g h_sub / 2, h_sub = 1/240 s) adds g h_sub²/8 = 2e-5 m to every height.
+  const double e = 0.8, h = 1.0;
+  for (const char* solver : {"projection", "shake", "rattle", "acceleration", "penalty"}) {
+    const std::vector<double> apexes = bounce_apexes(solver, e, h, 0.1, 8);
+    REQUIRE(apexes.size() == 8);
+    for (std::size_t n = 0; n < apexes.size(); ++n) {
+      CAPTURE(std::string(solver));
+      CAPTURE(n);
+      CHECK(apexes[n] == doctest::Approx(std::pow(e, 2.0 * (n + 1)) * h).epsilon(1e-3));
+    }
+  }
+}
+
+TEST_CASE("restitution 1 on a floor: no energy lost or gained over 25 bounces, and a ball at rest stays at rest") {
+  const std::vector<double> apexes = bounce_apexes("projection", 1.0, 0.5, 0.05, 25);
+  REQUIRE(apexes.size() == 25);
+  for (double a : apexes) CHECK(a == doctest::Approx(apexes.front()).epsilon(1e-9));
+  World world(2, contact_settings());
+  world.add_particle({.position = {0.0, 0.05, 0.0}, .mass = 1.0, .radius = 0.05});
+  ContactSettings contacts;
+  contacts.given = true;
+  contacts.restitution = 0.7;
+  contacts.obstacles.push_back(plane({0, 0, 0}, {0, 1, 0}));
+  world.model().set_contacts(contacts);
+  for (int s = 0; s < 120; ++s) world.step();
+  CHECK(std::abs(world.state().position[0].y - 0.05) < 1e-12);
+  CHECK(glm::length(world.state().velocity[0]) < 1e-12);
+  CHECK(obstacle_force(world.state(), 0).y == doctest::Approx(-kG).epsilon(1e-9));  // the table reads the weight
+}
+
+TEST_CASE("simultaneous contacts with two walls: a ball into a corner leaves with the same speed (no energy gain)") {
+  World world(2, contact_settings("projection", {0.0, 0.0, 0.0}));
+  world.add_particle({.position = {0.5, 0.5, 0.0}, .velocity = {-1.0, -1.0, 0.0}, .mass = 1.0, .radius = 0.1});
+  ContactSettings contacts;
+  contacts.given = true;
+  contacts.restitution = 1.0;
+  Obstacle box;
+  box.shape = ObstacleShape::Box;
+  box.min = {0.0, 0.0, 0.0};
+  box.max = {2.0, 2.0, 0.0};
+  contacts.obstacles.push_back(box);
+  world.model().set_contacts(contacts);
+  for (int s = 0; s < 60; ++s) world.step();
+  CHECK(world.state().velocity[0].x == doctest::Approx(1.0).epsilon(1e-12));
+  CHECK(world.state().velocity[0].y == doctest::Approx(1.0).epsilon(1e-12));
+}
+
+TEST_CASE("Newton's cradle of free balls: one in, one out and two in, two out, momentum and energy kept") {
+  for (int moving : {1, 2}) {
+    World world(2, contact_settings("projection", {0.0, 0.0, 0.0}));
+    for (int k = 0; k < 5; ++k) {
+      const bool incoming = k < moving;
+      world.add_particle({.position = {0.1 * k - (incoming ? 0.3 : 0.0), 0.0, 0.0},
+                          .velocity = {incoming ? 1.0 : 0.0, 0.0, 0.0}, .mass = 1.0, .radius = 0.05});
+    }
+    ContactSettings contacts;
+    contacts.given = true;
+    contacts.restitution = 1.0;
+    world.model().set_contacts(contacts);
+    const double energy = world.energy().kinetic;
+    for (int s = 0; s < 60; ++s) world.step();
+    CAPTURE(moving);
+    for (int k = 0; k < 5; ++k) {
+      const double v = world.state().velocity[k].x;
+      CHECK(v == doctest::Approx(k >= 5 - moving ? 1.0 : 0.0).scale(1.0).epsilon(1e-12));
+    }
+    CHECK(world.energy().kinetic == doctest::Approx(energy).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("Coulomb friction: a particle on a 30° incline stays with μ = 0.7 and slides at g (sin θ − μ cos θ) with 0.3") {
+  const double theta = std::numbers::pi / 6.0;
+  const Vec3 n(-std::sin(theta), std::cos(theta), 0.0), down(-std::cos(theta), -std::sin(theta), 0.0);
+  for (const char* solver : {"projection", "shake", "rattle", "acceleration", "penalty"})
+    for (double mu : {0.7, 0.3}) {
+      World world(2, contact_settings(solver));
+      world.add_particle({.position = 0.1 * n, .mass = 2.0, .radius = 0.1});
+      ContactSettings contacts;
+      contacts.given = true;
+      contacts.friction = mu;
+      contacts.obstacles.push_back(plane({0, 0, 0}, n));
+      world.model().set_contacts(contacts);
+      for (int s = 0; s < 120; ++s) world.step();
+      const double speed = glm::dot(world.state().velocity[0], down);
+      const double expected = std::max(0.0, kG * (std::sin(theta) - mu * std::cos(theta))) * world.time();
+      CAPTURE(std::string(solver));
+      CAPTURE(mu);
+      CHECK(speed == doctest::Approx(expected).epsilon(1e-9).scale(1.0));
+      // The plane takes the particle's weight and nothing else once it slides or sticks: normal m g cos θ, and along
+      // the slope the friction μ m g cos θ (sliding) or m g sin θ (sticking).
+      const Vec3 f = obstacle_force(world.state(), 0);
+      CHECK(glm::dot(f, -n) == doctest::Approx(2.0 * kG * std::cos(theta)).epsilon(1e-9));
+      const double along = mu > std::tan(theta) ? std::sin(theta) : mu * std::cos(theta);
+      CHECK(glm::dot(f, down) == doctest::Approx(2.0 * kG * along).epsilon(1e-9));
+    }
+}
+
+TEST_CASE("unilateral projection: every solver keeps C >= 0 and lambda >= 0, and rods exact while contacts act") {
+  // A hanging chain of 8 rigid rods dropped onto a floor: the rods (bilateral) and the contacts (unilateral) in one
+  // system. After every step: no gap below −1e-6 of a radius, every contact force pushing, rods exact (projection).
+  for (const char* solver : {"projection", "shake", "rattle", "acceleration", "penalty"}) {
+    World world(2, contact_settings(solver));
+    for (int k = 0; k < 9; ++k)
+      world.add_particle({.position = {0.1 * k, 0.3 + 0.02 * k, 0.0}, .mass = 1.0, .radius = 0.03});
+    for (int k = 0; k < 8; ++k) world.add_distance(k, k + 1, -1.0);
+    ContactSettings contacts;
+    contacts.given = true;
+    contacts.friction = 0.2;
+    contacts.obstacles.push_back(plane({0, 0, 0}, {0, 1, 0}));
+    world.model().set_contacts(contacts);
+    double worst_rod = 0.0, worst_gap = INFINITY;
+    int touching = 0;
+    for (int s = 0; s < 90; ++s) {
+      world.step();
+      worst_gap = std::min(worst_gap, worst_overlap(world.model(), world.state()));
+      worst_rod = std::max(worst_rod, world.max_violation(true));
+      for (const Contact& c : world.state().contacts.contacts) {
+        CHECK(c.lambda >= 0.0);
+        CHECK(glm::dot(c.impulse, c.normal) >= -1e-12);
+      }
+      touching = std::max(touching, contact_count(world.state()));
+    }
+    CAPTURE(std::string(solver));
+    CHECK(touching >= 9);
+    CHECK(worst_gap >= -1e-6);
+    if (std::string(solver) == "projection") CHECK(worst_rod < 1e-10);
+    if (std::string(solver) == "shake" || std::string(solver) == "rattle") CHECK(worst_rod < 1e-9);
+  }
+}
+
+TEST_CASE("a cable goes slack where its tension reaches zero, cos θ = −(v0² − 2gL)/(3gL), then the ball is a projectile") {
+  const double L = 1.0, v0 = std::sqrt(3.5 * kG * L);
+  const double cos_slack = -(v0 * v0 - 2.0 * kG * L) / (3.0 * kG * L);
+  const double slack_angle = std::acos(cos_slack), speed = std::sqrt(-kG * L * cos_slack);
+  // The projectile from the slack point: its apex above the pivot.
+  const double apex = -L * cos_slack + std::pow(speed * std::sin(slack_angle), 2) / (2.0 * kG);
+  for (const char* solver : {"projection", "shake", "rattle"}) {
+    World world(2, contact_settings(solver));
+    world.add_particle({.position = {0.0, 0.0, 0.0}, .fixed = true});
+    world.add_particle({.position = {0.0, -L, 0.0}, .velocity = {v0, 0.0, 0.0}, .mass = 0.5});
+    ConstraintDef def;
+    def.type = "cable";
+    def.particles = {0, 1};
+    def.set("length", L);
+    std::vector<ParticleDef> defs(2);
+    world.add_constraint(find_kind("cable")->create(def, defs, 2));
+    double angle_at_zero = -1.0, previous_angle = 0.0, previous_force = 0.0;
+    std::vector<double> y;
+    for (int s = 0; s < 70; ++s) {
+      world.step();
+      const Vec3 x = world.state().position[1];
+      const double angle = std::atan2(x.x, -x.y);
+      const double force = world.state().row_force[0];  // negative: tension
+      if (angle_at_zero < 0.0 && s > 0 && force == 0.0 && previous_force < 0.0)
+        angle_at_zero = previous_angle;
+      previous_angle = angle < 0.0 ? angle + 2.0 * std::numbers::pi : angle;
+      previous_force = force;
+      y.push_back(x.y);
+      CHECK(glm::length(x) <= L * (1.0 + 1e-10));  // never longer than the cable
+    }
+    double highest = -INFINITY;
+    for (std::size_t i = 1; i + 1 < y.size(); ++i)
+      if (y[i] >= y[i - 1] && y[i] >= y[i + 1]) highest = std::max(highest, apex_of(y[i - 1], y[i], y[i + 1]));
+    CAPTURE(std::string(solver));
+    // Tension goes to zero within one step of the closed-form angle (the ball moves 0.05 rad per step there).
+    CHECK(angle_at_zero == doctest::Approx(slack_angle).epsilon(0.05));
+    CHECK(highest == doctest::Approx(apex).epsilon(1e-3));
+  }
+}
+
+TEST_CASE("a slack cable does nothing: two particles joined by one fall freely and approach") {
+  World world(2, contact_settings());
+  world.add_particle({.position = {0.0, 0.0, 0.0}, .velocity = {1.0, 0.0, 0.0}, .mass = 1.0});
+  world.add_particle({.position = {0.5, 0.0, 0.0}, .velocity = {-1.0, 0.0, 0.0}, .mass = 1.0});
+  ConstraintDef def;
+  def.type = "cable";
+  def.particles = {0, 1};
+  def.set("length", 1.0);
+  std::vector<ParticleDef> defs(2);
+  world.add_constraint(find_kind("cable")->create(def, defs, 2));
+  for (int s = 0; s < 6; ++s) world.step();
+  CHECK(world.state().velocity[0].x == doctest::Approx(1.0).epsilon(1e-15));
+  CHECK(world.state().row_force[0] == 0.0);
+  CHECK(slack(world.model(), world.state(), 0) > 0.5);
+}
+
+TEST_CASE("contacts: the same run twice gives the same bits") {
+  const auto run = [] {
+    Scene scene = load_scene_file(std::string(LAGRANGE_ASSETS_DIR) + "/gas_in_a_box.json");
+    World world = make_world(scene);
+    for (int s = 0; s < 60; ++s) world.step();
+    return world.state().position;
+  };
+  const auto a = run(), b = run();
+  for (std::size_t i = 0; i < a.size(); ++i) CHECK(a[i] == b[i]);
+}
+
+TEST_CASE("scene keys: contacts, obstacles, radius and cable round-trip through the writer, and a saved run continues") {
+  const std::string text = R"({"dimension": 2, "gravity": [0, -9.81],
+    "particles": [{"position": [0, 0.2], "mass": 1, "radius": 0.1}, {"position": [0.15, 0.5], "mass": 2, "radius": 0.05}],
+    "constraints": [{"type": "cable", "particles": [0, 1], "length": 0.5}],
+    "contacts": {"restitution": 0.25, "friction": 0.5, "particles": false},
+    "obstacles": [{"type": "plane", "point": [0, 0], "normal": [0, 2], "restitution": 0.75},
+                  {"type": "box", "min": [-1, -1], "max": [1, 2], "friction": 0.1},
+                  {"type": "circle", "center": [0.4, 0.1], "radius": 0.05}]})";
+  const Scene scene = parse_scene(text, "keys.json");
+  CHECK(scene.contacts.given);
+  CHECK(scene.contacts.restitution == 0.25);
+  CHECK(scene.contacts.friction == 0.5);
+  CHECK_FALSE(scene.contacts.particles);
+  REQUIRE(scene.contacts.obstacles.size() == 3);
+  CHECK(scene.contacts.obstacles[0].restitution == 0.75);
+  CHECK_FALSE(scene.contacts.obstacles[0].friction);
+  CHECK(scene.contacts.obstacles[2].shape == ObstacleShape::Sphere);
+  World world = make_world(scene);
+  for (int s = 0; s < 30; ++s) world.step();
+  const Scene saved = parse_scene(write_scene(scene_of(world, &scene)), "saved.json");
+  CHECK(write_scene(saved) == write_scene(scene_of(world, &scene)));
+  CHECK(saved.particles[0].radius == 0.1);
+  CHECK(saved.constraints[0].type == "cable");
+  CHECK(saved.contacts.obstacles[1].friction == 0.1);
+  // Continued from the saved state: the same bits as one run.
+  World continued = make_world(saved);
+  for (int s = 0; s < 30; ++s) {
+    world.step();
+    continued.step();
+  }
+  for (std::size_t i = 0; i < 2; ++i) {
+    CHECK(continued.state().position[i] == world.state().position[i]);
+    CHECK(continued.state().velocity[i] == world.state().velocity[i]);
+  }
+}
+
+TEST_CASE("scene keys: bad contact input is refused with the file, the JSON path and the problem") {
+  const auto problem = [](const std::string& extra, const char* dimension = "2") {
+    try {
+      parse_scene(std::string(R"({"dimension": )") + dimension +
+                      R"(, "particles": [{"position": [0, 0, 0], "mass": 1, "radius": 0.1}])" + extra + "}",
+                  "bad.json");
+    } catch (const SceneError& error) {
+      return std::string(error.what());
+    }
+    return std::string("accepted");
+  };
+  CHECK(problem(R"(, "contacts": {"restitution": 1.5})").find("bad.json: contacts.restitution: must be a number in [0, 1]") == 0);
+  CHECK(problem(R"(, "contacts": {"restitution": -0.1})").find("contacts.restitution") != std::string::npos);
+  CHECK(problem(R"(, "contacts": {"friction": -1})").find("bad.json: contacts.friction: must be a number >= 0") == 0);
+  CHECK(problem(R"(, "contacts": {"bounce": 1})").find("contacts.bounce: unknown key") != std::string::npos);
+  CHECK(problem(R"(, "obstacles": [{"type": "plane", "point": [0, 0], "normal": [0, 0]}])")
+            .find("bad.json: obstacles[0].normal: must be a non-zero vector") == 0);
+  CHECK(problem(R"(, "obstacles": [{"type": "box", "min": [0, 0], "max": [1, 0]}])")
+            .find("bad.json: obstacles[0].max[1]: must be greater than min[1]") == 0);
+  CHECK(problem(R"(, "obstacles": [{"type": "circle", "center": [0, 0], "radius": -1}])")
+            .find("obstacles[0].radius: must be a positive number") != std::string::npos);
+  CHECK(problem(R"(, "obstacles": [{"type": "circle", "center": [0, 0, 0], "radius": 1}])", "3")
+            .find("obstacles[0].type: \"circle\" is for a 2D scene") != std::string::npos);
+  CHECK(problem(R"(, "obstacles": [{"type": "sphere", "center": [0, 0], "radius": 1}])")
+            .find("obstacles[0].type: \"sphere\" is for a 3D scene") != std::string::npos);
+  CHECK(problem(R"(, "obstacles": [{"type": "plane", "point": [0, 0], "normal": [0, 1], "friction": -2}])")
+            .find("obstacles[0].friction") != std::string::npos);
+  CHECK(problem(R"(, "obstacles": [{"type": "wedge"}])").find("obstacles[0].type: unknown obstacle type") !=
+        std::string::npos);
+  CHECK(problem(R"(, "obstacles": {"type": "plane"})").find("obstacles: must be an array") != std::string::npos);
+  std::string radius;
+  try {
+    parse_scene(R"({"particles": [{"position": [0, 0], "mass": 1, "radius": -0.1}]})", "r.json");
+  } catch (const SceneError& error) {
+    radius = error.what();
+  }
+  CHECK(radius.find("r.json: particles[0].radius: must be zero or a positive number") == 0);
+}

@@ -1,0 +1,249 @@
+// The contact lessons (assets/*.json, issue 23): each shipped scene stepped with its own settings against values
+// worked out here from its parameters: Newton's cradle (momentum and energy pass through the row), the bouncing
+// ball (apexes e^(2n) h), the ball on a string (slack where the tension vanishes, then a projectile), the chain
+// falling on a table (the table's impulse is the momentum it stops plus the weight it holds: three times the weight
+// on it), the gas (energy kept, speeds relaxing to Rayleigh's distribution, Kolmogorov–Smirnov), the cloth on a
+// ball (rods exact, nothing inside the ball), the chain over a peg (s'' = g (y_right − y_left) / L, a cosh).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "lagrange/measure.h"
+#include "lagrange/scene.h"
+#include "test_util.h"
+
+using namespace lagrange;
+
+namespace {
+
+Scene lesson(const char* file) { return load_scene_file(std::filesystem::path(LAGRANGE_ASSETS_DIR) / file); }
+
+double kinetic(const World& world, int i) {
+  const Vec3 v = world.state().velocity[i];
+  return 0.5 * world.model().mass(i) * glm::dot(v, v);
+}
+
+// Kolmogorov–Smirnov distance of sorted samples from the 2D Maxwell–Boltzmann (Rayleigh) CDF 1 − exp(−v²/(2 s²)).
+double ks_rayleigh(std::vector<double> speeds, double s2) {
+  std::sort(speeds.begin(), speeds.end());
+  const double n = static_cast<double>(speeds.size());
+  double d = 0.0;
+  for (std::size_t k = 0; k < speeds.size(); ++k) {
+    const double cdf = 1.0 - std::exp(-speeds[k] * speeds[k] / (2.0 * s2));
+    d = std::max({d, std::abs((k + 1) / n - cdf), std::abs(k / n - cdf)});
+  }
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("lesson Newton's cradle: the far ball leaves with all the energy, the middle three stay at rest") {
+  const Scene scene = lesson("newtons_cradle.json");
+  World world = make_world(scene);
+  const double g = glm::length(scene.settings.gravity);
+  // The released ball's energy: m g L (1 − cos 30°) from its height above the row.
+  const double m = scene.particles[5].mass;
+  const double drop = scene.particles[6].position.y - scene.particles[5].position.y;
+  const double energy = m * g * -drop;
+  CHECK(energy > 0.0);
+  double far_ball = 0.0, worst_middle = 0.0, worst_gap = INFINITY;
+  for (int s = 0; s < 90; ++s) {  // 1.5 s: one impact (at a quarter period, 0.5 s) and the far ball's swing out
+    world.step();
+    far_ball = std::max(far_ball, kinetic(world, 9));
+    if (world.time() > 0.6)
+      for (int i = 6; i <= 8; ++i) worst_middle = std::max(worst_middle, kinetic(world, i));
+    worst_gap = std::min(worst_gap, worst_overlap(world.model(), world.state()));
+  }
+  // The far ball leaves the row at the bottom with the released ball's energy (to the integrator's energy wobble).
+  CHECK(far_ball == doctest::Approx(energy).epsilon(5e-3));
+  CHECK(worst_middle < 1e-3 * energy);
+  CHECK(kinetic(world, 5) < 1e-3 * energy);  // the released ball stopped
+  CHECK(worst_gap >= -1e-6);
+  CHECK(world.max_violation(true) < 1e-10);
+  CHECK(scene.description.find("one ball in, one ball out") != std::string::npos);
+}
+
+TEST_CASE("lesson bouncing ball: every apex is e^2 = 0.64 times the last, from the drop height") {
+  const Scene scene = lesson("bouncing_ball.json");
+  World world = make_world(scene);
+  const double e = scene.contacts.restitution, r = scene.particles[0].radius;
+  const double h = scene.particles[0].position.y - r - scene.contacts.obstacles[0].point.y;
+  std::vector<double> y{world.state().position[0].y}, apexes;
+  while (apexes.size() < 6) {
+    world.step();
+    y.push_back(world.state().position[0].y);
+    const std::size_t n = y.size();
+    if (n >= 3 && y[n - 2] > y[n - 3] && y[n - 2] >= y[n - 1]) {
+      const double a = y[n - 3], b = y[n - 2], c = y[n - 1];
+      apexes.push_back(b - (a - c) * (a - c) / (8.0 * (a - 2.0 * b + c)) - r);
+    }
+  }
+  for (std::size_t n = 0; n < apexes.size(); ++n)
+    CHECK(apexes[n] == doctest::Approx(std::pow(e, 2.0 * (n + 1)) * h).epsilon(1e-3));
+  // The text's numbers.
+  for (const char* quoted : {"0.64 m", "0.41 m", "0.26 m", "0.17 m"}) CHECK(scene.description.find(quoted) != std::string::npos);
+  // It comes to rest after the sum of all flights: t = sqrt(2h/g) (1 + 2e/(1 − e)) = 4.1 s.
+  const double g = glm::length(scene.settings.gravity);
+  CHECK(std::sqrt(2.0 * h / g) * (1.0 + 2.0 * e / (1.0 - e)) == doctest::Approx(4.07).epsilon(0.01));
+}
+
+TEST_CASE("lesson ball on a string: slack at 120 degrees, then a projectile to 0.6875 m above the pivot") {
+  const Scene scene = lesson("ball_on_a_string.json");
+  World world = make_world(scene);
+  const double g = glm::length(scene.settings.gravity), L = scene.constraints[0].number("length").value();
+  const double v0 = glm::length(scene.particles[1].velocity);
+  const double cos_slack = -(v0 * v0 - 2.0 * g * L) / (3.0 * g * L);
+  CHECK(std::acos(cos_slack) * 180.0 / std::numbers::pi == doctest::Approx(120.0).epsilon(1e-9));
+  const double speed = std::sqrt(-g * L * cos_slack), angle = std::acos(cos_slack);
+  const double apex = -L * cos_slack + std::pow(speed * std::sin(angle), 2) / (2.0 * g);
+  CHECK(apex == doctest::Approx(0.6875).epsilon(1e-9));
+  CHECK(v0 < std::sqrt(5.0 * g * L));  // too slow to loop
+  std::vector<double> y;
+  double slack_at = -1.0, previous = 0.0;
+  for (int s = 0; s < 60; ++s) {
+    world.step();
+    const Vec3 x = world.state().position[1];
+    double a = std::atan2(x.x, -x.y);
+    if (a < 0.0) a += 2.0 * std::numbers::pi;
+    if (slack_at < 0.0 && world.state().row_force[0] == 0.0) slack_at = previous;
+    previous = a;
+    y.push_back(x.y);
+  }
+  double highest = -INFINITY;
+  for (std::size_t i = 1; i + 1 < y.size(); ++i)
+    if (y[i] >= y[i - 1] && y[i] >= y[i + 1])
+      highest = std::max(highest, y[i] - (y[i - 1] - y[i + 1]) * (y[i - 1] - y[i + 1]) / (8.0 * (y[i - 1] - 2.0 * y[i] + y[i + 1])));
+  CHECK(slack_at == doctest::Approx(angle).epsilon(0.05));
+  CHECK(highest == doctest::Approx(apex).epsilon(1e-3));
+  for (const char* quoted : {"120 degrees", "0.6875 m"}) CHECK(scene.description.find(quoted) != std::string::npos);
+}
+
+TEST_CASE("lesson falling chain: the table's impulse is the momentum it stops plus the weight it holds, three weights") {
+  const Scene scene = lesson("falling_chain.json");
+  World world = make_world(scene);
+  const double g = glm::length(scene.settings.gravity), dt = scene.settings.dt;
+  const int n = static_cast<int>(scene.particles.size());
+  const double m = scene.particles[0].mass, link = scene.constraints[0].number("length").value();
+  const double weight = n * m * g;
+  // Link k (from the bottom) falls k·link freely. Semi-implicit Euler's positions lie on the parabola that starts
+  // with the half-substep velocity g h/2 downwards (h = dt / substeps): it lands at t_k with g t_k²/2 + (g h/2) t_k =
+  // k·link, with momentum m g (t_k + h/2), and then rests: the table's impulse up to t is
+  // Σ_{t_k ≤ t} (m g (t_k + h/2) + m g (t − t_k)) = Σ m g (t + h/2).
+  const double h = dt / scene.settings.substeps;
+  const auto impulse = [&](double t) {
+    double sum = 0.0;
+    for (int k = 0; k < n; ++k) {
+      const double b = g * h / 2.0, t_k = (-b + std::sqrt(b * b + 2.0 * g * k * link)) / g;
+      if (t_k <= t) sum += m * g * (t + h / 2.0);
+    }
+    return sum;
+  };
+  // The continuous chain: F = 3 λ g y with y = g t²/2 fallen (Hamm & Géminard), averaged over three steps.
+  const double lambda = m / link, down = std::sqrt(2.0 * (n - 1) * link / g);
+  double measured = 0.0, window = 0.0;
+  int windows = 0;
+  for (int s = 1; s <= 40; ++s) {
+    world.step();
+    const double t = world.time();
+    const double f = -obstacle_force(world.state(), 0).y;
+    measured += f * dt;
+    CHECK(measured == doctest::Approx(impulse(t)).epsilon(0.02).scale(m * g * down));
+    window += f;
+    if (s % 3 == 0) {
+      const double t0 = t - 3.0 * dt;
+      if (t0 > 0.12 && t < down - dt) {
+        // ∫ 3 λ g (g t²/2) dt over the window, divided by its length.
+        const double expected = lambda * g * g * (t * t * t - t0 * t0 * t0) / 2.0 / (3.0 * dt);
+        CHECK(window / 3.0 == doctest::Approx(expected).epsilon(0.1));
+        ++windows;
+      }
+      window = 0.0;
+    }
+  }
+  CHECK(windows >= 5);
+  // Once it lies still the table reads its weight.
+  CHECK(-obstacle_force(world.state(), 0).y == doctest::Approx(weight).epsilon(1e-9));
+  CHECK(scene.description.find("0.45 s") != std::string::npos);
+  CHECK(down == doctest::Approx(0.45).epsilon(0.01));
+  CHECK(scene.description.find("7.85 N") != std::string::npos);
+  CHECK(weight == doctest::Approx(7.85).epsilon(1e-3));
+}
+
+TEST_CASE("lesson gas in a box: energy kept, speeds relax from equal to Rayleigh's distribution") {
+  const Scene scene = lesson("gas_in_a_box.json");
+  World world = make_world(scene);
+  const int n = static_cast<int>(scene.particles.size());
+  const double energy = world.energy().total();
+  // s² = <v²>/2 for equal masses in 2D: m <v²>/2 = E/N.
+  const double s2 = energy / (n * scene.particles[0].mass);
+  CHECK(s2 == doctest::Approx(0.5).epsilon(1e-12));
+  const auto speeds_now = [&] {
+    std::vector<double> v;
+    for (int i = 0; i < n; ++i) v.push_back(glm::length(world.state().velocity[i]));
+    return v;
+  };
+  const double before = ks_rayleigh(speeds_now(), s2);
+  CHECK(before > 0.3);  // all at 1 m/s: far from Rayleigh
+  std::vector<double> samples;
+  double worst_gap = INFINITY;
+  for (int s = 1; s <= 1200; ++s) {  // 20 s; a snapshot every 0.5 s from 5 s on (a mean free time is 0.13 s)
+    world.step();
+    if (s >= 300 && s % 30 == 0) {
+      const auto v = speeds_now();
+      samples.insert(samples.end(), v.begin(), v.end());
+      worst_gap = std::min(worst_gap, worst_overlap(world.model(), world.state()));
+    }
+  }
+  CHECK(world.energy().total() == doctest::Approx(energy).epsilon(1e-12));
+  const double d = ks_rayleigh(samples, s2);
+  // 12 400 speeds: the 5 % critical value of independent samples is 1.36/sqrt(n) = 0.012; snapshots 0.5 s apart are
+  // nearly independent. Equal speeds (before) are 25 times further off.
+  CHECK(d < 0.02);
+  CHECK(worst_gap >= -1e-6);
+  for (const char* quoted : {"0.71 m/s", "0.89 m/s"}) CHECK(scene.description.find(quoted) != std::string::npos);
+  CHECK(std::sqrt(s2) == doctest::Approx(0.71).epsilon(0.005));
+  CHECK(std::sqrt(s2 * std::numbers::pi / 2.0) == doctest::Approx(0.89).epsilon(0.005));  // the Rayleigh mean
+}
+
+TEST_CASE("lesson cloth on a ball: rods exact to 1e-10 and no particle inside the ball while it drapes") {
+  const Scene scene = lesson("cloth_on_a_sphere.json");
+  World world = make_world(scene);
+  double worst_rod = 0.0, worst_gap = INFINITY;
+  int touching = 0;
+  for (int s = 0; s < 120; ++s) {
+    world.step();
+    worst_rod = std::max(worst_rod, world.max_violation(true));
+    worst_gap = std::min(worst_gap, worst_overlap(world.model(), world.state()));
+    touching = std::max(touching, contact_count(world.state()));
+  }
+  CHECK(touching > 50);
+  CHECK(worst_rod < 1e-10);
+  CHECK(worst_gap >= -1e-6);
+  // Draped, not fallen off: the ball holds up part of the cloth's weight.
+  const double weight = 256 * 0.01 * glm::length(scene.settings.gravity);
+  CHECK(-obstacle_force(world.state(), 0).y > 0.3 * weight);
+}
+
+TEST_CASE("lesson chain over a peg: it runs off as s = s0 (cosh k t − 1), k² = 2g/L, from g (l1 − l2) / L") {
+  const Scene scene = lesson("chain_over_a_peg.json");
+  World world = make_world(scene);
+  const double g = glm::length(scene.settings.gravity);
+  double length = 0.0;
+  for (const ConstraintDef& c : scene.constraints) length += c.number("length").value();
+  const double y_left = scene.particles.front().position.y, y_right = scene.particles.back().position.y;
+  // Moving the chain by s along itself takes link from the right end to the left one: s'' = g (y_r − y_l + 2 s) / L.
+  const double k = std::sqrt(2.0 * g / length), s0 = (y_right - y_left) / 2.0;
+  CHECK(g * (y_right - y_left) / length == doctest::Approx(1.41).epsilon(0.01));
+  for (int s = 1; s <= 18; ++s) {
+    world.step();
+    const double t = world.time();
+    const double speed = -world.state().velocity[0].y;  // the left end, hanging straight down
+    if (t >= 0.1) CHECK(speed == doctest::Approx(s0 * k * std::sinh(k * t)).epsilon(0.03));
+  }
+  CHECK(scene.description.find("1.41 m/s^2") != std::string::npos);
+}
