@@ -63,7 +63,7 @@ def documented_keys(exe):
     return keys, quit_keys
 
 
-def drawn_targets(fbdir, origin):
+def drawn_targets(fbdir, origin, scale=1.0):
     """Where the scene is and what is drawn on it, read from the screen Xvfb keeps in fbdir as an XWD file (-fbdir):
     the scene's background is the commonest colour in the window (the scene is the largest thing on screen at every
     size, scale and theme), the scene's columns are those where that colour fills most of the rows, and the targets
@@ -121,7 +121,12 @@ def drawn_targets(fbdir, origin):
         return [], None
     x_range = (x0 + 6, x1 - 6)
     targets = []
-    for y in range(30, WINDOW_H - 30, 3):
+    # Below the top line and above the legend and the timeline (their height grows with the UI scale), so the pointer
+    # rests on particles, rods and trails rather than on text.
+    top, bottom = int(50 * scale), WINDOW_H - int(110 * scale)
+    if bottom - top < 200:
+        top, bottom = WINDOW_H // 2 - 100, WINDOW_H // 2 + 100
+    for y in range(top, bottom, 3):
         for x in range(x_range[0], x_range[1], 3):
             c = colour(x, y)
             if far(c, 240):  # not grid lines
@@ -270,6 +275,7 @@ def xdotool(display, args, script=None, timeout=60):
 def run_scene(exe, scene, display, fbdir, keys, quit_keys, seconds, seed, max_frame, log_dir, reached, look):
     name = os.path.splitext(os.path.basename(scene))[0]
     rng = random.Random(f"{seed}:{name}")
+    scale = float(look[look.index("--ui-scale") + 1]) if "--ui-scale" in look else 1.0
     pictures = tempfile.mkdtemp(prefix="lagrange-random-input-")
     # Screenshots, saved scenes and a theme or scale clicked in the View section go to a scratch folder, never the
     # user's pictures, documents or config.
@@ -312,7 +318,7 @@ def run_scene(exe, scene, display, fbdir, keys, quit_keys, seconds, seed, max_fr
                     xdotool(display, ["-"], script="key space\nsleep 0.15\n")
                     script_log.write("key space\nsleep 0.15\n")
                 # Where the particles and rods are now, from the screen's pixels; then the action.
-                actions.targets, scene_x = drawn_targets(fbdir, origin)
+                actions.targets, scene_x = drawn_targets(fbdir, origin, scale)
                 if scene_x and scene_x[1] - scene_x[0] > 100:
                     actions.scene_x = scene_x
                 actions.lines = []
