@@ -30,6 +30,7 @@
 #include "sandbox/sandbox_app.h"
 #include "sandbox/window_options.h"
 #include "ui/layout_check.h"
+#include "ui/ui.h"
 
 namespace lagrange::app {
 namespace {
@@ -222,8 +223,13 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* lagrange_layout_report() {
     if (const auto it = state.widget_rects.find(name); it != state.widget_rects.end())
       largest = std::max(largest, (it->second[2] - it->second[0]) * (it->second[3] - it->second[1]));
   char head[128];
-  std::snprintf(head, sizeof head, "scene %.0f panel %.0f\n",
-                camera.width() * camera.height() / (state.pixel_ratio * state.pixel_ratio), largest);
+  // The scene: the camera's viewport, or every lane's view when the lanes are side by side.
+  double scene = static_cast<double>(camera.width()) * camera.height();
+  if (const auto views = lagrange::app::lane_viewports(state); views.size() > 1) {
+    scene = 0.0;
+    for (const auto& v : views) scene += static_cast<double>(v[2]) * v[3];
+  }
+  std::snprintf(head, sizeof head, "scene %.0f panel %.0f\n", scene / (state.pixel_ratio * state.pixel_ratio), largest);
   text = head;
   for (const std::string& problem : lagrange::app::layout_problems(state, page.sandbox->radii())) text += problem + "\n";
   return text.c_str();
