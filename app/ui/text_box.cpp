@@ -137,6 +137,23 @@ void TextBox::words(ImU32 colour, const std::string& text) {
     } else {
       line = longer;
     }
+    // A word wider than the box (a file path) is broken after its last '/' that fits, else at the last character
+    // that fits (never inside a UTF-8 sequence), so the box keeps its width.
+    while (measure(line).x > max_width_) {
+      std::size_t fits = 0, slash = 0;
+      for (std::size_t i = 1; i < line.size(); ++i) {
+        if ((static_cast<unsigned char>(line[i]) & 0xC0) == 0x80) continue;
+        if (measure(line.substr(0, i)).x > max_width_) break;
+        fits = i;
+        if (line[i - 1] == '/') slash = i;
+      }
+      const std::size_t cut = slash > 0 ? slash : fits;
+      if (cut == 0) break;  // not even one character fits
+      const std::string rest = line.substr(cut);
+      line.resize(cut);
+      flush();
+      line = rest;
+    }
     at = end + 1;
   }
   flush();

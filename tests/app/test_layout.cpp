@@ -356,4 +356,28 @@ TEST_CASE("lanes side by side: each framed on its own reach at lane 1's scale, a
   CHECK(a.hi == b.hi);
 }
 
+
+TEST_CASE("a message with a long path (a screenshot saved) wraps inside the scene at 2x with split lanes") {
+  // Found driving the real window: at 1280x720, 2x, two lanes side by side and the Measure strip, F12's "Saved
+  // /long/path..." was one word wider than lane 1's view, centred, and ran off the window's left edge.
+  Sandbox sandbox(options_for(Screen{1280, 720, 2.0, Theme::Light}));
+  REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
+  SandboxState& state = sandbox.state();
+  state.measure.shown = true;
+  push_key(SDLK_l);
+  push_key(SDLK_v);
+  run_frames(sandbox, 10, kDt);
+  state.toast = "Saved /tmp/tmpa3g177fz/Lagrange-Lab/lagrange-double-pendulum-20261126-032733-2.png";
+  state.toast_is_error = false;
+  state.toast_seconds = 5.0;
+  run_frames(sandbox, 3, kDt);
+  REQUIRE(state.widget_rects.count("message"));
+  const Rect message = state.widget_rects.at("message");
+  CHECK(message[0] >= 0.0f);
+  CHECK(message[2] <= 1280.0f);
+  // Cut or off the screen (a message may lie on a particle for its few seconds: placed where it covers least).
+  check_layout(sandbox, "a long message at 2x with split lanes", "cut");
+  check_layout(sandbox, "a long message at 2x with split lanes", "off screen");
+}
+
 }  // namespace lagrange::app::test
