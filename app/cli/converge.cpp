@@ -54,7 +54,7 @@ int converge_main(int argc, char** argv) {
   std::optional<std::string> scene_path, csv;
   std::optional<double> until, dt;
   ConvergenceStudy study;
-  std::vector<std::pair<std::string, std::string>> sets;
+  SettingPairs sets;
   SceneLimits limits;
   while (!args.empty()) {
     if (args.flag("--help") || args.flag("-h")) {
@@ -66,12 +66,7 @@ int converge_main(int argc, char** argv) {
     if (auto v = args.option("--levels")) { study.levels = static_cast<int>(parse_count("--levels", *v, 2, 12)); continue; }
     if (auto v = args.option("--dt")) { dt = parse_number("--dt", *v); continue; }
     if (auto v = args.option("--csv")) { csv = *v; continue; }
-    if (auto v = args.option("--set")) {
-      const auto eq = v->find('=');
-      if (eq == std::string::npos) throw UsageError("--set: expected KEY=VALUE, got " + lagrange::quoted(*v));
-      sets.emplace_back(v->substr(0, eq), v->substr(eq + 1));
-      continue;
-    }
+    if (set_option(args, sets)) continue;
     if (scene_option(args, limits)) continue;
     if (!scene_path) {
       if (auto p = args.positional()) { scene_path = *p; continue; }
@@ -87,9 +82,7 @@ int converge_main(int argc, char** argv) {
   if (csv && csv->empty()) throw UsageError("--csv needs a file name (or - for standard output)");
   if (csv) io::refuse_same_file(*scene_path, *csv);
   Scene scene = load_scene_file(*scene_path, limits);
-  for (const auto& [key, value] : sets)
-    if (std::string problem = set_setting(scene.settings, key, value); !problem.empty())
-      throw UsageError("--set " + problem);
+  apply_sets(scene.settings, sets);
   study.until = *until;
   if (dt) study.coarsest = *dt;
   ConvergenceReport report;

@@ -46,7 +46,7 @@ simulation to --time failed (non-finite state).
 struct MatrixOptions {
   std::optional<std::string> scene_path, solver, out;
   double time = 0.0;
-  std::vector<std::pair<std::string, std::string>> sets;
+  SettingPairs sets;
   SceneLimits limits;
 };
 
@@ -120,12 +120,7 @@ bool parse_matrix_options(int argc, char** argv, MatrixOptions& o) {
     }
     if (auto v = args.option("--solver")) { o.solver = *v; continue; }
     if (auto v = args.option("--out")) { o.out = *v; continue; }
-    if (auto v = args.option("--set")) {
-      const auto eq = v->find('=');
-      if (eq == std::string::npos) throw UsageError("--set: expected KEY=VALUE, got " + lagrange::quoted(*v));
-      o.sets.emplace_back(v->substr(0, eq), v->substr(eq + 1));
-      continue;
-    }
+    if (set_option(args, o.sets)) continue;
     if (scene_option(args, o.limits)) continue;
     if (!o.scene_path) {
       if (auto p = args.positional()) { o.scene_path = *p; continue; }
@@ -153,9 +148,7 @@ int matrix_main(int argc, char** argv, const PngEncoder& encode_png) {
   if (o.solver) {
     if (std::string problem = set_setting(scene.settings, "solver", *o.solver); !problem.empty()) throw UsageError(problem);
   }
-  for (const auto& [key, value] : o.sets)
-    if (std::string problem = set_setting(scene.settings, key, value); !problem.empty())
-      throw UsageError("--set " + problem);
+  apply_sets(scene.settings, o.sets);
   World world = make_world(scene);
   const long steps = o.time > 0.0 ? steps_for_duration(o.time, world.settings().dt) : 0;
   check_substeps(steps, world.settings().substeps);

@@ -194,7 +194,7 @@ struct RunOptions {
   bool quiet = false;
   SceneLimits limits;
   double max_violation = kFailedViolation;
-  std::vector<std::pair<std::string, std::string>> sets;
+  SettingPairs sets;
   DragOptions drag;
 };
 
@@ -214,12 +214,7 @@ bool parse_run_options(int argc, char** argv, RunOptions& o) {
     if (auto v = args.option("--every")) { o.every = parse_count("--every", *v, 1, kMaxSteps); continue; }
     if (auto v = args.option("--csv")) { o.csv = *v; continue; }
     if (auto v = args.option("--save-state")) { o.save_state = *v; continue; }
-    if (auto v = args.option("--set")) {
-      const auto eq = v->find('=');
-      if (eq == std::string::npos) throw UsageError("--set: expected KEY=VALUE, got " + lagrange::quoted(*v));
-      o.sets.emplace_back(v->substr(0, eq), v->substr(eq + 1));
-      continue;
-    }
+    if (set_option(args, o.sets)) continue;
     if (read_drag_option(args, o.drag)) continue;
     if (args.flag("--quiet")) { o.quiet = true; continue; }
     if (scene_option(args, o.limits)) continue;
@@ -274,9 +269,7 @@ Settings run_settings(const RunOptions& o, const Scene& scene) {
     if (std::string problem = set_setting(settings, "dt", format_number(*o.dt)); !problem.empty())
       throw UsageError("--" + problem);
   }
-  for (const auto& [key, value] : o.sets)
-    if (std::string problem = set_setting(settings, key, value); !problem.empty())
-      throw UsageError("--set " + problem);
+  apply_sets(settings, o.sets);
   return settings;
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "lagrange/settings.h"
 #include "lagrange/text.h"
 
 namespace lagrange::cli {
@@ -90,6 +91,20 @@ bool scene_option(Args& args, SceneLimits& limits) {
   if (!args.flag("--allow-large")) return false;
   limits = SceneLimits::unlimited();
   return true;
+}
+
+bool set_option(Args& args, SettingPairs& sets) {
+  const auto v = args.option("--set");
+  if (!v) return false;
+  const auto eq = v->find('=');
+  if (eq == std::string::npos) throw UsageError("--set: expected KEY=VALUE, got " + lagrange::quoted(*v));
+  sets.emplace_back(v->substr(0, eq), v->substr(eq + 1));
+  return true;
+}
+
+void apply_sets(Settings& settings, const SettingPairs& sets) {
+  for (const auto& [key, value] : sets)
+    if (std::string problem = set_setting(settings, key, value); !problem.empty()) throw UsageError("--set " + problem);
 }
 
 }  // namespace lagrange::cli

@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lagrange/scene.h"
@@ -57,6 +58,12 @@ void check_substeps(long steps, int substeps);
 // The options that choose how a scene file is read, shared by every command that reads one (run, shot):
 // `--allow-large` lifts the size limits (docs/cli.md, "Limits"). True (and consumed) when the next item is one.
 bool scene_option(Args& args, SceneLimits& limits);
+// `--set KEY=VALUE`, repeatable, shared by the commands that take settings: true (and consumed, the pair appended)
+// when the next item is one; UsageError when it has no '='. apply_sets then applies them in order, throwing
+// UsageError("--set " + the setting's problem).
+using SettingPairs = std::vector<std::pair<std::string, std::string>>;
+bool set_option(Args& args, SettingPairs& sets);
+void apply_sets(Settings& settings, const SettingPairs& sets);
 using lagrange::format_number;  // text.h: the one number formatter
 
 // By default a run whose relative violation exceeds this failed: a rod stretched or squeezed by more than its own
