@@ -24,7 +24,12 @@ constexpr const char* kUsage =
     "  --time S        simulated seconds before the picture (instead of --steps)\n"
     "  --out FILE.png  output file (default: SCENE name .png in the current folder)\n"
     "  --frames N      then run N interactive frames (UI, one step of physics, drawing; 1..1000) and print the\n"
-    "                  median frame time: a measure of the sandbox's speed on this machine\n";
+    "                  median frame time: a measure of the sandbox's speed on this machine\n"
+    "  --step-view     the next substep frozen and taken apart (the window's key I): the prediction q*, the\n"
+    "                  solver's iterates, each particle's correction, max |C| per iterate on a log scale\n"
+    "  --iterate K     with --step-view: show iterate K (1 = the first; default: the last)\n"
+    "  --magnify N[,M] with --step-view: draw the motion q -> q* x N and the corrections from q* x M (default M = N:\n"
+    "                  one magnification about q; without it both are chosen from the substep)\n";
 
 // --frames: the median is taken over the last 120 frames, so a thousand is plenty; 10^6 frames of a large window
 // took hours.
@@ -38,6 +43,9 @@ int shot_main(int argc, char** argv) {
   double seconds = -1.0;
   long frames = 0;
   bool have_steps = false;
+  bool step_view = false;
+  long iterate = 0;
+  double magnify = 0.0, magnify_correction = 0.0;
   const auto own = [&](cli::Args& args) {
     if (auto v = args.option("--steps")) {
       steps = cli::parse_count("--steps", *v, 0, cli::kMaxSteps);
@@ -46,6 +54,16 @@ int shot_main(int argc, char** argv) {
       seconds = cli::parse_number("--time", *v);
       if (seconds < 0 || seconds > 1e6)
         throw cli::UsageError("--time needs seconds in 0..1e6, got " + lagrange::quoted(*v));
+    } else if (args.flag("--step-view")) {
+      step_view = true;
+    } else if (auto v = args.option("--iterate")) {
+      iterate = cli::parse_count("--iterate", *v, 1, 1000000);
+    } else if (auto v = args.option("--magnify")) {
+      const std::size_t comma = v->find(',');
+      magnify = cli::parse_number("--magnify", v->substr(0, comma));
+      magnify_correction = comma == std::string::npos ? magnify : cli::parse_number("--magnify", v->substr(comma + 1));
+      if (!(magnify >= 1.0 && magnify <= 1e12) || !(magnify_correction >= 1.0 && magnify_correction <= 1e12))
+        throw cli::UsageError("--magnify needs factors in 1..1e12 (N or N,M), got " + lagrange::quoted(*v));
     } else if (auto v = args.option("--frames")) {
       frames = cli::parse_count("--frames", *v, 1, kMaxFrames);
     } else {
@@ -56,6 +74,10 @@ int shot_main(int argc, char** argv) {
   if (const auto code = render.parse(argc, argv, own)) return *code;
   if (have_steps && seconds >= 0 && !render.options.scene.empty())
     return render.usage_error("--steps and --time exclude each other");
+  if ((iterate > 0 || magnify > 0.0) && !step_view && !render.options.scene.empty())
+    return render.usage_error("--iterate and --magnify need --step-view");
+  if (step_view && frames > 0 && !render.options.scene.empty())
+    return render.usage_error("--step-view and --frames exclude each other");
   if (const int code = render.load(".png")) return code;
   const RenderOptions& options = render.options;
   const std::string& out = options.out;
@@ -82,6 +104,25 @@ int shot_main(int argc, char** argv) {
   for (long i = 1; i <= steps; ++i)
     if (const int code = render.step(i, "PNG")) return code;
   render.report_lanes(report);
+  if (step_view) {
+    state.step_view.magnification = magnify;
+    state.step_view.correction_magnification = magnify_correction;
+    if (const std::string error = sandbox.toggle_step_view(); !error.empty())
+      return render.fail(cli::kExitBadInput, "--step-view: " + error);
+    const StepTrace& trace = state.step_view.trace;
+    const long count = static_cast<long>(trace.iterates.size());
+    if (iterate > count)
+      return render.fail(cli::kExitBadInput, "--iterate " + std::to_string(iterate) + ": this substep has " +
+                                                 std::to_string(count) + " iterate" + (count == 1 ? "" : "s"));
+    if (iterate > 0) state.step_view.iterate = static_cast<int>(iterate - 1);
+    std::fprintf(report, "step view: %s, h = %s s, %ld iterates (%d run), max |C| %s m first, %s m last, "
+                         "motion x%s, corrections x%s\n",
+                 trace.solver.c_str(), cli::format_number(trace.h).c_str(), count, trace.iterates_run,
+                 cli::format_number(count ? trace.iterates.front().max_violation : 0.0).c_str(),
+                 cli::format_number(count ? trace.iterates.back().max_violation : 0.0).c_str(),
+                 cli::format_number(state.step_view.chosen).c_str(),
+                 cli::format_number(state.step_view.correction_chosen).c_str());
+  }
   render.settle();
   if (frames > 0) {
     state.max_steps_per_frame = 1;

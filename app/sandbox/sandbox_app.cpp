@@ -22,6 +22,7 @@
 #include "ui/user_config.h"
 #include "view/picking.h"
 #include "view/scene_draw.h"
+#include "view/step_view.h"
 #include "window/gl_util.h"
 
 namespace lagrange::app {
@@ -308,6 +309,7 @@ void Sandbox::frame_scene() {
     for (std::size_t k = 0; k < views.size(); ++k)
       if (lane_in_scale(state_, k)) state_.view_camera(k).half_height = units * views[k][3];
   }
+  if (state_.step_view.active) frame_step_view(state_);  // the frozen substep beside its panel
   views_ = views;  // framed for these views and overlays: check_layout frames again when they change
   overlays_ = overlay_signature();
 }
@@ -900,6 +902,11 @@ void Sandbox::frame(double wall_seconds) {
   }
   update_viewport();
   check_layout();
+  // The step view shows the substep from the state it froze: a step, a reset, a drag or a pose since ends it.
+  if (state_.step_view.active && (!step_view_current(state_) || state_.editor.active)) {
+    close_step_view(state_);
+    frame_scene();
+  }
 
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
@@ -1017,6 +1024,7 @@ void Sandbox::render(bool with_panels) {
     build_draw_list(state_, radii_, draw_list_, static_cast<int>(k));
     if (k == 0 && state_.editor.active) add_editor_gizmos(draw_list_);
     else if (k == 0) add_measure_gizmos(state_, radii_, draw_list_);  // on lane 1, the world the tools measure
+    if (k == 0 && state_.step_view.active) add_step_view(state_, radii_, draw_list_);
     Camera camera = state_.view_camera(k);
     camera.set_viewport(views[k][0], views[k][1], views[k][2], views[k][3]);
     renderer_->draw(draw_list_, camera, state_.view.msaa, state_.window_width, state_.window_height, k == 0);

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "capture/screenshot.h"
@@ -140,6 +141,12 @@ class Sandbox {
   void end_drag();
   void place_drag(glm::dvec3 point);
   void handle_key(const SDL_KeyboardEvent& key);
+ public:
+  // The step view (key I, view/step_view.h): opens on lane 1's next substep, framed beside its panel, or closes and
+  // frames the scene again. `solver`: the trace's solver (empty: lane 1's). "" or why it could not open.
+  std::string toggle_step_view(std::string_view solver = {});
+
+ private:
   // handle_event's mouse and touch steps (sandbox_input.cpp).
   void mouse_motion(const SDL_MouseMotionEvent& motion);
   void mouse_press(const SDL_MouseButtonEvent& button);

@@ -4,12 +4,14 @@
 #include <imgui_internal.h>  // the windows of the last frame: over_imgui_window
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 
 #include "sandbox/sandbox_app.h"
 #include "ui/ui.h"
 #include "view/picking.h"
 #include "view/scene_draw.h"
+#include "view/step_view.h"
 
 namespace lagrange::app {
 namespace {
@@ -255,6 +257,23 @@ void Sandbox::pinch(const SDL_MultiGestureEvent& gesture) {
   mouse_camera().scale_view(before / now, middle);
 }
 
+std::string Sandbox::toggle_step_view(std::string_view solver) {
+  if (state_.step_view.active) {
+    close_step_view(state_);
+    frame_scene();
+    return {};
+  }
+  if (state_.editor.active) return "the step view shows a running scene: leave Edit mode first";
+  if (state_.dragging()) end_drag();
+  const std::string error = open_step_view(state_, solver);
+  if (!error.empty()) {
+    state_.show_toast("Step view: " + error, true);
+    return error;
+  }
+  frame_scene();  // framed on the substep's ghosts, beside the panel
+  return {};
+}
+
 void Sandbox::handle_key(const SDL_KeyboardEvent& key) {
   const SDL_Keycode sym = key.keysym.sym;
   const bool ctrl = (key.keysym.mod & KMOD_CTRL) != 0;
@@ -263,6 +282,19 @@ void Sandbox::handle_key(const SDL_KeyboardEvent& key) {
   if (sym == SDLK_e && !state_.editor.active) {
     state_.push(Command::Kind::ToggleEdit);
     return;
+  }
+  if (sym == SDLK_i || (state_.step_view.active && sym == SDLK_ESCAPE && !state_.view.help)) {
+    toggle_step_view();
+    return;
+  }
+  if (state_.step_view.active) {  // the frozen substep's iterates
+    switch (sym) {
+      case SDLK_LEFT: step_view_move(state_, -1); return;
+      case SDLK_RIGHT: step_view_move(state_, 1); return;
+      case SDLK_HOME: step_view_move(state_, INT_MIN); return;
+      case SDLK_END: step_view_move(state_, INT_MAX); return;
+      default: break;
+    }
   }
   if (sym >= SDLK_1 && sym <= SDLK_9) {
     const std::size_t k = static_cast<std::size_t>(sym - SDLK_1);

@@ -28,6 +28,7 @@ set(LAGRANGE_SANDBOX_SHARED_SOURCES
   # view/ (floor 4): the scene as drawn, and what lies under the cursor
   view/picking.cpp
   view/scene_draw.cpp
+  view/step_view.cpp
   # ui/ (floor 5): the panels
   ui/control_panel.cpp
   ui/diagnostics_panel.cpp
@@ -42,6 +43,7 @@ set(LAGRANGE_SANDBOX_SHARED_SOURCES
   ui/plots.cpp
   ui/scene_overlays.cpp
   ui/screen_layout.cpp
+  ui/step_view_panel.cpp
   ui/text_box.cpp
   ui/timeline_bar.cpp
   ui/ui_layers.cpp

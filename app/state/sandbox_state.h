@@ -17,6 +17,7 @@
 #include "lagrange/scene.h"
 #include "lagrange/simulation.h"
 #include "lagrange/world.h"
+#include "lagrange/step_trace.h"
 #include "options/lanes_option.h"
 #include "state/editor_state.h"
 #include "state/history.h"
@@ -58,6 +59,19 @@ struct ViewOptions {
   bool length_labels = false;
 };
 inline constexpr int kMaxLengthLabels = 60;
+
+// The step view (key I, `shot --step-view`; view/step_view.h): one substep of lane 1 frozen and taken apart.
+struct StepViewState {
+  bool active = false;
+  StepTrace trace;       // the substep from lane 1's state when the view opened
+  int iterate = 0;       // the iterate shown (0 .. trace.iterates.size() − 1)
+  // One substep moves a particle by v h, and the constraint corrects it by far less (g h², v² h² / L): the motion
+  // q → q* is drawn × `magnification` about q, the corrections q* → iterate × `correction_magnification` about the
+  // drawn q* (0: each chosen from the trace; equal factors: one magnification about q).
+  double magnification = 0.0, correction_magnification = 0.0;
+  double chosen = 1.0, correction_chosen = 1.0;  // the factors in use
+  bool legend_was_shown = true, trails_were_shown = true;  // hidden while the view is open (its panel has a legend)
+};
 
 // A UI action, applied between physics steps.
 struct Command {
@@ -265,6 +279,7 @@ struct SandboxState {
   Hover hover;
   Drag drag;
   EditorState editor;    // Edit mode (key E): the scene editor
+  StepViewState step_view;  // the step view (key I): one substep frozen, its iterates stepped through
   MeasureState measure;  // the Measure strip: period timer, stopwatch, protractor, energy bars (key M)
   FrameTiming timing;
   InputCounts input_counts;

@@ -37,6 +37,10 @@ constexpr Shortcut kShortcuts[] = {
     {"Ctrl+L", "remove the last lane", {SDLK_l}, false, true},
     {"V", "lanes overlaid / side by side", {SDLK_v}},
     {"X", "draw rod length errors x1 / x10 / x100 / x1000", {SDLK_x}},
+    {"I", "step view on / off: the next substep frozen, its prediction, iterates, corrections and residuals (pauses)",
+     {SDLK_i}},
+    {"Left / Right (step view)", "previous / next iterate of the frozen substep", {SDLK_LEFT, SDLK_RIGHT}},
+    {"Home / End (step view)", "first / last iterate", {SDLK_HOME, SDLK_END}},
     {"E", "Edit mode on / off: build the scene with the mouse (keys below); off plays the edited scene", {SDLK_e}},
     {"Ctrl+S", "save the scene as it is now (to the last file saved, or a new one)", {SDLK_s}, false, true},
     {"Ctrl+Q", "quit", {SDLK_q}, false, true},
@@ -92,6 +96,7 @@ void draw_ui(SandboxState& state) {
     if (state.measure.shown) draw_measure_panel(state);
   }
   draw_scene_overlays(state);
+  draw_step_view_panel(state);
   draw_lane_overlay(state);
   draw_timeline(state);
   draw_recording_indicator(state);

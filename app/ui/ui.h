@@ -56,6 +56,7 @@ void draw_ui(SandboxState& state);
 
 void draw_control_panel(SandboxState& state);  // control_panel.cpp
 void draw_diagnostics(SandboxState& state);    // diagnostics_panel.cpp
+void draw_step_view_panel(SandboxState& state);  // step_view_panel.cpp: the step view's legend, residuals, keys
 // The texts over the scene (scene_overlays.cpp): the top line and messages, the legend, the lane names in their
 // views, each in a corner where it covers nothing the scene can reach.
 void draw_scene_overlays(SandboxState& state);

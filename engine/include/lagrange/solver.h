@@ -16,6 +16,7 @@ namespace lagrange {
 
 struct StepStats;
 class ContactSet;  // the substep's contact rows (engine/src/contacts/contact_set.h)
+struct StepTrace;  // lagrange/step_trace.h
 
 // Everything a solver may touch during one substep: the model it reads, the settings in force (the model's, or a
 // variant such as posing's weightless ones), the state it advances, and a wall-clock deadline.
@@ -27,6 +28,9 @@ struct StepContext {
   // This substep's contact rows, rebuilt by the world before every substep of a scene with contacts; null otherwise.
   // Each solver resolves their impacts first, then holds them with its own rows (docs/physics.md, "Contacts").
   ContactSet* contacts = nullptr;
+  // When set, the solver records its prediction and every iterate into it (step_trace.h: the step view); null in
+  // every ordinary step.
+  StepTrace* trace = nullptr;
 
   std::span<const Row> rows() const { return model.rows(); }
   std::span<const double> inv_mass() const { return model.inv_mass(); }

@@ -78,6 +78,7 @@ class ProjectionSolver final : public Solver {
     const std::vector<Vec3>& x0 = particles.position;
     gather_compliant_rows(rows_, h, 1.0, soft_, &soft_diagonal_);
     predict_semi_implicit(context, h, x_star_, v_star_);
+    if (context.trace) context.trace->predicted(x_star_);
     factored_at_q_ = false;
     NewtonResult result = project(context, stats, true);
     if (!result.converged && !result.stopped && rank_lost_) {
@@ -222,6 +223,8 @@ class ProjectionSolver final : public Solver {
     NewtonResult result;
     double accepted = residual(context, false);
     ++stats.iterations;
+    const IterateKind kind = at_q || frozen ? IterateKind::Chord : IterateKind::Relinearized;
+    if (context.trace) context.trace->record(at_q || frozen ? IterateKind::FirstGuess : kind, x_);
     result.residual = accepted;
     if (accepted <= context.settings.tolerance) {
       result.converged = true;
@@ -263,6 +266,7 @@ class ProjectionSolver final : public Solver {
         r = residual(context, false);
       }
       ++stats.iterations;
+      if (context.trace) context.trace->record(kind, x_, -1, 0, r <= accepted);
       if (r <= context.settings.tolerance) {
         result.converged = true;
         result.residual = r;
@@ -306,6 +310,8 @@ class ProjectionSolver final : public Solver {
       double residual = with_gradients ? system_.evaluate(rows_, x_, c_, g_) : system_.values(rows_, x_, c_);
       if (!soft_.empty()) residual = soft_residual(context);
       ++stats.iterations;
+      if (context.trace && it > 0)  // it = 0 is the chord's best iterate, recorded already
+        context.trace->record(IterateKind::Newton, x_, -1, 0, residual <= accepted || !std::isfinite(accepted));
       if (!(residual <= accepted) && std::isfinite(accepted) && halvings < kMaxHalvings) {
         // The full Newton step overshot (far from the root of a strongly coupled system, e.g. cloth): go back
         // half of it and look again.
@@ -404,6 +410,7 @@ class ProjectionSolver final : public Solver {
     predict_semi_implicit(context, h, x_star_, v_star_);
     if (contacts)
       for (int i : contacts->moved) x_star_[i] += contacts->dx[i];
+    if (context.trace) context.trace->predicted(x_star_);
     if (model.rows().empty() && contacts->rows.size() > kDirectContactRows) {
       bool converged = false;
       stats.iterations += contacts->project(model.inv_mass(), x0, x_star_, h, context.settings.max_iterations, converged);

@@ -42,6 +42,7 @@ class RattleSolver final : public Solver {
     }
     if (contacts)
       for (int i : contacts->moved) x_star_[i] += contacts->dx[i];
+    if (context.trace) context.trace->predicted(x_star_);
     system_.evaluate(rows, x0, c_, g_);
     x_ = x_star_;
     gather_compliant_rows(rows, h, 2.0, soft_);  // λ = (h²/2) Λ here, hence α̃ = 2α/h²
@@ -76,6 +77,7 @@ class RattleSolver final : public Solver {
       for (int s = 0; s < rows.rows[k].count; ++s) v_[rows.rows[k].particle[s]] += (lambda_[k] / h) * weighted_[k].g[s];
       diagonal_.push_back({k, 1.0});
     }
+    if (context.trace) context.trace->record_velocity(IterateKind::HalfKick, x_, v_);
     if (unilateral) {
       velocity_with_unilateral_rows(context, rows, stats);
     } else {
@@ -88,6 +90,7 @@ class RattleSolver final : public Solver {
       system_.solve(mu_);
       system_.displace(rows, weighted_, mu_, v_);
     }
+    if (context.trace) context.trace->record_velocity(IterateKind::VelocityCorrection, x_, v_);
 
     for (std::size_t i = 0; i < n; ++i) {
       if (context.fixed(i)) continue;

@@ -73,6 +73,7 @@ ShakeResult shake_positions(const StepContext& context, const RowSet& row_set, c
         const int p = row.particle[s];
         x[p] += (delta * inv_mass[p]) * g0[k].g[s];
       }
+      if (context.trace) context.trace->record(IterateKind::RowCorrection, x, static_cast<int>(k), result.sweeps);
     }
     if (all_within) {
       result.converged = true;
@@ -94,6 +95,7 @@ class ShakeSolver final : public Solver {
     predict_semi_implicit(context, h, x_, v_);
     if (contacts)
       for (int i : contacts->moved) x_[i] += contacts->dx[i];
+    if (context.trace) context.trace->predicted(x_);
     if (contacts && model.rows().empty()) {  // contacts alone: the contact rows' own Gauss–Seidel
       bool converged = false;
       stats.iterations += contacts->project(model.inv_mass(), x0_, x_, h, context.settings.max_iterations, converged,

@@ -6,6 +6,7 @@
 
 #include "../contacts/contact_set.h"
 #include "lagrange/solver.h"
+#include "lagrange/step_trace.h"
 #include "row_system.h"
 
 namespace lagrange {
