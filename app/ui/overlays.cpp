@@ -77,7 +77,7 @@ void draw_ui(SandboxState& state) {
   // What this frame may not draw is not left over from the last one.
   for (const char* name : {"tooltip", "control panel", "diagnostics panel", "editor panel", "measure panel", "left bar",
                            "right bar", "collapse left", "collapse right", "timeline slider", "timeline back",
-                           "timeline play", "record button"})
+                           "timeline play", "record button", "step view"})
     state.widget_rects.erase(name);
   if (state.editor.active) {  // Edit mode: the Editor panel in place of the plots; no time, no lanes, no legend
     if (!state.view.presentation && state.view.panels) {

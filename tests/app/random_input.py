@@ -35,7 +35,7 @@ LOOKS = [[], ["--ui-scale", "2", "--theme", "light", "--measure"], ["--ui-scale"
 
 # SDL key names (lagrange-lab --list-keys) to X keysym names (xdotool key ...).
 KEYSYMS = {"Space": "space", "Right": "Right", "Left": "Left", "[": "bracketleft", "]": "bracketright",
-           "Tab": "Tab", "Escape": "Escape", "Return": "Return"}
+           "Tab": "Tab", "Escape": "Escape", "Return": "Return", "Home": "Home", "End": "End"}
 
 
 def keysym(sdl_name):
