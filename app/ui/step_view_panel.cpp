@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include <imgui.h>
 
@@ -82,23 +83,32 @@ void residual_plot(const SandboxState& state, float width, float height) {
   }
   const bool velocity_stages = std::any_of(trace.iterates.begin(), trace.iterates.end(),
                                            [](const TraceIterate& it) { return is_velocity_stage(it.kind); });
+  // Many iterates (SHAKE's one-row steps on a chain): small dots, and a line through the end of each sweep only.
+  const bool dense = count > 60;
+  std::vector<ImVec2> sweeps;
   for (int k = 0; k < count; ++k) {
     const TraceIterate& it = trace.iterates[static_cast<std::size_t>(k)];
     const ImVec2 p = at(k, it.max_violation);
-    if (k > 0 && !is_velocity_stage(it.kind)) {
+    const bool ends_sweep = it.kind == IterateKind::RowCorrection &&
+                            (k + 1 == count || trace.iterates[static_cast<std::size_t>(k + 1)].sweep != it.sweep);
+    if (dense) {
+      if (ends_sweep) sweeps.push_back(p);
+    } else if (k > 0 && !is_velocity_stage(it.kind)) {
       const TraceIterate& prev = trace.iterates[static_cast<std::size_t>(k - 1)];
       if (!is_velocity_stage(prev.kind)) draw->AddLine(at(k - 1, prev.max_violation), p, colours.plot.label, 1.0f);
     }
     const ImU32 colour = to_u32(iterate_colour(it.kind, theme));
-    const float r = count > 60 ? 2.0f : 3.5f;
+    const float r = dense ? 1.2f : 3.5f;
     if (it.accepted) draw->AddCircleFilled(p, r * state.ui_scale, colour);
     else draw->AddCircle(p, r * state.ui_scale, colour, 0, 1.5f);
-    if (k == state.step_view.iterate) draw->AddCircle(p, (r + 4.0f) * state.ui_scale, colours.plot.cursor, 0, 2.0f);
+    if (k == state.step_view.iterate) draw->AddCircle(p, 7.5f * state.ui_scale, colours.plot.cursor, 0, 2.0f);
   }
+  if (sweeps.size() > 1) draw->AddPolyline(sweeps.data(), static_cast<int>(sweeps.size()), colours.plot.total, 0, 2.5f);
   ImGui::Dummy(ImVec2(width, height));
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("max |C| (m) per iterate%s, log scale; dashed: the tolerance; hollow: undone",
-                     velocity_stages ? " (velocity stages: max |J v|, m/s)" : "");
+  ImGui::TextWrapped("max |C| (m) per iterate%s, log scale; dashed: the tolerance; hollow: undone%s",
+                     velocity_stages ? " (velocity stages: max |J v|, m/s)" : "",
+                     dense ? "; the line joins the ends of the sweeps" : "");
   ImGui::PopStyleColor();
 }
 
@@ -130,7 +140,8 @@ void label_particle(const SandboxState& state) {
                         ImGui::GetColorU32(ImGuiCol_WindowBg, 0.8f), 3.0f);
     draw->AddText(pos, to_u32(glm::vec4(glm::vec3(colour), 1.0f)), text);
   };
-  label(trace.start[best], "q", glm::vec4(0.9f), -1.6f);
+  const ImVec4 text = ImGui::GetStyleColorVec4(ImGuiCol_Text);
+  label(trace.start[best], "q", glm::vec4(text.x, text.y, text.z, 1.0f), -1.6f);
   label(magnified_prediction(view, best), "q*", prediction_colour(theme), -0.5f);
   const char* name = is_velocity_stage(now.kind) ? "q'" : (&now == &trace.iterates.back() ? "q'" : "iterate");
   label(magnified(view, best, now.position[best]), name, iterate_colour(now.kind, theme), 0.6f);
@@ -168,7 +179,8 @@ void draw_step_view_panel(SandboxState& state) {
       ImGui::TextColored(colours.accent, "drawn: motion q to q* x%g, corrections from q* x%g", view.chosen,
                          view.correction_chosen);
     ImGui::Separator();
-    swatch(glm::vec4(0.85f), "q: the start (the scene, solid)");
+    const ImVec4 text = ImGui::GetStyleColorVec4(ImGuiCol_Text);
+    swatch(glm::vec4(text.x, text.y, text.z, 1.0f), "q: the start (the scene, solid)");
     swatch(prediction_colour(theme), "q*: the prediction with no constraint force");
     const bool explicit_solver = trace.solver == "acceleration" || trace.solver == "penalty";
     if (!explicit_solver) {
@@ -204,6 +216,17 @@ void draw_step_view_panel(SandboxState& state) {
             prev.max_violation < 1.0)
           ImGui::TextDisabled("log r_k / log r_k-1 = %.2f (1: linear, 2: quadratic)",
                               std::log(it.max_violation) / std::log(prev.max_violation));
+      }
+      const TraceIterate* last_position = nullptr;
+      for (const TraceIterate& candidate : trace.iterates)
+        if (!is_velocity_stage(candidate.kind)) last_position = &candidate;
+      if (last_position && last_position->max_relative > state.world().settings().tolerance &&
+          trace.solver != "acceleration" && trace.solver != "penalty")
+      {
+        ImGui::PushStyleColor(ImGuiCol_Text, colours.slow);
+        ImGui::TextWrapped("not converged: the solver stopped at its cap (max_iterations %d) above the tolerance",
+                           state.world().settings().max_iterations);
+        ImGui::PopStyleColor();
       }
       if (trace.truncated)
         ImGui::TextColored(colours.slow, "%d iterates ran; the first %d are kept", trace.iterates_run, count);
