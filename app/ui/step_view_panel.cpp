@@ -160,24 +160,28 @@ void draw_step_view_panel(SandboxState& state) {
   const float x0 = v[0] / r, y0 = v[1] / r, w = v[2] / r, h = v[3] / r;
   const float scale = static_cast<float>(state.ui_scale);
   const float top = 2.4f * kBaseFontSize * scale;
-  const float width = static_cast<float>(kStepViewPanelShare) * w - 8.0f * scale;
+  const float width = step_view_panel_width(state, w) - 8.0f * scale;
   ImGui::SetNextWindowPos(ImVec2(x0 + w - width - 8.0f * scale, y0 + top));
-  ImGui::SetNextWindowSize(ImVec2(width, std::max(h - top - 8.0f * scale, 100.0f)));
+  // As tall as its content (the top line or a message may sit under it), never past the scene's bottom.
+  ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0.0f), ImVec2(width, std::max(h - 2.0f * top, 100.0f)));
   ImGui::SetNextWindowBgAlpha(0.9f);
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse |
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing;
   if (ImGui::Begin("Step view###step view", nullptr, flags)) {
     remember_rect(state, "step view");
     const Theme theme = state.appearance.theme;
     const Palette& colours = palette(theme);
     const SolverInfo* info = find_solver(trace.solver);
-    ImGui::TextColored(colours.title, "One substep of %s", info ? info->name : trace.solver.c_str());
-    ImGui::Text("h = %.4g s at t = %.4g s", trace.h, state.world().time());
+    ImGui::PushStyleColor(ImGuiCol_Text, colours.title);
+    ImGui::TextWrapped("One substep of %s", info ? info->name : trace.solver.c_str());
+    ImGui::PopStyleColor();
+    ImGui::TextWrapped("h = %.4g s at t = %.4g s", trace.h, state.world().time());
+    ImGui::PushStyleColor(ImGuiCol_Text, colours.accent);
     if (view.correction_chosen == view.chosen)
-      ImGui::TextColored(colours.accent, "displacements from q drawn x%g", view.chosen);
+      ImGui::TextWrapped("displacements from q drawn x%g", view.chosen);
     else
-      ImGui::TextColored(colours.accent, "drawn: motion q to q* x%g, corrections from q* x%g", view.chosen,
-                         view.correction_chosen);
+      ImGui::TextWrapped("drawn: motion q to q* x%g, corrections from q* x%g", view.chosen, view.correction_chosen);
+    ImGui::PopStyleColor();
     ImGui::Separator();
     const ImVec4 text = ImGui::GetStyleColorVec4(ImGuiCol_Text);
     swatch(glm::vec4(text.x, text.y, text.z, 1.0f), "q: the start (the scene, solid)");
@@ -194,6 +198,12 @@ void draw_step_view_panel(SandboxState& state) {
       if (kinds[static_cast<int>(IterateKind::HalfKick)]) {
         swatch(iterate_colour(IterateKind::HalfKick, theme), "velocity before the correction (arrows)");
         swatch(iterate_colour(IterateKind::VelocityCorrection, theme), "velocity after: grad C(q') v' = 0");
+        double v_scale = 0.0, change_scale = 0.0;
+        velocity_scales(state, v_scale, change_scale);
+        const std::string change = "velocity change M^-1 grad C^T mu (yellow, at q'), x" +
+                                   std::to_string(static_cast<long>(std::lround(v_scale > 0 ? change_scale / v_scale : 1.0))) +
+                                   " the velocity arrows";
+        swatch(correction_colour(theme), change.c_str());
       }
     } else {
       swatch(iterate_colour(IterateKind::Explicit, theme), "q': the explicit step v' = v + h a, q' = q + h v'");
@@ -207,15 +217,19 @@ void draw_step_view_panel(SandboxState& state) {
     if (count > 0) {
       const int k = std::clamp(view.iterate, 0, count - 1);
       const TraceIterate& it = trace.iterates[static_cast<std::size_t>(k)];
-      ImGui::Text("iterate %d of %d: %s", k + 1, count, iterate_text(trace, k).c_str());
-      if (is_velocity_stage(it.kind)) ImGui::Text("max |J v| = %.3e m/s", it.max_violation);
-      else ImGui::Text("max |C| = %.3e m  (|C|/L %.2e)", it.max_violation, it.max_relative);
+      ImGui::TextWrapped("iterate %d of %d: %s", k + 1, count, iterate_text(trace, k).c_str());
+      if (is_velocity_stage(it.kind)) ImGui::TextWrapped("max |J v| = %.3e m/s", it.max_violation);
+      else ImGui::TextWrapped("max |C| = %.3e m  (|C|/L %.2e)", it.max_violation, it.max_relative);
       if (k > 0 && !is_velocity_stage(it.kind)) {
         const TraceIterate& prev = trace.iterates[static_cast<std::size_t>(k - 1)];
         if (!is_velocity_stage(prev.kind) && prev.max_violation > 1e-15 && it.max_violation > 1e-15 &&
             prev.max_violation < 1.0)
-          ImGui::TextDisabled("log r_k / log r_k-1 = %.2f (1: linear, 2: quadratic)",
-                              std::log(it.max_violation) / std::log(prev.max_violation));
+        {
+          ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+          ImGui::TextWrapped("log r_k / log r_k-1 = %.2f (1: linear, 2: quadratic)",
+                             std::log(it.max_violation) / std::log(prev.max_violation));
+          ImGui::PopStyleColor();
+        }
       }
       const TraceIterate* last_position = nullptr;
       for (const TraceIterate& candidate : trace.iterates)
@@ -232,8 +246,8 @@ void draw_step_view_panel(SandboxState& state) {
         ImGui::TextColored(colours.slow, "%d iterates ran; the first %d are kept", trace.iterates_run, count);
       if (trace.split_substeps > 0)
         ImGui::TextColored(colours.slow, "the projection split the substep in halves (%d)", trace.split_substeps);
-      const float plot_h = std::clamp(ImGui::GetContentRegionAvail().y * 0.45f, 90.0f * scale, 240.0f * scale);
-      residual_plot(state, ImGui::GetContentRegionAvail().x, plot_h);
+      const float plot_h = std::clamp(0.22f * h, 80.0f * scale, 200.0f * scale);
+      residual_plot(state, width - 2.0f * ImGui::GetStyle().WindowPadding.x, plot_h);
     }
     if (explicit_solver) {
       ImGui::Separator();
@@ -242,7 +256,7 @@ void draw_step_view_panel(SandboxState& state) {
       for (const GravitySplit& split : trace.gravity_split) {
         if (++shown > 4) break;
         const double force = std::abs(trace.row_force[static_cast<std::size_t>(split.row)]);
-        ImGui::Text("rod %d at %d: |lambda| %.3g N, m g along %.3g N, across %.3g N", split.row, split.particle, force,
+        ImGui::TextWrapped("rod %d at %d: |lambda| %.3g N, m g along %.3g N, across %.3g N", split.row, split.particle, force,
                     glm::length(split.along), glm::length(split.across));
       }
       (void)model;

@@ -161,8 +161,33 @@ void frame_step_view(SandboxState& state) {
   step_view_bounds(state, lo, hi);
   // The top line above, the panel on the right.
   const int top = static_cast<int>(std::lround(2.4 * kBaseFontSize * state.ui_scale * state.pixel_ratio));
-  const int width = static_cast<int>(std::lround(camera.width() * (1.0 - kStepViewPanelShare)));
+  const double ratio = std::max(state.pixel_ratio, 1e-6);
+  const double panel = step_view_panel_width(state, static_cast<float>(camera.width() / ratio)) * ratio;
+  const int width = static_cast<int>(std::lround(camera.width() - panel - 8.0 * state.ui_scale * ratio));
   camera.frame_into(lo, hi, camera.x(), camera.y() + top, width, std::max(camera.height() - top, 1));
+}
+
+void velocity_scales(const SandboxState& state, double& velocity, double& change) {
+  const StepTrace& trace = state.step_view.trace;
+  const TraceIterate *before = nullptr, *after = nullptr;
+  for (const TraceIterate& it : trace.iterates) {
+    if (it.kind == IterateKind::HalfKick) before = &it;
+    if (it.kind == IterateKind::VelocityCorrection) after = &it;
+  }
+  double fastest = 0.0, largest = 0.0;
+  for (const TraceIterate* it : {before, after})
+    if (it)
+      for (const Vec3& v : it->velocity) fastest = std::max(fastest, glm::length(v));
+  if (before && after)
+    for (std::size_t i = 0; i < before->velocity.size() && i < after->velocity.size(); ++i)
+      largest = std::max(largest, glm::length(after->velocity[i] - before->velocity[i]));
+  velocity = fastest > 0.0 ? 0.5 * state.length_scale / fastest : 0.0;
+  change = largest > 0.0 ? std::max(velocity, 0.3 * state.length_scale / largest) : velocity;
+}
+
+float step_view_panel_width(const SandboxState& state, float view_width) {
+  const float wanted = std::max(0.38f * view_width, 300.0f * static_cast<float>(state.ui_scale));
+  return std::min(wanted, 0.6f * view_width);
 }
 
 glm::vec4 prediction_colour(Theme theme) {
@@ -255,20 +280,24 @@ void add_step_view(const SandboxState& state, std::span<const double> radii, Dra
                   view.correction_chosen * (now.position[i] - trace.prediction[i]), view_dir,
                   correction_colour(theme), 2.5f * line);
   }
-  if (velocity) {  // RATTLE: the velocities before and after the correction, at q'
-    double fastest = 0.0;
+  if (velocity) {  // RATTLE: the velocities before and after the correction at q', and the change between them
+    double scale = 0.0, change_scale = 0.0;
+    velocity_scales(state, scale, change_scale);
+    const TraceIterate* before = nullptr;
     for (const TraceIterate& it : trace.iterates)
-      for (const Vec3& v : it.velocity) fastest = std::max(fastest, glm::length(v));
-    const double scale = fastest > 0.0 ? 0.5 * state.length_scale / fastest : 0.0;
+      if (it.kind == IterateKind::HalfKick) before = &it;
     for (const TraceIterate& it : trace.iterates) {
-      if (!is_velocity_stage(it.kind)) continue;
-      const bool shown = &it == &now || it.kind == IterateKind::HalfKick;
-      if (!shown) continue;
+      if (!is_velocity_stage(it.kind) || (&it != &now && it.kind != IterateKind::HalfKick)) continue;
       for (std::size_t i = 0; i < n; ++i)
         if (!model.fixed(i))
           add_arrow(list.over, magnified(view, i, it.position[i]), scale * it.velocity[i], view_dir,
-                    iterate_colour(it.kind, theme), (&it == &now ? 3.0f : 1.8f) * line);
+                    iterate_colour(it.kind, theme), (&it == &now ? 3.0f : 2.0f) * line);
     }
+    if (before && now.kind == IterateKind::VelocityCorrection)
+      for (std::size_t i = 0; i < n; ++i)
+        if (!model.fixed(i))
+          add_arrow(list.over, magnified(view, i, now.position[i]), change_scale * (now.velocity[i] - before->velocity[i]),
+                    view_dir, correction_colour(theme), 2.5f * line);
   }
   if (trace.solver == "acceleration" || trace.solver == "penalty") {
     // The forces at q: the rods' Jᵀλ, and gravity split along and across each particle's first rod (the one toward

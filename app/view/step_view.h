@@ -33,10 +33,15 @@ Vec3 magnified_prediction(const StepViewState& view, std::size_t i);
 Vec3 magnified(const StepViewState& view, std::size_t i, Vec3 x);
 // The box of everything the step view draws (q and the magnified ghosts and arrows).
 void step_view_bounds(const SandboxState& state, glm::dvec3& lo, glm::dvec3& hi);
-// Frames lane 1's camera on that box in the part of the view the step view's panel leaves free (its left 60 %).
+// Frames lane 1's camera on that box in the part of the view the step view's panel leaves free (on its left).
 void frame_step_view(SandboxState& state);
-// The share of the scene's width the panel takes, on the right.
-inline constexpr double kStepViewPanelShare = 0.38;
+// The panel's width in window units for a scene view `view_width` units wide: 38 % of it, at least 300 units × the
+// UI scale, at most 60 % of it.
+float step_view_panel_width(const SandboxState& state, float view_width);
+
+// RATTLE's velocity stage: the velocity arrows' scale (the fastest spans half a typical rod) and the velocity
+// change's (the largest change spans 0.3 of one, never less than the velocities' scale), in metres per m/s.
+void velocity_scales(const SandboxState& state, double& velocity, double& change);
 
 // The colours: the prediction, the iterates by kind, the correction arrows, the forces.
 glm::vec4 prediction_colour(Theme theme);
