@@ -22,6 +22,7 @@ set(LAGRANGE_SANDBOX_SHARED_SOURCES
   tools/measurement_table.cpp
   tools/force_scale.cpp
   tools/timeline.cpp
+  tools/convergence_job.cpp  # the Convergence panel's study, on a thread of its own
   # state/ (floor 3): plain data
   state/editor_state.cpp
   state/history.cpp
@@ -30,6 +31,8 @@ set(LAGRANGE_SANDBOX_SHARED_SOURCES
   view/scene_draw.cpp
   # ui/ (floor 5): the panels
   ui/control_panel.cpp
+  ui/convergence_panel.cpp
+  ui/convergence_plot.cpp
   ui/diagnostics_panel.cpp
   ui/display_controls.cpp
   ui/lanes_panel.cpp
