@@ -36,6 +36,7 @@ set(LAGRANGE_SANDBOX_SHARED_SOURCES
   ui/diagnostics_panel.cpp
   ui/display_controls.cpp
   ui/lanes_panel.cpp
+  ui/matrix_panel.cpp
   ui/layout_check.cpp
   ui/measure_panel.cpp
   ui/measure_table.cpp

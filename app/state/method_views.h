@@ -20,6 +20,7 @@ struct MatrixView {
   std::string error;  // why there is none (more than kMaxMatrixRows rows)
   double time = -1.0;           // the world time it was taken at
   unsigned long openings = 0;   // and the scene opening (SandboxState::scene_openings)
+  std::vector<Vec3> position, velocity;  // and the state (a pose or a drag moves it without time passing)
   double wall_age = 0.0;        // wall seconds since it was taken
   int hovered_row = -1;         // the row under the pointer in the heat map (its constraint highlighted), or -1
   // The constraints the scene draws in the highlight colour: the hovered row's, and the dependent rows' while the

@@ -74,7 +74,7 @@ void convergence_section(SandboxState& state) {
   ConvergenceView& c = state.convergence;
   collect(c);
   if (state.expand_sections) ImGui::SetNextItemOpen(true);
-  c.open = ImGui::CollapsingHeader("Convergence: order of accuracy");
+  c.open = ImGui::CollapsingHeader("Convergence");
   remember_rect(state, "convergence: header");
   for (const char* name : {"convergence: until", "convergence: levels", "convergence: run", "convergence: progress",
                            "convergence: cancel", "convergence: plot", "convergence: axes"})

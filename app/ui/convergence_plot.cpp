@@ -36,21 +36,6 @@ const char* solver_name(const std::string& id) {
   return info ? info->name : id.c_str();
 }
 
-std::string legend_text(const ConvergenceResult& r) {
-  char text[160];
-  if (std::isfinite(r.order))
-    std::snprintf(text, sizeof text, "%s   order %.2f", solver_name(r.solver), r.order);
-  else
-    std::snprintf(text, sizeof text, "%s   no fit (the runs failed)", solver_name(r.solver));
-  return text;
-}
-
-std::string reference_text(const ConvergenceReport& report) {
-  char text[120];
-  std::snprintf(text, sizeof text, "reference: RATTLE at Δt = %.3g s", report.reference_dt);
-  return text;
-}
-
 ImVec2 text_size(const char* text, float size) { return ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0.0f, text); }
 
 void text_at(ImDrawList* list, float size, ImVec2 at, ImU32 colour, const std::string& text) {
@@ -103,9 +88,74 @@ std::string decade_label(int d) {
   return text;
 }
 
-float convergence_legend_height(const ConvergenceReport& report, float) {
-  const float line = ImGui::GetFontSize() * 1.35f;
-  return line * static_cast<float>(report.results.size() + 1) + ImGui::GetFontSize() * 0.6f;
+namespace {
+
+// The legend's entries: a swatch (none for the reference's line) and pieces of text, on one line when they fit the
+// width, else a piece a line (each piece in type small enough to fit, down to 0.7 em).
+struct LegendEntry {
+  bool swatch = true;
+  std::vector<std::string> pieces;
+};
+struct LegendLine {
+  std::size_t entry = 0;
+  bool first = true;  // the entry's first line (the swatch's)
+  std::string text;
+  float size = 0.0f;  // the type's size
+};
+constexpr float kSwatchEm = 1.8f, kPadEm = 0.5f, kLineEm = 1.35f;
+
+std::vector<LegendEntry> legend_entries(const ConvergenceReport& report) {
+  std::vector<LegendEntry> entries;
+  for (const ConvergenceResult& r : report.results) {
+    char order[64];
+    if (std::isfinite(r.order)) std::snprintf(order, sizeof order, "order %.2f", r.order);
+    else std::snprintf(order, sizeof order, "no fit (the runs failed)");
+    entries.push_back({true, {solver_name(r.solver), order}});
+  }
+  char dt[64];
+  std::snprintf(dt, sizeof dt, "at Δt = %.3g s", report.reference_dt);
+  entries.push_back({false, {"reference: RATTLE", dt}});
+  return entries;
+}
+
+std::vector<LegendLine> legend_lines(const std::vector<LegendEntry>& entries, float width) {
+  const float fs = ImGui::GetFontSize();
+  const float indent = (kSwatchEm + kPadEm) * fs;
+  std::vector<LegendLine> lines;
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    const LegendEntry& e = entries[k];
+    std::string whole;
+    for (const std::string& piece : e.pieces) whole += (whole.empty() ? "" : "   ") + piece;
+    const float room = width - (e.swatch ? indent : 0.0f);
+    if (text_size(whole.c_str(), fs).x <= room) {
+      lines.push_back({k, true, whole, fs});
+      continue;
+    }
+    for (std::size_t i = 0; i < e.pieces.size(); ++i) {
+      float size = fs;
+      while (size > 0.7f * fs && text_size(e.pieces[i].c_str(), size).x > room) size -= 0.05f * fs;
+      lines.push_back({k, i == 0, e.pieces[i], size});
+    }
+  }
+  return lines;
+}
+
+float legend_width(const std::vector<LegendEntry>& entries) {
+  const float fs = ImGui::GetFontSize();
+  float w = 0.0f;
+  for (const LegendEntry& e : entries) {
+    std::string whole;
+    for (const std::string& piece : e.pieces) whole += (whole.empty() ? "" : "   ") + piece;
+    w = std::max(w, (e.swatch ? (kSwatchEm + kPadEm) * fs : 0.0f) + text_size(whole.c_str(), fs).x);
+  }
+  return w;
+}
+
+}  // namespace
+
+float convergence_legend_height(const ConvergenceReport& report, float width) {
+  const float fs = ImGui::GetFontSize();
+  return kLineEm * fs * static_cast<float>(legend_lines(legend_entries(report), width).size()) + 0.6f * fs;
 }
 
 ConvergencePlotRects draw_convergence_plot(ImDrawList* list, ImVec2 lo, ImVec2 hi, const ConvergenceReport& report,
@@ -114,8 +164,7 @@ ConvergencePlotRects draw_convergence_plot(ImDrawList* list, ImVec2 lo, ImVec2 h
   const Ink c = ink(light);
   const float fs = ImGui::GetFontSize();
   const float pad = 0.6f * fs;
-  const float line = 1.35f * fs;
-  const float swatch = 2.2f * fs;
+  const float line = kLineEm * fs;
 
   // The data's range in whole decades.
   double x_min = INFINITY, x_max = -INFINITY, y_min = INFINITY, y_max = -INFINITY;
@@ -135,14 +184,8 @@ ConvergencePlotRects draw_convergence_plot(ImDrawList* list, ImVec2 lo, ImVec2 h
   yd0 -= 1;  // a decade of room under the lowest point: the slope triangles sit there, under the curves
 
   // The legend: a column at the right when wide, lines under the axes when narrow.
-  std::vector<std::string> entries;
-  float legend_w = 0.0f;
-  for (const ConvergenceResult& r : report.results) {
-    entries.push_back(legend_text(r));
-    legend_w = std::max(legend_w, swatch + pad + text_size(entries.back().c_str(), fs).x);
-  }
-  const std::string reference = reference_text(report);
-  legend_w = std::max(legend_w, text_size(reference.c_str(), fs).x);
+  const std::vector<LegendEntry> entries = legend_entries(report);
+  const float legend_w = legend_width(entries);
   const bool beside = hi.x - lo.x > 50.0f * fs;
   const float legend_h = convergence_legend_height(report, hi.x - lo.x);
 
@@ -191,10 +234,15 @@ ConvergencePlotRects draw_convergence_plot(ImDrawList* list, ImVec2 lo, ImVec2 h
     const float w = text_size(label.c_str(), fs).x;
     text_at(list, fs, {a0.x - pad - w, Y(std::pow(10.0, d)) - 0.5f * fs}, c.text, label);
   }
+  // The axes' names, shorter where the long ones do not fit.
   const char* x_name = "time step Δt (s)   →  smaller steps to the left";
+  if (text_size(x_name, fs).x > hi.x - lo.x) x_name = "time step Δt (s)";
+  if (text_size(x_name, fs).x > hi.x - lo.x) x_name = "Δt (s)";
   const float x_name_w = text_size(x_name, fs).x;
-  text_at(list, fs, {std::max(a0.x, 0.5f * (a0.x + a1.x - x_name_w)), a1.y + line + 0.3f * fs}, c.faint, x_name);
-  text_at(list, fs, {lo.x, lo.y}, c.faint, "error of the positions at T (m)");
+  text_at(list, fs, {std::max(lo.x, 0.5f * (a0.x + a1.x - x_name_w)), a1.y + line + 0.3f * fs}, c.faint, x_name);
+  const char* y_name = "error of the positions at T (m)";
+  if (text_size(y_name, fs).x > hi.x - lo.x) y_name = "error at T (m)";
+  text_at(list, fs, {lo.x, lo.y}, c.faint, y_name);
 
   // Slope triangles for orders 1 and 2, in the room under the curves at the right: a leg of a quarter of the decades
   // across, the other leg order × as many decades up, so each triangle's long side has the slope of that order.
@@ -256,17 +304,27 @@ ConvergencePlotRects draw_convergence_plot(ImDrawList* list, ImVec2 lo, ImVec2 h
   list->PopClipRect();
 
   // The legend.
-  ImVec2 at = beside ? ImVec2(a1.x + 2.0f * pad, a0.y) : ImVec2(a0.x, a1.y + 2.0f * line + 0.3f * fs);
-  for (std::size_t k = 0; k < report.results.size(); ++k) {
-    const ImU32 colour = solver_colour(report.results[k].solver, light);
-    const float mid = at.y + 0.5f * fs;
-    list->AddLine({at.x, mid}, {at.x + swatch, mid}, colour, base_thickness * 1.5f);
-    marker_at(list, {at.x + 0.5f * swatch, mid}, base_marker, k, colour, c.axes_bg);
-    text_at(list, fs, {at.x + swatch + pad, at.y}, c.text, entries[k]);
-    rects.legend.push_back({at.x, at.y, at.x + swatch + pad + text_size(entries[k].c_str(), fs).x, at.y + fs});
-    at.y += line;
+  const ImVec2 origin = beside ? ImVec2(a1.x + 2.0f * pad, a0.y) : ImVec2(lo.x, a1.y + 2.0f * line + 0.3f * fs);
+  const float room = beside ? hi.x - origin.x : hi.x - lo.x;
+  const float indent = (kSwatchEm + kPadEm) * fs;
+  float y = origin.y;
+  rects.legend.assign(report.results.size(), {});
+  for (const LegendLine& l : legend_lines(entries, room)) {
+    const bool swatched = entries[l.entry].swatch;
+    const float x = origin.x + (swatched ? indent : 0.0f);
+    if (swatched && l.first) {
+      const ImU32 colour = solver_colour(report.results[l.entry].solver, light);
+      const float mid = y + 0.5f * fs;
+      list->AddLine({origin.x, mid}, {origin.x + kSwatchEm * fs, mid}, colour, base_thickness * 1.5f);
+      marker_at(list, {origin.x + 0.5f * kSwatchEm * fs, mid}, base_marker, l.entry, colour, c.axes_bg);
+      rects.legend[l.entry] = {origin.x, y, origin.x, y + fs};
+    }
+    text_at(list, l.size, {x, y + 0.5f * (fs - l.size)}, swatched ? c.text : c.faint, l.text);
+    if (swatched)
+      rects.legend[l.entry][2] = std::max(rects.legend[l.entry][2], x + text_size(l.text.c_str(), l.size).x),
+      rects.legend[l.entry][3] = y + fs;
+    y += kLineEm * fs;
   }
-  text_at(list, fs, at, c.faint, reference);
   return rects;
 }
 
