@@ -22,6 +22,7 @@ struct MatrixView {
   unsigned long openings = 0;   // and the scene opening (SandboxState::scene_openings)
   std::vector<Vec3> position, velocity;  // and the state (a pose or a drag moves it without time passing)
   double wall_age = 0.0;        // wall seconds since it was taken
+  double cost = 0.0;            // wall seconds it took
   int hovered_row = -1;         // the row under the pointer in the heat map (its constraint highlighted), or -1
   // The constraints the scene draws in the highlight colour: the hovered row's, and the dependent rows' while the
   // section is open. Filled by the panel each frame; empty when it is closed.

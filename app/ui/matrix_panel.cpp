@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -20,7 +21,7 @@ namespace {
 
 // Up to this many rows the cells carry their numbers; beyond, the pattern of nonzero entries.
 constexpr int kNumberedRows = 12;
-// Above this many rows the analysis (O(rows³)) is redone at most twice a second while the scene moves.
+// Above this many rows the analysis (O(rows³)) is redone at most twice a second while the scene moves (refresh).
 constexpr int kLiveRows = 150;
 
 void refresh(SandboxState& state) {
@@ -29,15 +30,19 @@ void refresh(SandboxState& state) {
   const World& world = state.world();
   const bool same = m.openings == state.scene_openings && m.time == world.time() &&
                     m.position == world.state().position && m.velocity == world.state().velocity;
+  // A large analysis waits at least half a second, and four times as long as the last one took, so the window keeps
+  // most of its frames for the scene.
   const bool large = m.analysis && m.analysis->rows > kLiveRows;
-  if ((m.analysis || !m.error.empty()) && (same || (large && m.wall_age < 0.5))) return;
+  if ((m.analysis || !m.error.empty()) && (same || (large && m.wall_age < std::max(0.5, 4.0 * m.cost)))) return;
   m.time = world.time();
   m.openings = state.scene_openings;
   m.position = world.state().position;
   m.velocity = world.state().velocity;
   m.wall_age = 0.0;
+  const auto start = std::chrono::steady_clock::now();
   try {
     m.analysis = std::make_shared<const MatrixAnalysis>(analyse_matrix(world));
+    m.cost = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     m.error.clear();
   } catch (const Error& error) {
     m.analysis.reset();
