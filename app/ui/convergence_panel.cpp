@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <new>
 #include <string>
+#include <system_error>
 
 #include "ui/convergence_plot.h"
 #include "ui/ui.h"
@@ -29,8 +31,10 @@ void start(SandboxState& state) {
   c.message.clear();
   try {
     c.job = std::make_shared<ConvergenceJob>(std::move(scene), std::move(study));
-  } catch (const std::exception& error) {  // no thread could be started
-    c.message = error.what();
+  } catch (const std::system_error&) {  // no thread could be started (the page has none)
+    c.message = "no thread to run the study in here; lagrange-lab converge runs it";
+  } catch (const std::bad_alloc&) {
+    c.message = "out of memory for a copy of the scene";
   }
   c.scene_name = state.scene.name;
 }
