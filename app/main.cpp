@@ -53,8 +53,8 @@ int dispatch(int argc, char** argv) {
   if (command == "run") return cli::run_main(argc - 2, argv + 2);
   if (command == "solvers") return cli::solvers_main(argc - 2, argv + 2);
   if (command == "bench") return cli::bench_main(argc - 2, argv + 2);
-  if (command == "converge") return cli::converge_main(argc - 2, argv + 2);
 #ifdef LAGRANGE_HAVE_SANDBOX
+  if (command == "converge") return cli::converge_main(argc - 2, argv + 2, app::render_convergence_plot);
   if (command == "matrix")
     return cli::matrix_main(argc - 2, argv + 2, [](int w, int h, const std::vector<std::uint8_t>& rgba, std::string& png) {
       return app::encode_png(app::Image{w, h, rgba}, png);
@@ -65,6 +65,7 @@ int dispatch(int argc, char** argv) {
   if (command.empty() || command.ends_with(".json") || command[0] == '-')
     return app::sandbox_main(argc - 1, argv + 1);
 #else
+  if (command == "converge") return cli::converge_main(argc - 2, argv + 2, {});
   if (command == "matrix") return cli::matrix_main(argc - 2, argv + 2, {});
   if (command.empty() || command == "gui" || command == "shot" || command == "record" ||
       command.ends_with(".json")) {

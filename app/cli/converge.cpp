@@ -1,6 +1,7 @@
 // `lagrange-lab converge`: the order of accuracy of each solver on a scene (lagrange/convergence.h), printed and as CSV.
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -34,6 +35,8 @@ options:
   --dt S           the coarsest substep h (default: the scene's dt / substeps)
   --set KEY=VALUE  change a setting of the scene first (repeatable; run --help lists them)
   --csv FILE|-     one line per run: solver,dt,error (full precision), then the fitted orders as solver,order
+  --plot FILE.png  the log-log picture: error against dt, a line per solver in its colour, the fitted orders in
+                   the legend, slope triangles for orders 1 and 2 (drawn as `shot` draws, with no display)
   --allow-large    lift the limits on scene size (docs/cli.md)
   --help           this text
 Exit codes: 0 ok, 1 could not write output, 2 bad command line or scene file, 3 a run became non-finite at every
@@ -49,9 +52,9 @@ std::vector<std::string> split(const std::string& text) {
 
 }  // namespace
 
-int converge_main(int argc, char** argv) {
+int converge_main(int argc, char** argv, const PlotRenderer& render_plot) {
   Args args(argc, argv);
-  std::optional<std::string> scene_path, csv;
+  std::optional<std::string> scene_path, csv, plot;
   std::optional<double> until, dt;
   ConvergenceStudy study;
   SettingPairs sets;
@@ -66,6 +69,7 @@ int converge_main(int argc, char** argv) {
     if (auto v = args.option("--levels")) { study.levels = static_cast<int>(parse_count("--levels", *v, 2, 12)); continue; }
     if (auto v = args.option("--dt")) { dt = parse_number("--dt", *v); continue; }
     if (auto v = args.option("--csv")) { csv = *v; continue; }
+    if (auto v = args.option("--plot")) { plot = *v; continue; }
     if (set_option(args, sets)) continue;
     if (scene_option(args, limits)) continue;
     if (!scene_path) {
@@ -81,6 +85,14 @@ int converge_main(int argc, char** argv) {
     if (!find_solver(id)) throw UsageError("--solvers: unknown solver " + lagrange::quoted(id) + " (" + solver_ids() + ")");
   if (csv && csv->empty()) throw UsageError("--csv needs a file name (or - for standard output)");
   if (csv) io::refuse_same_file(*scene_path, *csv);
+  if (plot) {
+    if (plot->empty()) throw UsageError("--plot needs a file name");
+    if (!plot->ends_with(".png")) throw UsageError("--plot: the file must end in .png, got " + lagrange::quoted(*plot));
+    if (!render_plot) throw UsageError("--plot needs the sandbox's build (LAGRANGE_BUILD_APP); write a --csv");
+    io::refuse_same_file(*scene_path, *plot);
+    if (csv && !io::is_standard_output(*csv) && std::filesystem::path(*csv) == std::filesystem::path(*plot))
+      throw UsageError("--csv and --plot name the same file");
+  }
   Scene scene = load_scene_file(*scene_path, limits);
   apply_sets(scene.settings, sets);
   study.until = *until;
@@ -102,6 +114,18 @@ int converge_main(int argc, char** argv) {
     file.write("solver,order\n");
     for (const ConvergenceResult& r : report.results)
       file.print("%s,%s\n", r.solver.c_str(), format_number(r.order).c_str());
+    file.commit();
+  }
+  if (plot) {
+    const std::string title = "Order of accuracy: " + std::filesystem::path(*scene_path).filename().string() +
+                              ", positions at T = " + format_number(*until) + " s";
+    std::string png;
+    if (std::string problem = render_plot(report, title, png); !problem.empty()) {
+      std::fprintf(stderr, "lagrange-lab converge: --plot: %s; no PNG written\n", problem.c_str());
+      return kExitOutputFailed;
+    }
+    io::OutputFile file(*plot);
+    file.write(png);
     file.commit();
   }
   std::fprintf(summary, "reference rattle at dt %.4g\n", report.reference_dt);

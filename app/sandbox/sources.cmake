@@ -22,6 +22,7 @@ set(LAGRANGE_SANDBOX_SHARED_SOURCES
   tools/measurement_table.cpp
   tools/force_scale.cpp
   tools/timeline.cpp
+  tools/convergence_job.cpp  # the Convergence panel's study, on a thread of its own
   # state/ (floor 3): plain data
   state/editor_state.cpp
   state/history.cpp
@@ -31,9 +32,12 @@ set(LAGRANGE_SANDBOX_SHARED_SOURCES
   view/step_view.cpp
   # ui/ (floor 5): the panels
   ui/control_panel.cpp
+  ui/convergence_panel.cpp
+  ui/convergence_plot.cpp
   ui/diagnostics_panel.cpp
   ui/display_controls.cpp
   ui/lanes_panel.cpp
+  ui/matrix_panel.cpp
   ui/layout_check.cpp
   ui/measure_panel.cpp
   ui/measure_table.cpp

@@ -21,6 +21,7 @@
 #include "options/lanes_option.h"
 #include "state/editor_state.h"
 #include "state/history.h"
+#include "state/method_views.h"
 #include "tools/measure_tools.h"
 #include "tools/timeline.h"
 #include "window/camera.h"
@@ -281,6 +282,8 @@ struct SandboxState {
   EditorState editor;    // Edit mode (key E): the scene editor
   StepViewState step_view;  // the step view (key I): one substep frozen, its iterates stepped through
   MeasureState measure;  // the Measure strip: period timer, stopwatch, protractor, energy bars (key M)
+  MatrixView matrix;            // Diagnostics' Matrix section: J M⁻¹ Jᵀ of lane 1's state (method_views.h)
+  ConvergenceView convergence;  // Diagnostics' Convergence section: the order of accuracy, in the background
   FrameTiming timing;
   InputCounts input_counts;
   std::string renderer_name;

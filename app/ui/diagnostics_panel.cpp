@@ -259,6 +259,8 @@ void draw_diagnostics(SandboxState& state) {
   const float plot_h = fitted_plot_height(state, 95.0f * static_cast<float>(state.ui_scale));
   energy_heading(state);
   plots(state, specs, plot_h);
+  matrix_section(state);
+  convergence_section(state);
   renderer_line(state);
   ImGui::End();
 }

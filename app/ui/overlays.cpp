@@ -79,6 +79,10 @@ void draw_ui(SandboxState& state) {
                            "right bar", "collapse left", "collapse right", "timeline slider", "timeline back",
                            "timeline play", "record button", "step view"})
     state.widget_rects.erase(name);
+  if (state.convergence.figure) {  // `converge --plot`: the picture alone
+    draw_convergence_figure(state);
+    return;
+  }
   if (state.editor.active) {  // Edit mode: the Editor panel in place of the plots; no time, no lanes, no legend
     if (!state.view.presentation && state.view.panels) {
       draw_control_panel(state);

@@ -299,9 +299,14 @@ void add_rod(const SandboxState& state, const Camera& camera, const World& world
     colour = error_colour(std::abs(constraint.value(0, p.position)) / constraint.length_scale(0), theme);
   }
   const bool hovered = state.hover.kind == Hover::Kind::Rod && state.hover.index == index;
+  // The Matrix section's highlight (a dependent row, the row under the pointer): orange, wider, on lane 1.
+  const std::vector<int>& marked = state.matrix.highlighted;
+  const bool highlighted =
+      &world == &state.world() && std::find(marked.begin(), marked.end(), index) != marked.end();
+  if (highlighted) colour = kMatrixHighlight;
   const double rest = constraint.length_scale(0);
   const auto [a, b] = drawn_ends(p.position[ids[0]], p.position[ids[1]], rest, state.view.error_exaggeration);
-  add_segment(list.segments, a, b, hovered ? width + 3.0f : width,
+  add_segment(list.segments, a, b, hovered || highlighted ? width + 3.0f : width,
               hovered ? glm::mix(colour, glm::vec4(1.0f, 0.95f, 0.55f, 1.0f), 0.5f) : colour);
   if (state.view.rest_ghosts)  // the grid's axis colour, strong: white-ish on dark, dark on light
     add_rest_ghost(camera, p.position[ids[0]], p.position[ids[1]], rest, width,

@@ -66,6 +66,9 @@ bool is_rod(const Constraint& constraint);
 
 // The draw list of lane `lane` (0: lane 1, SandboxState::world; k: state.lanes[k − 1]). Lane 1's list carries the
 // other lanes as ghosts when they are overlaid.
+// The Matrix section's highlight of a rod (a dependent row; the row under the pointer in its heat map): the same
+// orange as the dependent rows' mark in the panel and in `matrix --out FILE.png`.
+inline constexpr glm::vec4 kMatrixHighlight{0.94f, 0.55f, 0.08f, 1.0f};
 void build_draw_list(const SandboxState& state, std::span<const double> radii, DrawList& list, int lane = 0);
 
 }  // namespace lagrange::app

@@ -188,14 +188,14 @@ void build_fonts(float scale) {
   io.FontGlobalScale = 1.0f;
   const char* font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
   if (std::filesystem::exists(font)) {
-    // Latin, Greek (λ, Δ, β), arrows, geometric shapes (● ◎) and the superscript T of Jᵀ. The ranges must outlive
-    // the atlas: built once.
+    // Latin, Greek (λ, Δ, β), arrows, geometric shapes (● ◎), the superscript T of Jᵀ and the exponents of 10⁻³.
+    // The ranges must outlive the atlas: built once.
     static ImVector<ImWchar> ranges;
     if (ranges.empty()) {
       ImFontGlyphRangesBuilder builder;
       builder.AddRanges(io.Fonts->GetGlyphRangesDefault());
       static const ImWchar extra[] = {0x0300, 0x036F, 0x0370, 0x03FF, 0x1D40, 0x1D40, 0x2010, 0x2027,
-                                      0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0};
+                                      0x2070, 0x207F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0};
       builder.AddRanges(extra);
       builder.BuildRanges(&ranges);
     }

@@ -1,6 +1,7 @@
 // The order of accuracy, measured (convergence.h).
 #include "lagrange/convergence.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -12,19 +13,37 @@ namespace lagrange {
 
 namespace {
 
+// Counts the steps done against those the whole study takes, for ConvergenceStudy::progress and ::cancel.
+struct StudyClock {
+  const ConvergenceStudy& study;
+  double total = 1.0, done = 0.0;
+  void step() {
+    done += 1.0;
+    if (study.cancel && study.cancel->load(std::memory_order_relaxed)) throw ConvergenceCancelled();
+    if (study.progress && std::fmod(done, 4096.0) == 0.0) study.progress(std::min(done / total, 1.0));
+  }
+};
+
 // The scene run to T with this solver and substep h (one substep per step); the positions at T, or empty when a
 // step went non-finite.
-std::vector<Vec3> positions_at(const Scene& scene, const std::string& solver, double h, double until) {
+std::vector<Vec3> positions_at(const Scene& scene, const std::string& solver, double h, double until,
+                               StudyClock& clock) {
   Scene copy = scene;
   copy.settings.solver = solver;
   copy.settings.substeps = 1;
   copy.settings.dt = h;
   World world = make_world(copy);
   const long steps = std::lround(until / h);
+  const double end = clock.done + static_cast<double>(steps);
   for (long s = 0; s < steps; ++s) {
+    clock.step();
     world.step();
-    if (world.stats().non_finite) return {};
+    if (world.stats().non_finite) {
+      clock.done = end;
+      return {};
+    }
   }
+  if (clock.study.progress) clock.study.progress(std::min(clock.done / clock.total, 1.0));
   return world.state().position;
 }
 
@@ -60,7 +79,12 @@ ConvergenceReport convergence_study(const Scene& scene, const ConvergenceStudy& 
 
   ConvergenceReport report;
   report.reference_dt = finest / 16.0;
-  const std::vector<Vec3> reference = positions_at(scene, "rattle", report.reference_dt, study.until);
+  StudyClock clock{study};
+  clock.total = static_cast<double>(std::lround(study.until / report.reference_dt));
+  for (int level = 0; level < study.levels; ++level)
+    clock.total += static_cast<double>(solvers.size()) *
+                   static_cast<double>(std::lround(study.until / (h0 / std::ldexp(1.0, level))));
+  const std::vector<Vec3> reference = positions_at(scene, "rattle", report.reference_dt, study.until, clock);
   if (reference.empty()) throw Error("the reference run (rattle) became non-finite");
   for (const std::string& id : solvers) {
     ConvergenceResult result;
@@ -68,7 +92,7 @@ ConvergenceReport convergence_study(const Scene& scene, const ConvergenceStudy& 
     std::vector<double> dts, errors;
     for (int level = 0; level < study.levels; ++level) {
       const double h = h0 / std::ldexp(1.0, level);
-      const std::vector<Vec3> x = positions_at(scene, id, h, study.until);
+      const std::vector<Vec3> x = positions_at(scene, id, h, study.until, clock);
       double error = x.empty() ? std::numeric_limits<double>::quiet_NaN() : 0.0;
       for (std::size_t p = 0; p < x.size(); ++p) error = std::max(error, glm::length(x[p] - reference[p]));
       result.levels.push_back({h, error});

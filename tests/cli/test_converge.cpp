@@ -53,3 +53,54 @@ TEST_CASE("converge refuses a missing --until, an unknown solver, a bad level co
   CHECK(cli("converge " + pendulum + " --until 1 --wat").code == 2);
   CHECK(cli("converge /nonexistent/scene.json --until 1").code == 2);
 }
+
+#ifdef LAGRANGE_HAVE_SANDBOX
+namespace {
+// The width and height in a PNG's IHDR chunk (bytes 16..23, big-endian); {0, 0} when the file is not a PNG.
+std::pair<unsigned, unsigned> png_size(const std::string& png) {
+  if (png.size() < 24 || !png.starts_with("\x89PNG\r\n\x1a\n") || png.substr(12, 4) != "IHDR") return {0, 0};
+  const auto word = [&](std::size_t at) {
+    unsigned v = 0;
+    for (std::size_t i = 0; i < 4; ++i) v = (v << 8) | static_cast<unsigned char>(png[at + i]);
+    return v;
+  };
+  return {word(16), word(20)};
+}
+}  // namespace
+
+TEST_CASE("converge --plot writes the log-log picture as a 1600x1000 PNG beside the same summary") {
+  const fs::path dir = fresh_dir("converge-plot");
+  const std::string args = "converge " + quote(asset("simple_pendulum.json")) +
+                           " --until 1 --levels 4 --solvers projection,rattle";
+  const CliResult plain = cli(args);
+  const CliResult r = cli(args + " --plot " + quote(dir / "orders.png"));
+  REQUIRE(r.code == 0);
+  CHECK(r.out == plain.out);  // the picture changes nothing printed
+  CHECK(order_of(r.out, "rattle") == doctest::Approx(2.0).epsilon(0.075));
+  const std::string png = read_all(dir / "orders.png");
+  CHECK(png_size(png) == std::pair<unsigned, unsigned>{1600, 1000});
+  CHECK(listing(dir) == std::vector<std::string>{"orders.png"});  // no temporary file left beside it
+}
+
+TEST_CASE("converge --plot writes nothing on bad input and never replaces a file with a half-written one") {
+  const fs::path dir = fresh_dir("converge-plot-bad");
+  const std::string pendulum = quote(asset("simple_pendulum.json"));
+  const fs::path out = dir / "p.png";
+  CHECK(cli("converge " + pendulum + " --until 1 --plot " + quote(dir / "p.jpg")).code == 2);  // not a PNG name
+  CHECK(cli("converge " + pendulum + " --until 1 --plot ''").code == 2);
+  CHECK(cli("converge " + pendulum + " --until 1 --solvers verlet --plot " + quote(out)).code == 2);
+  CHECK(cli("converge " + quote(dir / "missing.json") + " --until 1 --plot " + quote(out)).code == 2);
+  CHECK(cli("converge " + pendulum + " --plot " + quote(out)).code == 2);  // no --until
+  CHECK(cli("converge " + pendulum + " --until 1 --csv " + quote(out) + " --plot " + quote(out)).code == 2);
+  CHECK(listing(dir).empty());
+  // An existing file stays as it was when the study is refused (a reference run of more than 5e7 steps).
+  write_all(out, "keep");
+  const CliResult refused = cli("converge " + pendulum + " --until 1000 --levels 12 --plot " + quote(out));
+  CHECK(refused.code == 2);
+  CHECK(read_all(out) == "keep");
+  // The plot over its own scene is refused, the scene untouched.
+  write_all(dir / "scene.png", read_all(asset("simple_pendulum.json")));
+  CHECK(cli("converge " + quote(dir / "scene.png") + " --until 1 --plot " + quote(dir / "scene.png")).code == 2);
+  CHECK(read_all(dir / "scene.png") == read_all(asset("simple_pendulum.json")));
+}
+#endif

@@ -2,7 +2,9 @@
 // solvers' orders on the simple pendulum against what their schemes are (docs/physics.md, "Order of accuracy").
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <cmath>
+#include <vector>
 
 #include "lagrange/convergence.h"
 #include "lagrange/scene.h"
@@ -50,4 +52,38 @@ TEST_CASE("converge: bad studies are refused with the reason") {
   study.levels = 3;
   study.solvers = {"verlet"};
   CHECK_THROWS_AS(convergence_study(scene, study), Error);
+}
+
+TEST_CASE("converge: a study told its progress and given a cancel flag reports the same bits, and stops when cancelled") {
+  const Scene scene = load_scene_file(std::string(LAGRANGE_ASSETS_DIR) + "/simple_pendulum.json");
+  ConvergenceStudy study;
+  study.until = 0.5;
+  study.levels = 3;
+  study.solvers = {"projection", "rattle"};
+  const ConvergenceReport plain = convergence_study(scene, study);
+  // The progress rises, never past 1, and ends at 1: the steps it counts are the study's own.
+  std::vector<double> seen;
+  std::atomic<bool> cancel{false};
+  ConvergenceStudy watched = study;
+  watched.progress = [&](double fraction) { seen.push_back(fraction); };
+  watched.cancel = &cancel;
+  const ConvergenceReport report = convergence_study(scene, watched);
+  REQUIRE(report.results.size() == plain.results.size());
+  for (std::size_t k = 0; k < plain.results.size(); ++k) {
+    CHECK(report.results[k].order == plain.results[k].order);
+    for (std::size_t l = 0; l < plain.results[k].levels.size(); ++l)
+      CHECK(report.results[k].levels[l].error == plain.results[k].levels[l].error);
+  }
+  REQUIRE(!seen.empty());
+  for (std::size_t i = 1; i < seen.size(); ++i) CHECK(seen[i] >= seen[i - 1]);
+  CHECK(seen.back() == doctest::Approx(1.0));
+  // Cancelled from the progress callback: the study stops with ConvergenceCancelled, before it is done.
+  std::vector<double> partial;
+  watched.progress = [&](double fraction) {
+    partial.push_back(fraction);
+    cancel.store(true);
+  };
+  CHECK_THROWS_AS(convergence_study(scene, watched), ConvergenceCancelled);
+  REQUIRE(partial.size() == 1);
+  CHECK(partial[0] < 1.0);
 }

@@ -4,9 +4,12 @@
 // level, so its own error is at least 256 times below the finest level's of a second-order solver.
 #pragma once
 
+#include <atomic>
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "lagrange/model.h"
 #include "lagrange/scene.h"
 
 namespace lagrange {
@@ -27,6 +30,16 @@ struct ConvergenceStudy {
   int levels = 5;               // Δt, Δt/2, … Δt/2^(levels−1)
   std::vector<std::string> solvers;  // ids; empty: every solver in the table
   double coarsest = 0.0;        // the coarsest substep h; 0: the scene's dt / substeps
+  // For a study run in the background (the window's Convergence panel): `progress` is told the fraction of all the
+  // study's steps done (0 .. 1) every few thousand steps and after each run; when `cancel` turns true the study stops
+  // within a step and throws ConvergenceCancelled. Both may be empty.
+  std::function<void(double fraction)> progress;
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+// Thrown by convergence_study when ConvergenceStudy::cancel turned true.
+struct ConvergenceCancelled : Error {
+  ConvergenceCancelled() : Error("the convergence study was cancelled") {}
 };
 
 // The reference positions at T and one result per solver. Throws Error on a bad solver id or level count.
