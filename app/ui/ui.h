@@ -56,16 +56,13 @@ void draw_ui(SandboxState& state);
 
 void draw_control_panel(SandboxState& state);  // control_panel.cpp
 void draw_diagnostics(SandboxState& state);    // diagnostics_panel.cpp
-<<<<<<< HEAD
 void draw_step_view_panel(SandboxState& state);  // step_view_panel.cpp: the step view's legend, residuals, keys
-=======
 // Diagnostics' sections that show the method (issue 25): J M⁻¹ Jᵀ of lane 1's state (matrix_panel.cpp) and the
 // order of accuracy measured in the background (convergence_panel.cpp).
 void matrix_section(SandboxState& state);
 void convergence_section(SandboxState& state);
 // The convergence picture alone, filling the window (state.convergence.figure): `converge --plot`.
 void draw_convergence_figure(SandboxState& state);
->>>>>>> panels
 // The texts over the scene (scene_overlays.cpp): the top line and messages, the legend, the lane names in their
 // views, each in a corner where it covers nothing the scene can reach.
 void draw_scene_overlays(SandboxState& state);
