@@ -433,6 +433,9 @@ TEST_CASE("a corner-to-corner drag beyond reach books every joule: the drift lef
   // speed (the fling cap takes energy). The position-level solvers move each particle by M⁻¹∇C(q)ᵀλ with the
   // gradients at the start of the substep and set v = (q' − q)/h, so a substep changes the energy by exactly
   //     ΔE = Σ_rows h f ∇C(q)·v̄  − (h/2) Σ m g·(v' − v)          (v̄ = (v + v')/2; docs/physics.md, "Energy balance")
+  // SHAKE, in velocity Verlet form, kicks by h f/2 along M⁻¹∇C(q) before the projection and M⁻¹∇C(q') after it
+  // (solver_shake.cpp), so its substep changes the energy by exactly
+  //     ΔE = Σ_rows h f ½(∇C(q) + ∇C(q'))·v̄  − Σ_rows (h² f / 4) Σ_s g·(∇_s C(q) − ∇_s C(q'))
   // The hand's row is booked as W_mouse, so E − E0 − W_mouse − W_damping must be the rods' share of the sum and the
   // gravity term, both computed here from each substep's start and end, independently of World::account_work.
   // Under the hand's pull (100 weights for projection) the rods' share is joules; it is the solver's error (taking a
@@ -445,7 +448,8 @@ TEST_CASE("a corner-to-corner drag beyond reach books every joule: the drift lef
     const double e0 = world.energy().total();
     double rods = 0.0, gravity = 0.0;
     std::vector<Vec3> q, v;
-    RowGradient grad;
+    RowGradient grad, grad_end;
+    const bool verlet = std::string(solver) == "shake";
     const auto own_work = [&](const World& w) {  // one substep, from (q, v) to w's state
       const double h = w.settings().dt / w.settings().substeps;
       const auto rows = w.model().rows();
@@ -453,13 +457,24 @@ TEST_CASE("a corner-to-corner drag beyond reach books every joule: the drift lef
       for (std::size_t r = 0; r < rows.size(); ++r) {
         if (rows[r].constraint->tool()) continue;
         rows[r].constraint->evaluate(rows[r].row, q, grad);
+        rows[r].constraint->evaluate(rows[r].row, w.state().position, grad_end);
+        const double f = w.state().row_force[r];
         double rate = 0.0;
-        for (int s = 0; s < rows[r].count; ++s)
-          rate += glm::dot(grad[s], 0.5 * (v[rows[r].particle[s]] + v1[rows[r].particle[s]]));
-        rods += h * w.state().row_force[r] * rate;
+        for (int s = 0; s < rows[r].count; ++s) {
+          const Vec3 mean = 0.5 * (v[rows[r].particle[s]] + v1[rows[r].particle[s]]);
+          if (!verlet) {
+            rate += glm::dot(grad[s], mean);
+            continue;
+          }
+          rate += glm::dot(0.5 * (grad[s] + grad_end[s]), mean);
+          if (!w.model().fixed(rows[r].particle[s]))
+            gravity -= 0.25 * h * h * f * glm::dot(w.settings().gravity, grad[s] - grad_end[s]);
+        }
+        rods += h * f * rate;
       }
       for (std::size_t i = 0; i < w.particle_count(); ++i)
-        if (!w.model().fixed(i)) gravity -= 0.5 * h * w.model().mass(i) * glm::dot(w.settings().gravity, v1[i] - v[i]);
+        if (!verlet && !w.model().fixed(i))
+          gravity -= 0.5 * h * w.model().mass(i) * glm::dot(w.settings().gravity, v1[i] - v[i]);
       q = w.state().position;
       v = v1;
     };

@@ -1,9 +1,16 @@
-// SHAKE (seed 001, Tuckerman §3.9, eq. 3.9.15), with the same semi-implicit Euler prediction as `projection`, so
-// both solve the same equations C(q* + M⁻¹∇C(q)ᵀλ) = 0 and converge to the same positions. SHAKE visits one row at
-// a time: each correction δλ_k = −C_k(x) / Σ_p (1/m_p) ∇_p C_k(x)·∇_p C_k(q) fixes row k and disturbs its
-// neighbours, so on a long chain the error diffuses one link per sweep: thousands of sweeps (the lesson of the
-// benchmark). One update per row per sweep, as in Ryckaert's original; converged when a whole sweep finds every
-// row within tolerance. A compliant row takes the XPBD step (solvers.h) with α̃ in its denominator.
+// SHAKE (seed 001, Tuckerman §3.9, eq. 3.9.15) in velocity Verlet form: a half kick v½ = v + (h/2) M⁻¹F(q), the
+// drift q* = q + h v½ and SHAKE's projection q' = q* + M⁻¹∇C(q)ᵀλ, as RATTLE's position stage (so λ is (h²/2) times
+// the constraint force); then v' = (q' − q)/h + (h/2) M⁻¹F(q') + M⁻¹∇C(q')ᵀλ/h, the second half kick with the
+// constraint force taken as the first half's, not solved for (RATTLE solves ∇C(q') v' = 0 instead: SHAKE's |J v| is
+// O(h²), not rounding). The extra velocity lies along M⁻¹∇C(q')ᵀ, which the next projection takes out, so from step
+// to step the positions are exactly those of Verlet's leapfrog with SHAKE — and of `projection`, which solves the
+// same equations C(q* + M⁻¹∇C(q)ᵀλ) = 0 — only the start differs: the state's velocity is the velocity at the
+// step's start, so SHAKE takes half a step of acceleration there and is second order, where projection's whole
+// step makes it first order (docs/physics.md, "Order of accuracy").
+// SHAKE visits one row at a time: each correction δλ_k = −C_k(x) / Σ_p (1/m_p) ∇_p C_k(x)·∇_p C_k(q) fixes row k
+// and disturbs its neighbours, so on a long chain the error diffuses one link per sweep: thousands of sweeps (the
+// lesson of the benchmark). One update per row per sweep, as in Ryckaert's original; converged when a whole sweep
+// finds every row within tolerance. A compliant row takes the XPBD step (solvers.h) with α̃ in its denominator.
 #include <cmath>
 
 #include "solvers.h"
@@ -90,8 +97,8 @@ class ShakeSolver final : public Solver {
     ContactSet* contacts = context.contacts;
     const Model& model = context.model;
     x0_ = context.state.position;
-    if (contacts) contacts->resolve_impacts(model, context.state, context.settings, h, true);
-    predict_semi_implicit(context, h, x_, v_);
+    if (contacts) contacts->resolve_impacts(model, context.state, context.settings, h, false);
+    predict_semi_implicit(context, h, x_, v_, 0.5);  // velocity Verlet's half kick and drift
     if (contacts)
       for (int i : contacts->moved) x_[i] += contacts->dx[i];
     if (contacts && model.rows().empty()) {  // contacts alone: the contact rows' own Gauss–Seidel
@@ -99,7 +106,7 @@ class ShakeSolver final : public Solver {
       stats.iterations += contacts->project(model.inv_mass(), x0_, x_, h, context.settings.max_iterations, converged,
                                             false);
       if (!converged) ++stats.failures;
-      commit_with_impacts(context, x_, x0_, h);
+      commit(context, h, nullptr);
       return;
     }
     RowSet rows = context.model;
@@ -108,7 +115,7 @@ class ShakeSolver final : public Solver {
       rows = RowSet(combined_, model, rows_version_);
     }
     system_.prepare(rows);
-    gather_compliant_rows(rows, h, 1.0, soft_);
+    gather_compliant_rows(rows, h, 2.0, soft_);  // λ = (h²/2) Λ, hence α̃ = 2α/h² (as RATTLE)
     system_.evaluate(rows, x0_, c_, g0_);
     ShakeResult result = shake_positions(context, rows, g0_, x_, lambda_, soft_, x0_);
     stats.iterations += result.sweeps;
@@ -123,22 +130,57 @@ class ShakeSolver final : public Solver {
       }
     }
     if (!result.converged) ++stats.failures;
-    commit_with_impacts(context, x_, x0_, h);
+    const double to_force = 2.0 / (h * h);  // λ = (h²/2) Λ for the mean constraint force Λ over the step
     auto& force = context.state.row_force;
-    for (std::size_t k = 0; k < force.size(); ++k) force[k] = lambda_[k] / (h * h);
-    const double to_force = 1.0 / (h * h);
+    for (std::size_t k = 0; k < force.size(); ++k) force[k] = lambda_[k] * to_force;
     if (contacts) {
       const std::size_t first = model.rows().size();
-      for (std::size_t k = 0; k < contacts->rows.size(); ++k) {
-        ContactRow& row = contacts->rows[k];
-        row.lambda = std::max(0.0, lambda_[first + k]);
-        row.force = row.lambda * to_force;
-        row.force_t = row.lambda_t * to_force;
-      }
+      for (std::size_t k = 0; k < contacts->rows.size(); ++k) contacts->rows[k].lambda = std::max(0.0, lambda_[first + k]);
     }
+    commit(context, h, &rows);
   }
 
  private:
+  // The positions x_ and the velocity at the step's end: (x_ − x0)/h with the impacts' change, the second half kick
+  // of the external forces at x_, and the second half of the constraint impulse, taken equal to the first: λ/h
+  // along M⁻¹∇C(x_)ᵀ for every row (`rows`, with the contacts' normal rows), λ_t/h for the contacts' friction.
+  // Contacts alone (`rows` null): their own multipliers. Every row reports the force 2λ/h².
+  void commit(StepContext& context, double h, const RowSet* rows) {
+    commit_with_impacts(context, x_, x0_, h);
+    State& state = context.state;
+    std::vector<Vec3>& v = state.velocity;
+    context.external_forces(v, v_);
+    const auto inv_mass = context.inv_mass();
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (!context.fixed(i)) v[i] += (0.5 * h * inv_mass[i]) * v_[i];
+    const double inv_h = 1.0 / h;
+    if (rows) {
+      system_.evaluate(*rows, x_, c_, g0_);
+      for (std::size_t k = 0; k < rows->rows.size(); ++k) {
+        const Row& row = rows->rows[k];
+        if (lambda_[k] == 0.0) continue;
+        for (int s = 0; s < row.count; ++s) {
+          const int p = row.particle[s];
+          if (!context.fixed(p)) v[p] += (lambda_[k] * inv_h * inv_mass[p]) * g0_[k].g[s];
+        }
+      }
+    }
+    ContactSet* contacts = context.contacts;
+    if (!contacts) return;
+    const double to_force = 2.0 * inv_h * inv_h;
+    for (ContactRow& row : contacts->rows) {
+      Vec3 n;
+      contacts->gap(row, x_, n);
+      const Vec3 kick = (rows ? row.lambda_t : row.lambda * n + row.lambda_t) * inv_h;  // with rows: normal done
+      if (kick != Vec3(0.0)) {
+        if (!context.fixed(row.a)) v[row.a] += inv_mass[row.a] * kick;
+        if (row.b >= 0 && !context.fixed(row.b)) v[row.b] -= inv_mass[row.b] * kick;
+      }
+      row.force = row.lambda * to_force;
+      row.force_t = row.lambda_t * to_force;
+    }
+  }
+
   RowSystem system_;  // only its row evaluation; SHAKE needs no matrix
   std::vector<CompliantRow> soft_;
   std::vector<Vec3> x0_, x_, v_;
