@@ -480,7 +480,7 @@ TEST_CASE("a corner-to-corner drag beyond reach books every joule: the drift lef
           across += glm::dot(grad[s], v[p]);
           bound += inv_mass[p] * glm::length(grad[s]) * spread[p];
         }
-        const double lambda = kappa != 0.0 && bound > 0.0 ? kappa - h * across / bound : kappa;
+        const double lambda = bound > 0.0 ? kappa - h * across / bound : kappa;
         for (int s = 0; s < rows[r].count; ++s) {
           const int p = rows[r].particle[s];
           rods += glm::dot(lambda * grad[s] + kappa * grad_end[s], 0.5 * (v[p] + v1[p])) / h;

@@ -296,7 +296,7 @@ class ShakeSolver final : public Solver {
       for (int s = 0; s < all[k].count; ++s) spread_[all[k].particle[s]] += glm::length(g0_[k].g[s]);
     for (std::size_t k = 0; k < own; ++k) {
       const Row& row = all[k];
-      if (lambda_[k] == 0.0 || compliant_[k]) continue;
+      if (compliant_[k] || (row.unilateral != 0 && lambda_[k] == 0.0)) continue;  // a slack cable: no force
       double across = 0.0, bound = 0.0;
       for (int s = 0; s < row.count; ++s) {
         const int p = row.particle[s];
