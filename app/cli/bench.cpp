@@ -12,10 +12,13 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "capture/output_file.h"
@@ -69,6 +72,10 @@ options:
   --compare BINARY     run every cell twice more as child processes, this build and BINARY (another build of
                        lagrange-lab, e.g. an older commit), alternating which goes first, and print the ratio of
                        their CPU times (whole child process) and of their per-step medians
+  --jobs N             run N cells side by side, one thread each (default 1; 1 .. 8); the table keeps its order.
+                       CPU times per step stay per-thread (each step's own thread's CPU clock), so they still
+                       compare cells; the cells share the memory bandwidth and caches, and wall times include
+                       waiting for a core when N is above the free cores. Not with --compare
   --list-workloads     describe the workloads and exit
   --help               this text
 )";
@@ -514,6 +521,7 @@ Settings bench_settings() {
 // What the command line asked for.
 struct BenchOptions {
   long steps = 60, repeats = 3;
+  int jobs = 1;
   double budget = 30.0;
   std::vector<std::string> workloads, solvers, passed;  // passed: the options a --compare child gets
   std::optional<std::string> json, other;
@@ -537,6 +545,10 @@ bool read_option(Args& args, BenchOptions& o) {
     if (!(o.budget > 0.0 && o.budget <= 3600.0))
       throw UsageError("--budget: must be in > 0 .. 3600 seconds, got " + format_number(o.budget));
     o.passed.insert(o.passed.end(), {"--budget", *v});
+    return true;
+  }
+  if (auto v = args.option("--jobs")) {
+    o.jobs = static_cast<int>(parse_count("--jobs", *v, 1, 8));
     return true;
   }
   if (auto v = args.option("--workload")) { o.workloads.push_back(*v); return true; }
@@ -593,15 +605,53 @@ int run_table(const BenchOptions& o, const std::vector<Workload>& list) {
   std::FILE* table = json_stdout ? stderr : stdout;
   std::fprintf(table, kHeader, "workload", "solver", "cpu-mean", "cpu-med", "wall-med", "iter/step", "max|C|/L", "dE",
                "fail", "recov", "held", "steps");
-  std::vector<Cell> cells;
+  // The cells in table order; with --jobs, N threads take them in that order and the rows are printed in it.
+  std::vector<std::pair<const Workload*, const SolverInfo*>> tasks;
   for (const Workload& workload : list) {
     if (!selected(o.workloads, workload.name)) continue;
-    const Scene scene = workload.build();
-    for (const SolverInfo& info : solver_table()) {
-      if (!selected(o.solvers, std::string(info.id))) continue;
-      cells.push_back(run_cell(workload, scene, info, o.base, o.steps, o.repeats, o.budget));
-      print_cell(table, cells.back());
+    for (const SolverInfo& info : solver_table())
+      if (selected(o.solvers, std::string(info.id))) tasks.emplace_back(&workload, &info);
+  }
+  std::vector<Cell> cells(tasks.size());
+  if (o.jobs <= 1) {
+    const Workload* built_for = nullptr;
+    Scene scene;
+    for (std::size_t t = 0; t < tasks.size(); ++t) {
+      if (tasks[t].first != built_for) scene = tasks[t].first->build(), built_for = tasks[t].first;
+      cells[t] = run_cell(*tasks[t].first, scene, *tasks[t].second, o.base, o.steps, o.repeats, o.budget);
+      print_cell(table, cells[t]);
     }
+  } else {
+    std::mutex mutex;
+    std::size_t next = 0, printed = 0;
+    std::vector<char> done(tasks.size(), 0);
+    std::exception_ptr error;
+    const auto worker = [&] {
+      for (;;) {
+        std::size_t t;
+        {
+          std::lock_guard<std::mutex> lock(mutex);
+          if (next >= tasks.size() || error) return;
+          t = next++;
+        }
+        try {
+          const Scene scene = tasks[t].first->build();
+          cells[t] = run_cell(*tasks[t].first, scene, *tasks[t].second, o.base, o.steps, o.repeats, o.budget);
+        } catch (...) {
+          std::lock_guard<std::mutex> lock(mutex);
+          if (!error) error = std::current_exception();
+          return;
+        }
+        std::lock_guard<std::mutex> lock(mutex);
+        done[t] = 1;
+        for (; printed < tasks.size() && done[printed]; ++printed) print_cell(table, cells[printed]);
+        std::fflush(table);
+      }
+    };
+    std::vector<std::thread> threads;
+    for (int j = 0; j < std::min<int>(o.jobs, static_cast<int>(tasks.size())); ++j) threads.emplace_back(worker);
+    for (std::thread& thread : threads) thread.join();
+    if (error) std::rethrow_exception(error);
   }
   std::fprintf(table, "times in microseconds per 1/60 s step; \"cut\": the cell used up its --budget of %.3g s\n",
                o.budget);
@@ -630,6 +680,7 @@ int bench_main(int argc, char** argv) {
   }
   check_workloads(o.workloads, list);
   if (o.other && o.json) throw UsageError("--compare prints its own table; give --json without it");
+  if (o.other && o.jobs > 1) throw UsageError("--compare runs its cells one at a time; give --jobs without it");
   if (o.other) return compare(*o.other, list, o.workloads, o.solvers, o.passed);
   return run_table(o, list);
 }

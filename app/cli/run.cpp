@@ -41,7 +41,10 @@ options:
                        together from the same state: a lane with another dt steps
                        until it reaches the first lane's time. The summary gets one line per lane; the CSV
                        one row per lane and step, with two more columns in front: lane (1-based) and solver.
-                       Excludes --solver and --save-state
+                       Excludes --solver and --save-state. Lanes that step together (the same dt) and
+                       take long enough (0.2 ms a step together) step side by side on the machine's cores,
+                       with results identical to one after another, bit for bit
+  --serial             step the lanes one after another (to compare: the same results, more wall time)
   --dt S               time step in seconds; default: the scene's
   --steps N            number of steps
   --duration S         simulated seconds (default 10; rounded up to whole steps)
@@ -192,6 +195,7 @@ struct RunOptions {
   std::optional<long> steps, measured_particle;
   long every = 1;
   bool quiet = false;
+  bool serial = false;  // --serial: lanes one after another
   SceneLimits limits;
   double max_violation = kFailedViolation;
   SettingPairs sets;
@@ -217,6 +221,7 @@ bool parse_run_options(int argc, char** argv, RunOptions& o) {
     if (set_option(args, o.sets)) continue;
     if (read_drag_option(args, o.drag)) continue;
     if (args.flag("--quiet")) { o.quiet = true; continue; }
+    if (args.flag("--serial")) { o.serial = true; continue; }
     if (scene_option(args, o.limits)) continue;
     if (auto v = args.option("--max-violation")) {
       o.max_violation = parse_number("--max-violation", *v);
@@ -419,6 +424,7 @@ int run_main(int argc, char** argv) {
     check_substeps(lane_steps, lane.substeps);
   }
   Simulation sim(scene, settings, specs);
+  sim.rules().parallel = !o.serial;
   std::vector<RunLane> runs(sim.size());
   for (std::size_t k = 0; k < runs.size() && multi; ++k) {
     runs[k].label = specs[k].label();

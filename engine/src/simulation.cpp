@@ -3,6 +3,10 @@
 // controller moves its pin's point and compliance, the world steps, the controller measures the pin's stretch.
 #include "lagrange/simulation.h"
 
+#include <exception>
+
+#include "lane_workers.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -127,6 +131,16 @@ std::string Simulation::set_script(const std::vector<ScriptedDrag>& drags, const
 }
 
 std::string Simulation::step_lane(std::size_t k, const std::function<void(std::size_t)>& after_lane_step) {
+  advance_lane(k);
+  return finish_lane(k, after_lane_step);
+}
+
+std::string Simulation::finish_lane(std::size_t k, const std::function<void(std::size_t)>& after_lane_step) {
+  if (after_lane_step) after_lane_step(k);
+  return rules_.failed ? rules_.failed(k, lanes_[k]) : std::string();
+}
+
+void Simulation::advance_lane(std::size_t k) {
   SimLane& lane = lanes_[k];
   World& world = lane.world;
   if (lane.script) lane.script->before_step(world, lane.drag);
@@ -146,8 +160,6 @@ std::string Simulation::step_lane(std::size_t k, const std::function<void(std::s
   a.failures += st.failures;
   a.rollbacks += st.non_finite ? 1 : 0;
   a.dependent = std::max(a.dependent, st.dependent_rows);
-  if (after_lane_step) after_lane_step(k);
-  return rules_.failed ? rules_.failed(k, lane) : std::string();
 }
 
 void Simulation::catch_up_lane(std::size_t k, const std::function<void(std::size_t)>& after_lane_step,
@@ -198,7 +210,108 @@ void Simulation::catch_up_lane(std::size_t k, const std::function<void(std::size
   }
 }
 
+bool Simulation::side_by_side() const {
+  if (!rules_.parallel || lanes_.size() < 2 || rules_.max_catch_up < 1) return false;
+  const World& first = lanes_[0].world;
+  const State& clock = first.state();
+  double took = 0.0;
+  int running = 0;
+  for (const SimLane& lane : lanes_) {
+    if (!lane.running()) continue;
+    ++running;
+    if ((lane.script && !lane.script->empty()) || lane.drag.active()) return false;  // a hand changes the model
+    const World& world = lane.world;
+    const State& s = world.state();
+    // Lane 1's clock, so one step brings it to lane 1's time exactly as the serial catch-up's one step would.
+    if (world.settings().dt != first.settings().dt || s.step != clock.step || s.time != clock.time ||
+        s.clock_time != clock.clock_time || s.clock_step != clock.clock_step)
+      return false;
+    took += world.stats().solve_seconds;
+  }
+  return running >= 2 && took >= rules_.parallel_above && LaneWorkers::useful_threads(lanes_.size()) > 0;
+}
+
+SimulationStep Simulation::step_side_by_side(const std::function<void(std::size_t)>& after_lane_step) {
+  std::vector<std::size_t> stepping;
+  for (std::size_t k = 0; k < lanes_.size(); ++k)
+    if (k == 0 || lanes_[k].running()) stepping.push_back(k);
+  // What a later lane was, to put it back when the serial order would not have stepped it.
+  struct Before {
+    State state;
+    LaneAccounts accounts;
+    DragController drag;
+  };
+  std::vector<Before> before;
+  before.reserve(stepping.size());
+  for (std::size_t k : stepping) before.push_back({lanes_[k].world.state(), lanes_[k].accounts, lanes_[k].drag});
+  std::vector<std::exception_ptr> errors(stepping.size());
+  if (!workers_) workers_ = std::make_shared<LaneWorkers>(LaneWorkers::useful_threads(kMaxLanes));
+  workers_->run(stepping.size(), [&](std::size_t t) {
+    try {
+      advance_lane(stepping[t]);
+    } catch (...) {
+      errors[t] = std::current_exception();
+    }
+  });
+  const auto put_back = [&](std::size_t from) {  // the lanes from stepping[from] on, as the serial order left them
+    for (std::size_t t = from; t < stepping.size(); ++t) {
+      SimLane& lane = lanes_[stepping[t]];
+      lane.world.restore(before[t].state);
+      lane.accounts = before[t].accounts;
+      lane.drag = before[t].drag;
+    }
+  };
+  SimulationStep result;
+  // Lane 1 first, as step() would see it.
+  if (errors[0]) {
+    put_back(1);
+    std::rethrow_exception(errors[0]);
+  }
+  if (std::string failure = finish_lane(0, after_lane_step); !failure.empty()) {
+    put_back(1);
+    result.failed_lane = 0;
+    result.failure = std::move(failure);
+    return result;
+  }
+  for (std::size_t t = 1; t < stepping.size(); ++t) {
+    const std::size_t k = stepping[t];
+    SimLane& lane = lanes_[k];
+    if (errors[t]) {
+      if (!rules_.catch_lane_errors) {
+        put_back(t + 1);
+        std::rethrow_exception(errors[t]);
+      }
+      try {
+        std::rethrow_exception(errors[t]);
+      } catch (const std::exception& error) {
+        if (dynamic_cast<const std::bad_alloc*>(&error)) result.out_of_memory = true;
+        lane.stopped = error.what();
+      }
+      continue;
+    }
+    std::string failure = finish_lane(k, after_lane_step);
+    if (failure.empty()) continue;
+    if (rules_.stop_all) {  // run: the first failure ends the step, and no later lane would have stepped
+      result.failed_lane = static_cast<int>(k);
+      result.failure = std::move(failure);
+      put_back(t + 1);
+      return result;
+    }
+    // The window: this lane alone stops where it was before the step (catch_up_lane's rule).
+    lane.world.restore(before[t].state);
+    char when[80];
+    std::snprintf(when, sizeof when, " after t = %.3f s (stopped there)", before[t].state.time);
+    lane.stopped = failure + when;
+    if (result.failed_lane < 0) {
+      result.failed_lane = static_cast<int>(k);
+      result.failure = lane.stopped;
+    }
+  }
+  return result;
+}
+
 SimulationStep Simulation::step(const std::function<void(std::size_t lane)>& after_lane_step) {
+  if (side_by_side()) return step_side_by_side(after_lane_step);
   SimulationStep result;
   if (std::string failure = step_lane(0, after_lane_step); !failure.empty()) {
     result.failed_lane = 0;

@@ -1,5 +1,5 @@
 // `lagrange-lab converge` (app/cli/converge.cpp): the fitted orders of the schemes on the simple pendulum (first order
-// for projection, SHAKE as started here and the acceleration level, second for RATTLE), its CSV, and its refusals.
+// for projection and the acceleration level, second for RATTLE and SHAKE), its CSV, and its refusals.
 #include <cmath>
 #include <regex>
 

@@ -433,6 +433,10 @@ TEST_CASE("a corner-to-corner drag beyond reach books every joule: the drift lef
   // speed (the fling cap takes energy). The position-level solvers move each particle by M⁻¹∇C(q)ᵀλ with the
   // gradients at the start of the substep and set v = (q' − q)/h, so a substep changes the energy by exactly
   //     ΔE = Σ_rows h f ∇C(q)·v̄  − (h/2) Σ m g·(v' − v)          (v̄ = (v + v')/2; docs/physics.md, "Energy balance")
+  // SHAKE, in velocity Verlet form, moves by M⁻¹∇C(q)ᵀλ after its half kick and kicks by M⁻¹∇C(q')ᵀκ/h at the end,
+  // κ = λ + h ∇C(q)·v / S = h² f / 2 (solver_shake.cpp; κ = λ on the hand's compliant row), so its substep changes
+  // the energy by exactly
+  //     ΔE = Σ_rows (λ∇C(q) + κ∇C(q'))·v̄ / h  − ½ Σ_rows Σ_s g·(λ∇_s C(q) − κ∇_s C(q'))
   // The hand's row is booked as W_mouse, so E − E0 − W_mouse − W_damping must be the rods' share of the sum and the
   // gravity term, both computed here from each substep's start and end, independently of World::account_work.
   // Under the hand's pull (100 weights for projection) the rods' share is joules; it is the solver's error (taking a
@@ -445,21 +449,47 @@ TEST_CASE("a corner-to-corner drag beyond reach books every joule: the drift lef
     const double e0 = world.energy().total();
     double rods = 0.0, gravity = 0.0;
     std::vector<Vec3> q, v;
-    RowGradient grad;
+    RowGradient grad, grad_end;
+    const bool verlet = std::string(solver) == "shake";
     const auto own_work = [&](const World& w) {  // one substep, from (q, v) to w's state
       const double h = w.settings().dt / w.settings().substeps;
       const auto rows = w.model().rows();
       const auto& v1 = w.state().velocity;
+      const auto inv_mass = w.model().inv_mass();
+      std::vector<double> spread(w.particle_count(), 0.0);  // Σ over the rows on p of |∇_p C(q)|
+      for (const Row& row : rows) {
+        row.constraint->evaluate(row.row, q, grad);
+        for (int s = 0; s < row.count; ++s) spread[row.particle[s]] += glm::length(grad[s]);
+      }
       for (std::size_t r = 0; r < rows.size(); ++r) {
         if (rows[r].constraint->tool()) continue;
         rows[r].constraint->evaluate(rows[r].row, q, grad);
-        double rate = 0.0;
-        for (int s = 0; s < rows[r].count; ++s)
-          rate += glm::dot(grad[s], 0.5 * (v[rows[r].particle[s]] + v1[rows[r].particle[s]]));
-        rods += h * w.state().row_force[r] * rate;
+        rows[r].constraint->evaluate(rows[r].row, w.state().position, grad_end);
+        const double f = w.state().row_force[r];
+        if (!verlet) {
+          double rate = 0.0;
+          for (int s = 0; s < rows[r].count; ++s)
+            rate += glm::dot(grad[s], 0.5 * (v[rows[r].particle[s]] + v1[rows[r].particle[s]]));
+          rods += h * f * rate;
+          continue;
+        }
+        const double kappa = 0.5 * h * h * f;  // the force reported is 2κ/h²
+        double across = 0.0, bound = 0.0;
+        for (int s = 0; s < rows[r].count; ++s) {
+          const int p = rows[r].particle[s];
+          across += glm::dot(grad[s], v[p]);
+          bound += inv_mass[p] * glm::length(grad[s]) * spread[p];
+        }
+        const double lambda = bound > 0.0 ? kappa - h * across / bound : kappa;
+        for (int s = 0; s < rows[r].count; ++s) {
+          const int p = rows[r].particle[s];
+          rods += glm::dot(lambda * grad[s] + kappa * grad_end[s], 0.5 * (v[p] + v1[p])) / h;
+          if (!w.model().fixed(p)) gravity -= 0.5 * glm::dot(w.settings().gravity, lambda * grad[s] - kappa * grad_end[s]);
+        }
       }
       for (std::size_t i = 0; i < w.particle_count(); ++i)
-        if (!w.model().fixed(i)) gravity -= 0.5 * h * w.model().mass(i) * glm::dot(w.settings().gravity, v1[i] - v[i]);
+        if (!verlet && !w.model().fixed(i))
+          gravity -= 0.5 * h * w.model().mass(i) * glm::dot(w.settings().gravity, v1[i] - v[i]);
       q = w.state().position;
       v = v1;
     };

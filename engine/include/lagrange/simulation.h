@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -75,6 +76,14 @@ struct SimulationRules {
   // The most steps a later lane takes to catch up with lane 1 in one step(); a lane still behind then is stopped
   // ("cannot keep up") when stop_all is false. No cap by default (run).
   int max_catch_up = std::numeric_limits<int>::max();
+  // Lanes stepped side by side on the machine's cores (a persistent pool of threads, one lane each), when every
+  // running lane takes exactly one step with lane 1's clock (the same Δt, step count and time), no lane has a drag
+  // or a script running, and the lanes' last steps took at least `parallel_above` seconds of wall time together
+  // (below that, handing work to a thread costs more than it saves). The results are the serial ones, bit for bit:
+  // each lane is its own world, and the callers' looks (`after_lane_step`), the failure checks and their
+  // consequences run afterwards in lane order, a lane the serial order would not have stepped put back as it was.
+  bool parallel = true;
+  double parallel_above = 2e-4;
 };
 
 // `run`'s rule for a failed step (SimulationRules::failed), also the Python package's: "" when the lane's last step
@@ -145,8 +154,16 @@ class Simulation {
   // Lane k (≥ 1) until it reaches lane 1's time, under the rules; fills `result` when it fails.
   void catch_up_lane(std::size_t k, const std::function<void(std::size_t)>& after_lane_step, SimulationStep& result);
 
+  // Whether this step may run the lanes side by side (SimulationRules::parallel).
+  bool side_by_side() const;
+  SimulationStep step_side_by_side(const std::function<void(std::size_t)>& after_lane_step);
+  // A lane's step without the caller's look and the failure check (step_lane's first part).
+  void advance_lane(std::size_t k);
+  std::string finish_lane(std::size_t k, const std::function<void(std::size_t)>& after_lane_step);
+
   std::vector<SimLane> lanes_;
   SimulationRules rules_;
+  std::shared_ptr<class LaneWorkers> workers_;  // started on the first parallel step; shared by copies
 };
 
 }  // namespace lagrange

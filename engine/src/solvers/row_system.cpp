@@ -371,7 +371,7 @@ void RowSystem::solve(std::vector<double>& b) const {
 }
 
 void predict_semi_implicit(const StepContext& context, double h, std::vector<Vec3>& x_star,
-                           std::vector<Vec3>& v_star) {
+                           std::vector<Vec3>& v_star, double kick) {
   const State& state = context.state;
   const auto inv_mass = context.inv_mass();
   const std::size_t n = state.position.size();
@@ -379,7 +379,7 @@ void predict_semi_implicit(const StepContext& context, double h, std::vector<Vec
   x_star.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     const double w = inv_mass[i];
-    v_star[i] = state.velocity[i] + (h * w) * v_star[i];
+    v_star[i] = state.velocity[i] + (kick * h * w) * v_star[i];
     x_star[i] = state.position[i] + h * v_star[i];
   }
 }

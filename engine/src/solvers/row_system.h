@@ -158,9 +158,10 @@ class RowSystem {
   std::unique_ptr<LinearSolver> linear_;
 };
 
-// Semi-implicit Euler prediction shared by projection, shake and acceleration-free steps:
-// v* = v + h M⁻¹ F(x, v), x* = x + h v*. Fixed particles stay where they are.
+// Semi-implicit Euler prediction shared by projection and acceleration-free steps:
+// v* = v + h M⁻¹ F(x, v), x* = x + h v*. Fixed particles stay where they are. `kick` = 1/2 gives velocity Verlet's
+// half kick and drift instead (SHAKE): v½ = v + (h/2) M⁻¹ F(x, v), x* = x + h v½.
 void predict_semi_implicit(const StepContext& context, double h, std::vector<Vec3>& x_star,
-                           std::vector<Vec3>& v_star);
+                           std::vector<Vec3>& v_star, double kick = 1.0);
 
 }  // namespace lagrange

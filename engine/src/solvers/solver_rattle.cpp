@@ -14,7 +14,12 @@ namespace {
 
 class RattleSolver final : public Solver {
  public:
-  void substep(StepContext& context, double h, StepStats& stats) override {
+  void substep(StepContext& context, double h, StepStats& stats) override { advance(context, h, stats, 0); }
+
+ private:
+  // One substep of length h; a lost one (docs/physics.md, "shake") is solved again by Newton on the same equations,
+  // and if that fails too, done again as two substeps of h/2 (up to kMaxSplitDepth levels).
+  void advance(StepContext& context, double h, StepStats& stats, int depth) {
     const Model& model = context.model;
     ContactSet* contacts = context.contacts;
     // Unilateral rows (cables, contacts) are solved in a copy of the rows that can mask them (solvers.h).
@@ -46,8 +51,26 @@ class RattleSolver final : public Solver {
     system_.evaluate(rows, x0, c_, g_);
     x_ = x_star_;
     gather_compliant_rows(rows, h, 2.0, soft_);  // λ = (h²/2) Λ here, hence α̃ = 2α/h²
-    ShakeResult result = shake_positions(context, rows, g_, x_, lambda_, soft_, x0);
+    ShakeResult result = shake_positions(context, rows, g_, x_, lambda_, soft_, x0, !unilateral);
     stats.iterations += result.sweeps;
+    if (!result.converged && !result.stopped && !contacts) {
+      ++stats.recoveries;
+      if (!unilateral) {
+        // Newton from the sweeps' iterate, or from the prediction when the sweeps went astray.
+        if (result.diverged || !(result.residual < kNewtonFromSweeps)) {
+          x_ = x_star_;
+          lambda_.assign(lambda_.size(), 0.0);
+        }
+        result.converged =
+            newton_positions(context, rows, system_, g_, x_, lambda_, soft_, x0, newton_, stats.iterations);
+        result.stopped = context.past_deadline();
+      }
+      if (!result.converged && !result.stopped && depth < kMaxSplitDepth) {  // two half substeps instead
+        advance(context, 0.5 * h, stats, depth + 1);
+        advance(context, 0.5 * h, stats, depth + 1);
+        return;
+      }
+    }
     if (contacts) {  // Coulomb friction on the contacts that push, then SHAKE again from there
       const std::size_t first = model.rows().size();
       for (std::size_t k = 0; k < contacts->rows.size(); ++k) contacts->rows[k].lambda = lambda_[first + k];
@@ -113,7 +136,6 @@ class RattleSolver final : public Solver {
     }
   }
 
- private:
   // The velocity stage with an active set: a unilateral row takes part when it pushed in the position stage (or sits
   // at its bound moving past it); one whose velocity multiplier would pull leaves and the system is solved again.
   void velocity_with_unilateral_rows(StepContext& context, const RowSet& rows, StepStats& stats) {
@@ -191,7 +213,10 @@ class RattleSolver final : public Solver {
     }
   }
 
+  static constexpr int kMaxSplitDepth = 4;
+  static constexpr double kNewtonFromSweeps = 1e-2;  // max |C|/L below which Newton starts from the sweeps' iterate
   RowSystem system_;
+  NewtonScratch newton_;
   std::vector<CompliantRow> soft_;
   std::vector<DiagonalTerm> diagonal_;
   std::vector<Vec3> x0_, x_, x_star_, v_, force_;

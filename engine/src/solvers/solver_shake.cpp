@@ -1,9 +1,16 @@
-// SHAKE (seed 001, Tuckerman §3.9, eq. 3.9.15), with the same semi-implicit Euler prediction as `projection`, so
-// both solve the same equations C(q* + M⁻¹∇C(q)ᵀλ) = 0 and converge to the same positions. SHAKE visits one row at
-// a time: each correction δλ_k = −C_k(x) / Σ_p (1/m_p) ∇_p C_k(x)·∇_p C_k(q) fixes row k and disturbs its
-// neighbours, so on a long chain the error diffuses one link per sweep: thousands of sweeps (the lesson of the
-// benchmark). One update per row per sweep, as in Ryckaert's original; converged when a whole sweep finds every
-// row within tolerance. A compliant row takes the XPBD step (solvers.h) with α̃ in its denominator.
+// SHAKE (seed 001, Tuckerman §3.9, eq. 3.9.15) in velocity Verlet form: a half kick v½ = v + (h/2) M⁻¹F(q), the
+// drift q* = q + h v½ and SHAKE's projection q' = q* + M⁻¹∇C(q)ᵀλ, as RATTLE's position stage (so λ is (h²/2) times
+// the constraint force); then v' = (q' − q)/h + (h/2) M⁻¹F(q') + M⁻¹∇C(q')ᵀλ/h, the second half kick with the
+// constraint force taken as the first half's, not solved for (RATTLE solves ∇C(q') v' = 0 instead: SHAKE's |J v| is
+// O(h²), not rounding). The extra velocity lies along M⁻¹∇C(q')ᵀ, which the next projection takes out, so from step
+// to step the positions are exactly those of Verlet's leapfrog with SHAKE — and of `projection`, which solves the
+// same equations C(q* + M⁻¹∇C(q)ᵀλ) = 0 — only the start differs: the state's velocity is the velocity at the
+// step's start, so SHAKE takes half a step of acceleration there and is second order, where projection's whole
+// step makes it first order (docs/physics.md, "Order of accuracy").
+// SHAKE visits one row at a time: each correction δλ_k = −C_k(x) / Σ_p (1/m_p) ∇_p C_k(x)·∇_p C_k(q) fixes row k
+// and disturbs its neighbours, so on a long chain the error diffuses one link per sweep: thousands of sweeps (the
+// lesson of the benchmark). One update per row per sweep, as in Ryckaert's original; converged when a whole sweep
+// finds every row within tolerance. A compliant row takes the XPBD step (solvers.h) with α̃ in its denominator.
 #include <cmath>
 
 #include "solvers.h"
@@ -13,12 +20,18 @@ namespace {
 
 // Smallest cosine between a row's gradient now and at q for which SHAKE still takes a step (about 87°).
 constexpr double kMinCosine = 0.05;
+// The sweeps stop as diverged once the worst row is off by more than kGrowth times its error in the first sweep and by
+// more than kDivergedAt of its length: the directions at q have lost the root, and more sweeps fling particles away.
+constexpr double kGrowth = 1e3;
+constexpr double kDivergedAt = 0.1;
+constexpr int kNewtonIterations = 30;
+constexpr int kMaxHalvings = 4;
 
 }  // namespace
 
 ShakeResult shake_positions(const StepContext& context, const RowSet& row_set, const RowGradients& g0,
                             std::vector<Vec3>& x, std::vector<double>& lambda, const std::vector<CompliantRow>& soft,
-                            std::span<const Vec3> x0) {
+                            std::span<const Vec3> x0, bool newton_follows) {
   const auto rows = row_set.rows;
   const auto& inv_mass = row_set.inv_mass;
   const double tolerance = context.settings.tolerance;
@@ -35,10 +48,15 @@ ShakeResult shake_positions(const StepContext& context, const RowSet& row_set, c
   }
   ShakeResult result;
   RowGradient grad;
+  double first = -1.0;
   while (result.sweeps < context.settings.max_iterations) {
-    if ((result.sweeps & 63) == 63 && context.past_deadline()) break;  // the window's frame budget ran out
+    if ((result.sweeps & 63) == 63 && context.past_deadline()) {  // the window's frame budget ran out
+      result.stopped = true;
+      break;
+    }
     ++result.sweeps;
     bool all_within = true;
+    double worst = 0.0;
     for (std::size_t k = 0; k < rows.size(); ++k) {
       const Row& row = rows[k];
       double c = row.constraint->evaluate(row.row, x, grad);
@@ -54,6 +72,8 @@ ShakeResult shake_positions(const StepContext& context, const RowSet& row_set, c
       if (sigma != 0 && lambda[k] == 0.0 && sigma * c >= -tolerance * row.scale) continue;
       if (std::abs(c) <= tolerance * row.scale) continue;
       all_within = false;
+      const double off = std::abs(c) / row.scale;
+      if (!(off <= worst)) worst = off;  // NaN wins
       double denominator = 0.0, scale = 0.0, own = 0.0;
       for (int s = 0; s < row.count; ++s) {
         const double w = inv_mass[row.particle[s]];
@@ -75,24 +95,111 @@ ShakeResult shake_positions(const StepContext& context, const RowSet& row_set, c
       }
       if (context.trace) context.trace->record(IterateKind::RowCorrection, x, static_cast<int>(k), result.sweeps);
     }
+    result.residual = worst;
     if (all_within) {
       result.converged = true;
       break;
     }
+    if (first < 0.0) first = worst;
+    if (!(worst <= std::max(kDivergedAt, kGrowth * first))) {
+      result.diverged = true;
+      break;
+    }
+    // Too slow to reach the tolerance within the cap at the rate seen so far (a long chain: the error diffuses one
+    // link per sweep): the caller's Newton takes over now rather than after the cap.
+    if (newton_follows && (result.sweeps & 7) == 0 && worst > 0.0 && first > 0.0) {
+      const double rate = std::pow(worst / first, 1.0 / (result.sweeps - 1));
+      const double needed = rate < 1.0 ? std::log(tolerance / worst) / std::log(rate) : INFINITY;
+      if (result.sweeps + needed > 1.5 * context.settings.max_iterations) break;
+    }
   }
   return result;
+}
+
+bool newton_positions(const StepContext& context, const RowSet& row_set, RowSystem& system, const RowGradients& g0,
+                      std::vector<Vec3>& x, std::vector<double>& lambda, const std::vector<CompliantRow>& soft,
+                      std::span<const Vec3> x0, NewtonScratch& s, int& iterations) {
+  const auto rows = row_set.rows;
+  const std::size_t m = rows.size();
+  const double tolerance = context.settings.tolerance;
+  system.weight(row_set, g0, s.weighted);
+  s.diagonal.clear();
+  for (const CompliantRow& row : soft) s.diagonal.push_back({row.row, row.alpha_tilde});
+  // C(x) (+ α̃λ + γ∇C(q)·(x − q) on compliant rows) into s.c, gradients at x into s.grad; max |residual| / length.
+  const auto residual = [&]() {
+    double r = system.evaluate(row_set, x, s.c, s.grad);
+    if (soft.empty()) return r;
+    for (const CompliantRow& row : soft) {
+      const int k = row.row;
+      double damping = 0.0;
+      for (int t = 0; t < rows[k].count; ++t) {
+        const int p = rows[k].particle[t];
+        damping += glm::dot(g0[k].g[t], x[p] - x0[p]);
+      }
+      s.c[k] += row.alpha_tilde * lambda[k] + row.gamma * damping;
+    }
+    r = 0.0;
+    for (std::size_t k = 0; k < m; ++k)
+      if (!(std::abs(s.c[k]) / rows[k].scale <= r)) r = std::abs(s.c[k]) / rows[k].scale;
+    return r;
+  };
+  s.delta.assign(m, 0.0);
+  double accepted = INFINITY;
+  int halvings = 0;
+  bool current_accepted = true;
+  for (int it = 0; it < kNewtonIterations; ++it) {
+    if (it > 0 && context.past_deadline()) break;
+    const double r = residual();
+    ++iterations;
+    if (!(r <= accepted) && std::isfinite(accepted)) {
+      if (halvings == kMaxHalvings) break;  // no step length helps: lost
+      ++halvings;  // the full step overshot: go back half of it and look again
+      for (std::size_t k = 0; k < m; ++k) {
+        s.delta[k] *= -0.5;
+        lambda[k] += s.delta[k];
+      }
+      system.displace(row_set, s.weighted, s.delta, x);
+      for (double& d : s.delta) d = -d;
+      current_accepted = false;
+      continue;
+    }
+    halvings = 0;
+    accepted = r;
+    current_accepted = true;
+    if (r <= tolerance) return true;
+    if (!std::isfinite(r)) return false;
+    for (const CompliantRow& row : soft)  // ∂/∂λ of γ∇C(q)·(x − q): the row's left gradient gains γ∇C(q)
+      for (int t = 0; t < rows[row.row].count; ++t) s.grad[row.row].g[t] += row.gamma * g0[row.row].g[t];
+    system.factorize(s.grad, s.weighted, s.diagonal);
+    for (std::size_t k = 0; k < m; ++k) s.delta[k] = -s.c[k];
+    system.solve(s.delta);
+    for (std::size_t k = 0; k < m; ++k) lambda[k] += s.delta[k];
+    system.displace(row_set, s.weighted, s.delta, x);
+    current_accepted = false;
+  }
+  if (!current_accepted) {  // back to the last accepted (the best) iterate
+    for (double& d : s.delta) d = -d;
+    for (std::size_t k = 0; k < m; ++k) lambda[k] += s.delta[k];
+    system.displace(row_set, s.weighted, s.delta, x);
+  }
+  return false;
 }
 
 namespace {
 
 class ShakeSolver final : public Solver {
  public:
-  void substep(StepContext& context, double h, StepStats& stats) override {
+  void substep(StepContext& context, double h, StepStats& stats) override { advance(context, h, stats, 0); }
+
+ private:
+  // One substep of length h; a lost one (docs/physics.md, "shake") is solved again by Newton on the same equations,
+  // and if that fails too, done again as two substeps of h/2 (up to kMaxSplitDepth levels).
+  void advance(StepContext& context, double h, StepStats& stats, int depth) {
     ContactSet* contacts = context.contacts;
     const Model& model = context.model;
     x0_ = context.state.position;
-    if (contacts) contacts->resolve_impacts(model, context.state, context.settings, h, true);
-    predict_semi_implicit(context, h, x_, v_);
+    if (contacts) contacts->resolve_impacts(model, context.state, context.settings, h, false);
+    predict_semi_implicit(context, h, x_, v_, 0.5);  // velocity Verlet's half kick and drift
     if (contacts)
       for (int i : contacts->moved) x_[i] += contacts->dx[i];
     if (context.trace) context.trace->predicted(x_);
@@ -101,7 +208,7 @@ class ShakeSolver final : public Solver {
       stats.iterations += contacts->project(model.inv_mass(), x0_, x_, h, context.settings.max_iterations, converged,
                                             false);
       if (!converged) ++stats.failures;
-      commit_with_impacts(context, x_, x0_, h);
+      commit(context, h, nullptr);
       return;
     }
     RowSet rows = context.model;
@@ -110,10 +217,31 @@ class ShakeSolver final : public Solver {
       rows = RowSet(combined_, model, rows_version_);
     }
     system_.prepare(rows);
-    gather_compliant_rows(rows, h, 1.0, soft_);
+    gather_compliant_rows(rows, h, 2.0, soft_);  // λ = (h²/2) Λ, hence α̃ = 2α/h² (as RATTLE)
     system_.evaluate(rows, x0_, c_, g0_);
-    ShakeResult result = shake_positions(context, rows, g0_, x_, lambda_, soft_, x0_);
+    const bool newton = !contacts && !model.has_unilateral_rows();  // the fallback's equations: no unilateral row
+    ShakeResult result = shake_positions(context, rows, g0_, x_, lambda_, soft_, x0_, newton);
     stats.iterations += result.sweeps;
+    bool factored = false;  // system_ holds Newton's last matrix, ≈ ∇C(q) M⁻¹ ∇C(q)ᵀ
+    if (!result.converged && !result.stopped && !contacts) {
+      ++stats.recoveries;
+      if (newton) {
+        // Newton from the sweeps' iterate, or from the prediction when the sweeps went astray.
+        if (result.diverged || !(result.residual < kNewtonFromSweeps)) {
+          for (std::size_t i = 0; i < x_.size(); ++i) x_[i] = x0_[i] + h * v_[i];  // x*, as predicted
+          lambda_.assign(lambda_.size(), 0.0);
+        }
+        result.converged =
+            newton_positions(context, rows, system_, g0_, x_, lambda_, soft_, x0_, newton_, stats.iterations);
+        result.stopped = context.past_deadline();
+        factored = result.converged;
+      }
+      if (!result.converged && !result.stopped && depth < kMaxSplitDepth) {  // two half substeps instead
+        advance(context, 0.5 * h, stats, depth + 1);
+        advance(context, 0.5 * h, stats, depth + 1);
+        return;
+      }
+    }
     if (contacts) {  // Coulomb friction on the contacts that push, then SHAKE again from there
       const std::size_t first = model.rows().size();
       for (std::size_t k = 0; k < contacts->rows.size(); ++k) contacts->rows[k].lambda = lambda_[first + k];
@@ -125,27 +253,112 @@ class ShakeSolver final : public Solver {
       }
     }
     if (!result.converged) ++stats.failures;
-    commit_with_impacts(context, x_, x0_, h);
+    second_half(context, h, rows, factored);
+    // κ = (h²/2) Λ for the mean constraint force Λ over the step (λ too, unless the rows moved across themselves)
+    const double to_force = 2.0 / (h * h);
     auto& force = context.state.row_force;
-    for (std::size_t k = 0; k < force.size(); ++k) force[k] = lambda_[k] / (h * h);
-    const double to_force = 1.0 / (h * h);
+    for (std::size_t k = 0; k < force.size(); ++k) force[k] = kick_[k] * to_force;
     if (contacts) {
       const std::size_t first = model.rows().size();
-      for (std::size_t k = 0; k < contacts->rows.size(); ++k) {
-        ContactRow& row = contacts->rows[k];
-        row.lambda = std::max(0.0, lambda_[first + k]);
-        row.force = row.lambda * to_force;
-        row.force_t = row.lambda_t * to_force;
+      for (std::size_t k = 0; k < contacts->rows.size(); ++k) contacts->rows[k].lambda = std::max(0.0, lambda_[first + k]);
+    }
+    commit(context, h, &rows);
+  }
+
+  // The second half of the constraint impulse, estimated from the first, into kick_: κ_k for every row. κ is λ less
+  // the part that only took out the velocity u = ∇C(q)·v the model's rows had across themselves at the start,
+  // λ_in = −h A⁻¹u (A = ∇C M⁻¹ ∇Cᵀ at q): with κ = λ that velocity would come back with the opposite sign at every
+  // step, a mode that never decays. After Newton (`factored`) A⁻¹u is solved with its last matrix (∇C(x) M⁻¹ ∇C(q)ᵀ,
+  // within O(h) of A): the mode is gone. Otherwise it is estimated row by row, h u_k / S_k with
+  // S_k = Σ_p w_p |∇_p C_k| Σ_{l ∋ p} |∇_p C_l| ≥ Σ_l |A_kl|: the mode is then multiplied by −(I − S⁻¹A) per step,
+  // whose eigenvalues lie in (−1, 0] because S⁻¹A's lie in (0, 1] (Gershgorin), so it decays — at once on a lone
+  // rod, where S = A. A compliant row's κ is its λ (a spring's force); so is a contact's (its velocity at the start
+  // is the impacts' business). κ/h² is also the force reported, whatever velocity the substep started with.
+  void second_half(const StepContext& context, double h, const RowSet& rows, bool factored) {
+    const auto inv_mass = context.inv_mass();
+    const auto all = rows.rows;
+    const std::size_t m = all.size(), own = context.model.rows().size();
+    const std::vector<Vec3>& v0 = context.state.velocity;  // still the start's
+    kick_.assign(lambda_.begin(), lambda_.end());
+    compliant_.assign(m, 0);
+    for (const CompliantRow& row : soft_) compliant_[row.row] = 1;
+    if (factored) {
+      across_.assign(m, 0.0);
+      for (std::size_t k = 0; k < own; ++k) {
+        if (compliant_[k]) continue;
+        for (int s = 0; s < all[k].count; ++s) across_[k] += glm::dot(g0_[k].g[s], v0[all[k].particle[s]]);
       }
+      system_.solve(across_);
+      for (std::size_t k = 0; k < own; ++k)
+        if (!compliant_[k]) kick_[k] += h * across_[k];
+      return;
+    }
+    spread_.assign(v0.size(), 0.0);  // Σ_{l ∋ p} |∇_p C_l|
+    for (std::size_t k = 0; k < m; ++k)
+      for (int s = 0; s < all[k].count; ++s) spread_[all[k].particle[s]] += glm::length(g0_[k].g[s]);
+    for (std::size_t k = 0; k < own; ++k) {
+      const Row& row = all[k];
+      if (compliant_[k] || (row.unilateral != 0 && lambda_[k] == 0.0)) continue;  // a slack cable: no force
+      double across = 0.0, bound = 0.0;
+      for (int s = 0; s < row.count; ++s) {
+        const int p = row.particle[s];
+        across += glm::dot(g0_[k].g[s], v0[p]);
+        bound += inv_mass[p] * glm::length(g0_[k].g[s]) * spread_[p];
+      }
+      if (bound > 0.0) kick_[k] += h * across / bound;
+      if (row.unilateral != 0 && row.unilateral * kick_[k] < 0.0) kick_[k] = 0.0;  // it would pull
     }
   }
 
- private:
-  RowSystem system_;  // only its row evaluation; SHAKE needs no matrix
+  // The positions x_ and the velocity at the step's end: (x_ − x0)/h with the impacts' change, the second half kick
+  // of the external forces at x_, and the second half of the constraint impulse: κ/h along M⁻¹∇C(x_)ᵀ for every row
+  // (`rows`, with the contacts' normal rows; κ in kick_, second_half()), λ_t/h for the contacts' friction. Contacts
+  // alone (`rows` null): their own multipliers; every contact reports the force 2λ/h².
+  void commit(StepContext& context, double h, const RowSet* rows) {
+    const auto inv_mass = context.inv_mass();
+    commit_with_impacts(context, x_, x0_, h);
+    State& state = context.state;
+    std::vector<Vec3>& v = state.velocity;
+    context.external_forces(v, v_);
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (!context.fixed(i)) v[i] += (0.5 * h * inv_mass[i]) * v_[i];
+    const double inv_h = 1.0 / h;
+    if (rows) {
+      system_.evaluate(*rows, x_, c_, g0_);
+      for (std::size_t k = 0; k < rows->rows.size(); ++k) {
+        const Row& row = rows->rows[k];
+        if (kick_[k] == 0.0) continue;
+        for (int s = 0; s < row.count; ++s) {
+          const int p = row.particle[s];
+          if (!context.fixed(p)) v[p] += (kick_[k] * inv_h * inv_mass[p]) * g0_[k].g[s];
+        }
+      }
+    }
+    ContactSet* contacts = context.contacts;
+    if (!contacts) return;
+    const double to_force = 2.0 * inv_h * inv_h;
+    for (ContactRow& row : contacts->rows) {
+      Vec3 n;
+      contacts->gap(row, x_, n);
+      const Vec3 kick = (rows ? row.lambda_t : row.lambda * n + row.lambda_t) * inv_h;  // with rows: normal done
+      if (kick != Vec3(0.0)) {
+        if (!context.fixed(row.a)) v[row.a] += inv_mass[row.a] * kick;
+        if (row.b >= 0 && !context.fixed(row.b)) v[row.b] -= inv_mass[row.b] * kick;
+      }
+      row.force = row.lambda * to_force;
+      row.force_t = row.lambda_t * to_force;
+    }
+  }
+
+  static constexpr int kMaxSplitDepth = 4;
+  static constexpr double kNewtonFromSweeps = 1e-2;  // max |C|/L below which Newton starts from the sweeps' iterate
+  RowSystem system_;  // its row evaluation, and the matrix of the Newton fallback
+  NewtonScratch newton_;
   std::vector<CompliantRow> soft_;
   std::vector<Vec3> x0_, x_, v_;
   RowGradients g0_;
-  std::vector<double> c_, lambda_;
+  std::vector<double> c_, lambda_, kick_, spread_, across_;
+  std::vector<char> compliant_;
   std::vector<Row> combined_;
   std::vector<int> signature_;
   unsigned rows_version_ = 0;

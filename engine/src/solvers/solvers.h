@@ -34,6 +34,9 @@ void gather_compliant_rows(const RowSet& model, double h, double factor, std::ve
 struct ShakeResult {
   int sweeps = 0;
   bool converged = false;
+  bool stopped = false;    // the deadline passed (the window's frame budget)
+  bool diverged = false;   // the iterate grew (solvers.cpp: kGrowth): stopped before the cap, the root is lost
+  double residual = 0.0;   // max |C| / length scale over the rows the last sweep corrected (0 when converged)
 };
 // SHAKE (seed 001, eq. 3.9.15): sweeps over the rows, moving the particles of each violated row along the fixed
 // directions M⁻¹ ∇C(q) (gradients `g0`) by δλ = −C(x) / Σ_p (1/m_p) ∇_p C(x) · ∇_p C(q), accumulating λ, until
@@ -41,9 +44,28 @@ struct ShakeResult {
 // (`soft`, with the start positions x0) takes the XPBD step δλ = −(C + α̃λ + γ∇C(q)·(x − q)) / ((1 + γ) w + α̃).
 // A unilateral row (Row::unilateral = ±1) keeps its accumulated σλ ≥ 0 (projected Gauss–Seidel) and counts as
 // within tolerance when λ = 0 and σC ≥ −tolerance.
+// The sweeps stop early as diverged when the iterate grows (ShakeResult::diverged), and, with `newton_follows`, when
+// the rate seen so far would not reach the tolerance within 1.5 × max_iterations sweeps (the caller then solves the
+// same equations by newton_positions).
 ShakeResult shake_positions(const StepContext& context, const RowSet& rows, const RowGradients& g0,
                             std::vector<Vec3>& x, std::vector<double>& lambda,
-                            const std::vector<CompliantRow>& soft = {}, std::span<const Vec3> x0 = {});
+                            const std::vector<CompliantRow>& soft = {}, std::span<const Vec3> x0 = {},
+                            bool newton_follows = false);
+
+// The same equations as shake_positions (model rows only: no unilateral row) solved by Newton, for a substep whose
+// sweeps did not converge (a long chain needs about as many sweeps as it has links squared; a whip's tip turning far
+// within the substep loses the one-row-at-a-time iteration): from (x, lambda), x = x* + M⁻¹∇C(q)ᵀλ, the exact
+// Jacobian ∇C(x) M⁻¹ ∇C(q)ᵀ (+ the compliant rows' α̃ and γ) factored by `system` (prepared for `rows`) at every
+// step, a step that raises the residual halved up to 4 times. The same root SHAKE converges to, so the scheme and
+// its order stay SHAKE's. Returns whether max |residual| / length ≤ tolerance; x, lambda hold the best iterate.
+struct NewtonScratch {
+  RowGradients weighted, grad;
+  std::vector<double> c, delta;
+  std::vector<DiagonalTerm> diagonal;
+};
+bool newton_positions(const StepContext& context, const RowSet& rows, RowSystem& system, const RowGradients& g0,
+                      std::vector<Vec3>& x, std::vector<double>& lambda, const std::vector<CompliantRow>& soft,
+                      std::span<const Vec3> x0, NewtonScratch& scratch, int& iterations);
 
 // Copies x into the state's positions and (x − x0) / h into its velocities (movable particles only).
 void commit_positions(StepContext& context, const std::vector<Vec3>& x, const std::vector<Vec3>& x0, double h);
