@@ -30,7 +30,7 @@ namespace {
 constexpr const char* kRunUsage = R"(usage: lagrange-lab run SCENE [options]
 
 Simulates SCENE (a scene file, see docs/scenes.md) with no window and prints a summary:
-steps, energy balance (work by the mouse and by damping, and the drift left over), max constraint violation,
+steps, energy balance (work by the mouse, by damping and by contacts, and the drift left over), max constraint violation,
 mean iterations, wall time.
 
 options:
@@ -318,8 +318,9 @@ void print_one_lane(std::FILE* report, const SimLane& lane) {
   const Work& work = world.work();
   std::fprintf(report, "energy       start %.9g J, end %.9g J, change %+.6e J\n", a.start_energy, e1.total(),
                e1.total() - a.start_energy);
-  std::fprintf(report, "work         mouse %+.6e J, damping %+.6e J\n", work.mouse, work.damping);
-  std::fprintf(report, "drift        %+.3e J (E - E0 - W_mouse - W_damping), max |drift| %.3e J\n",
+  std::fprintf(report, "work         mouse %+.6e J, damping %+.6e J, contacts %+.6e J\n", work.mouse, work.damping,
+               work.contacts);
+  std::fprintf(report, "drift        %+.3e J (E - E0 - W_mouse - W_damping - W_contacts), max |drift| %.3e J\n",
                a.drift(e1.total(), work), a.max_drift);
   std::fprintf(report, "violation    max |C|/L %.3e over the run, %.3e at the end; max |J v| %.3e m/s\n",
                a.worst_violation, world.max_violation(true), a.worst_velocity);

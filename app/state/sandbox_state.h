@@ -310,7 +310,7 @@ struct SandboxState {
 // The Diagnostics panel's energy lines: E − E₀ since the lane started, the work of the mouse and of the dampers
 // (the world's own accounts), and the drift left over (LaneAccounts, simulation.h).
 struct EnergyBalance {
-  double change = 0.0, mouse = 0.0, damping = 0.0, drift = 0.0;
+  double change = 0.0, mouse = 0.0, damping = 0.0, contacts = 0.0, drift = 0.0;
 };
 inline EnergyBalance energy_balance(const SimLane& lane) {
   const double energy = lane.world.energy().total();
@@ -318,6 +318,7 @@ inline EnergyBalance energy_balance(const SimLane& lane) {
   b.change = energy - lane.accounts.start_energy;
   b.mouse = lane.world.work().mouse;
   b.damping = lane.world.work().damping;
+  b.contacts = lane.world.work().contacts;
   b.drift = lane.accounts.drift(energy, lane.world.work());
   return b;
 }

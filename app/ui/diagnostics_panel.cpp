@@ -43,7 +43,7 @@ void value_row(SandboxState& state, const char* name, const char* tip, double va
 void energy_rows(SandboxState& state) {
   const EnergyBalance balance = energy_balance(state);
   value_row(state, "energy drift",
-            "E - E0 - W_mouse - W_damping: the energy the solver made or lost since the last reset or load",
+            "E - E0 - W_mouse - W_damping - W_contacts: the energy the solver made or lost since the last reset or load",
             balance.drift, "J", true);
   const double e0 = state.sim.lane(0).accounts.start_energy;
   if (std::abs(e0) > 1e-12)
@@ -54,6 +54,11 @@ void energy_rows(SandboxState& state) {
   if (balance.damping != 0.0)
     value_row(state, "damping work", "work done by air drag and dampers (W_damping, never positive)", balance.damping,
               "J", true);
+  if (balance.contacts != 0.0)
+    value_row(state, "contact work",
+              "work done by contacts (W_contacts): impacts with restitution below 1, friction, and the contacts that "
+              "stop an approach; zero for elastic contacts without friction",
+              balance.contacts, "J", true);
 }
 
 // A scene with contacts: how many pushed in the last step and how many of them were impacts (as run --csv's

@@ -20,7 +20,7 @@ double LaneAccounts::drift(const World& world) const { return drift(world.energy
 
 void SimLane::restart_accounts() {
   accounts = LaneAccounts{};
-  accounts.start_energy = world.energy().total() - world.work().mouse - world.work().damping;
+  accounts.start_energy = world.energy().total() - world.work().total();
   accounts.worst_violation = world.max_violation(true);
 }
 

@@ -192,18 +192,24 @@ void World::account_work(double h, const std::vector<Vec3>& v0) {
       if (!model_.fixed(i))
         work.damping -= h * settings.damping * model_.mass(i) * glm::dot(v0[i], 0.5 * (v0[i] + v1[i]));
   const bool penalty_damping = model_.solver_info().rods_are_springs && settings.spring_damping > 0.0;
-  if (!model_.has_tool_rows() && !penalty_damping && model_.compliant_rows().empty()) return;
+  if (!model_.has_tool_rows() && !penalty_damping && model_.compliant_rows().empty() && !model_.has_unilateral_rows())
+    return;
   RowGradient grad;
   const auto rows = model_.rows();
   for (std::size_t r = 0; r < rows.size(); ++r) {
     const Row& row = rows[r];
     const Constraint& c = *row.constraint;
     const bool compliant = c.compliance() > 0.0;
-    if (!c.tool() && !(compliant && c.damping() > 0.0) && !(penalty_damping && !compliant)) continue;
+    // A string that snaps taut stops an approach: the work of the substep in which it does (slack at its start) joins
+    // the contacts'. Once taut it is a rod, whose work is the solver's (under penalty a spring: energy).
+    const bool cable = row.unilateral != 0 && !model_.solver_info().rods_are_springs &&
+                       row.unilateral * c.value(row.row, substep_x_) > c.length_scale(row.row) * settings.tolerance;
+    if (!c.tool() && !cable && !(compliant && c.damping() > 0.0) && !(penalty_damping && !compliant)) continue;
     c.evaluate(row.row, state_.position, grad);
     double rate = 0.0;  // ∇C · v̄
     for (int s = 0; s < row.count; ++s) rate += glm::dot(grad[s], 0.5 * (v0[row.particle[s]] + v1[row.particle[s]]));
     if (c.tool()) work.mouse += h * state_.row_force[r] * rate;
+    else if (cable) work.contacts += h * state_.row_force[r] * rate;
     else work.damping -= h * (compliant ? c.damping() : settings.spring_damping) * rate * rate;
   }
 }
@@ -222,7 +228,8 @@ void World::step(const std::function<void(const World&)>& after_substep) {
   if (std::isnan(state_.start_energy)) state_.start_energy = lagrange::energy(model_, state_).total();
   model_.refresh_compliance();  // a compliance set on a constraint directly is seen from this step on
   const bool account = model_.has_tool_rows() || !model_.compliant_rows().empty() || settings.damping > 0.0 ||
-                       (model_.solver_info().rods_are_springs && settings.spring_damping > 0.0);
+                       (model_.solver_info().rods_are_springs && settings.spring_damping > 0.0) ||
+                       model_.contacts().any() || model_.has_unilateral_rows();
   StepContext context{model_, settings, state_, deadline_};
   // Contacts: the rows are gathered again before every substep (the broad phase, contact_set.h), the solver holds
   // them, and what they did is added to the step's record in the state.
@@ -232,13 +239,19 @@ void World::step(const std::function<void(const World&)>& after_substep) {
     ContactSet::begin_step(model_, state_, settings.dt);
   }
   for (int s = 0; s < settings.substeps; ++s) {
-    if (account) substep_v_ = state_.velocity;
+    if (account) {
+      substep_v_ = state_.velocity;
+      if (model_.has_unilateral_rows()) substep_x_ = state_.position;
+    }
     if (contacts) {
       contact_set_->gather(model_, state_, settings, h);
       context.contacts = contact_set_.get();
     }
     solver_->substep(context, h, stats_);
-    if (contacts) contact_set_->record(model_, state_, h);
+    if (contacts) {
+      contact_set_->record(model_, state_, h);
+      state_.work.contacts += contact_set_->work(state_, substep_v_, h);
+    }
     if (account) account_work(h, substep_v_);
     ++stats_.substeps;
     state_.time = time_before + (s + 1) * h;

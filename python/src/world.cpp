@@ -263,10 +263,11 @@ void bind_state(py::module_& m) {
             return py::make_tuple(raw(s.position.data(), s.position.size() * sizeof(Vec3)),
                                   raw(s.velocity.data(), s.velocity.size() * sizeof(Vec3)),
                                   raw(s.row_force.data(), s.row_force.size() * sizeof(double)), s.step, s.time,
-                                  s.clock_time, s.clock_step, s.work.mouse, s.work.damping, s.start_energy);
+                                  s.clock_time, s.clock_step, s.work.mouse, s.work.damping, s.start_energy,
+                                  s.work.contacts);
           },
           [](const py::tuple& t) {
-            if (t.size() != 10) throw Error("State: not a pickled state");
+            if (t.size() != 11) throw Error("State: not a pickled state");
             State s;
             unraw(t[0].cast<py::bytes>(), s.position);
             unraw(t[1].cast<py::bytes>(), s.velocity);
@@ -278,6 +279,7 @@ void bind_state(py::module_& m) {
             s.work.mouse = t[7].cast<double>();
             s.work.damping = t[8].cast<double>();
             s.start_energy = t[9].cast<double>();
+            s.work.contacts = t[10].cast<double>();
             return s;
           }));
 }
@@ -354,10 +356,11 @@ void bind_world(py::module_& m) {
         py::dict d;
         d["mouse"] = w.world().work().mouse;
         d["damping"] = w.world().work().damping;
+        d["contacts"] = w.world().work().contacts;
         return d;
       })
       .def_property_readonly("drift", [](const PyWorld& w) { return w.held->sim.lane(w.lane).accounts.drift(w.world()); },
-                             "E - E0 - W_mouse - W_damping, J (run's drift line)")
+                             "E - E0 - W_mouse - W_damping - W_contacts, J (run's drift line)")
       .def_property_readonly("accounts", [](const PyWorld& w) {
         const LaneAccounts& a = w.held->sim.lane(w.lane).accounts;
         py::dict d;

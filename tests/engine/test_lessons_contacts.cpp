@@ -247,3 +247,57 @@ TEST_CASE("lesson chain over a peg: it runs off as s = s0 (cosh k t − 1), k² 
   }
   CHECK(scene.description.find("1.41 m/s^2") != std::string::npos);
 }
+
+// The contacts' work (World::work().contacts, Diagnostics' "contact work"): what the impacts and contact forces take
+// is accounted beside the mouse and the dampers, so the drift left over is the solver's alone.
+TEST_CASE("contact work: the bouncing ball's contacts take m g h (1 - e^(2n)) after n bounces, the drift stays small") {
+  const Scene scene = lesson("bouncing_ball.json");
+  World world = make_world(scene);
+  const double g = glm::length(scene.settings.gravity), e = scene.contacts.restitution;
+  const double m = scene.particles[0].mass, r = scene.particles[0].radius;
+  const double h0 = scene.particles[0].position.y - r;  // the drop height of its lowest point
+  const double e0 = world.energy().total();
+  // Between bounces n and n + 1 (times from free fall: t1 = √(2h/g), each flight 2 e^k √(2h/g)), at mid-flight.
+  const double t1 = std::sqrt(2.0 * h0 / g);
+  double bounce_time = t1;
+  for (int n = 1; n <= 4; ++n) {
+    const double flight = 2.0 * std::pow(e, n) * t1;
+    while (world.time() < bounce_time + 0.5 * flight) world.step();
+    const double lost = m * g * h0 * (1.0 - std::pow(e, 2 * n));
+    CHECK(world.work().contacts == doctest::Approx(-lost).epsilon(2e-3));
+    const double drift = world.energy().total() - e0 - world.work().total();
+    CHECK(std::abs(drift) < 2e-3 * m * g * h0);
+    bounce_time += flight;
+  }
+  // At rest on the floor (the bounces end at t1 (1 + e) / (1 − e) ≈ 4.1 s): all of m g h0 was the contacts'.
+  while (world.time() < 6.0) world.step();
+  CHECK(world.work().contacts == doctest::Approx(-m * g * h0).epsilon(2e-3));
+}
+
+TEST_CASE("contact work: elastic contacts (the cradle, the gas) take nothing") {
+  for (const char* file : {"newtons_cradle.json", "gas_in_a_box.json"}) {
+    CAPTURE(file);
+    const Scene scene = lesson(file);
+    World world = make_world(scene);
+    const double e0 = world.energy().total();
+    for (int s = 0; s < 90; ++s) world.step();
+    CHECK(std::abs(world.work().contacts) < 2e-3 * e0);
+    CHECK(world.work().mouse == 0.0);
+  }
+}
+
+TEST_CASE("contact work: a string snapping taut takes energy as an inelastic catch, and a saved state keeps the account") {
+  const Scene scene = lesson("ball_on_a_string.json");
+  World world = make_world(scene);
+  const double e0 = world.energy().total();
+  for (int s = 0; s < 180; ++s) world.step();
+  // The snap is inelastic: the contacts' (cables') work is negative and explains most of the energy lost.
+  const double change = world.energy().total() - e0;
+  CHECK(world.work().contacts < 0.0);
+  CHECK(change < 0.0);
+  CHECK(std::abs(change - world.work().contacts) < 0.2 * std::abs(change));
+  // The account is part of the state: written and read back with it.
+  const Scene saved = parse_scene(write_scene(scene_of(world, &scene)), "saved.json");
+  const World again = make_world(saved);
+  CHECK(again.work().contacts == world.work().contacts);
+}

@@ -16,6 +16,10 @@ struct Energy {
 struct Work {
   double mouse = 0.0;    // J: by tool rows (the mouse's pin), and by posing (World::pose)
   double damping = 0.0;  // J (≤ 0): by air drag (Settings::damping), penalty spring_damping, compliant rows' damping
+  // J: by contacts and cables — their impacts (restitution below 1 loses ½ μ (1 − e²) u_n²), friction, and the contact rows'
+  // forces (a resting contact does none; one that stops an approach, or a string snapping taut, takes its kinetic energy). ≤ 0 but for rounding.
+  double contacts = 0.0;
+  double total() const { return mouse + damping + contacts; }
 };
 
 struct StepStats {

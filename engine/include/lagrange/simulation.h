@@ -38,7 +38,7 @@ struct LaneAccounts {
 
   // The drift at total energy E with the work W done so far: E − E₀ − W_mouse − W_damping (the one place it is
   // written; the window's energy balance and run's summary read it here).
-  double drift(double energy, const Work& work) const { return energy - start_energy - work.mouse - work.damping; }
+  double drift(double energy, const Work& work) const { return energy - start_energy - work.total(); }
   // The drift now.
   double drift(const World& world) const;
   double mean_iterations() const { return steps ? static_cast<double>(iterations) / static_cast<double>(steps) : 0.0; }

@@ -122,7 +122,7 @@ class World {
   mutable StepStats stats_;
   mutable bool stats_measured_ = true;
   std::optional<std::chrono::steady_clock::time_point> deadline_;
-  std::vector<Vec3> backup_x_, backup_v_, substep_v_;
+  std::vector<Vec3> backup_x_, backup_v_, substep_v_, substep_x_;
 };
 
 }  // namespace lagrange

@@ -255,6 +255,7 @@ void ContactSet::gather(const Model& model, const State& state, const Settings& 
   dx.clear();
   dv.clear();
   moved.clear();
+  impact_work = 0.0;
   build_faces(model);
   const std::size_t n = model.particle_count();
   const auto& x = state.position;
@@ -359,6 +360,21 @@ void ContactSet::end_step(State& state) {
   list.erase(std::remove_if(list.begin(), list.end(),
                             [](const Contact& c) { return !c.active && !c.impact && c.impulse == Vec3(0.0); }),
              list.end());
+}
+
+double ContactSet::work(const State& state, std::span<const Vec3> v0, double step) const {
+  const auto& x = state.position;
+  const auto& v1 = state.velocity;
+  double total = impact_work;
+  for (const ContactRow& row : rows) {
+    if (row.force == 0.0 && row.force_t == Vec3(0.0)) continue;
+    Vec3 n;
+    gap(row, x, n);
+    Vec3 rate = 0.5 * (v0[row.a] + v1[row.a]);
+    if (row.b >= 0) rate -= 0.5 * (v0[row.b] + v1[row.b]);
+    total += step * glm::dot(row.force * n + row.force_t, rate);
+  }
+  return total;
 }
 
 void ContactSet::record(const Model& model, State& state, double step) const {

@@ -83,6 +83,7 @@ class ContactSet {
   void resolve_impacts(const Model& model, const State& state, const Settings& settings, double h, bool staggered);
   std::vector<Vec3> dx, dv;
   std::vector<int> moved;
+  double impact_work = 0.0;  // J: the kinetic energy the substep's impacts changed, Σ p·(u⁻ + u⁺)/2 (≤ 0 for e ≤ 1)
 
   // --- position-level Gauss–Seidel (contact_projection.cpp) -----------------------------------------------------
   // One sweep over the rows at positions x: each row's normal multiplier λ ≥ 0 and friction multiplier
@@ -115,6 +116,10 @@ class ContactSet {
   // --- recording (the World, after the solver) ------------------------------------------------------------------
   // Adds this substep's impulses (impacts, normal and friction forces × h) to the step's record in the state.
   void record(const Model& model, State& state, double h) const;
+  // The work the contacts did in the substep that took velocities v0 to the state's: the impacts' (impact_work) and
+  // the rows' forces at the substep's mean velocity, h (f n + f_t) · (v̄_a − v̄_b), as the world counts the mouse's
+  // (world.cpp, account_work): for semi-implicit Euler that is the kinetic energy the forces gave.
+  double work(const State& state, std::span<const Vec3> v0, double h) const;
   // Starts a step's record: impulses zeroed, the multipliers kept for warm starts.
   static void begin_step(const Model& model, State& state, double dt);
   // Ends it: contacts that did not push in the step are dropped.

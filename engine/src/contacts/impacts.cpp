@@ -203,6 +203,9 @@ void ContactSet::resolve_impacts(const Model& model, const State& state, const S
     const double slip_speed = glm::length(slip);
     if (r.friction > 0.0 && slip_speed > 0.0)
       impulse -= (std::min(slip_speed / w, r.friction * pn) / slip_speed) * slip;
+    // Its work on the pair: Σ m (|u⁺|² − |u⁻|²)/2 = p · (rel⁻ + rel⁺)/2 with rel⁺ = rel⁻ + w p along the impulse.
+    impact_work += glm::dot(impulse, rel) + 0.5 * (inv_mass[r.a] + (r.b >= 0 ? inv_mass[r.b] : 0.0)) *
+                                                glm::dot(impulse, impulse);
     u[r.a] += inv_mass[r.a] * impulse;
     touched[r.a] = 1;
     if (r.b >= 0) {

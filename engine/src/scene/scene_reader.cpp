@@ -226,9 +226,10 @@ SceneState read_state(const JsonReader& reader, const Json& value, std::size_t r
   if (object.contains("start_energy")) state.start_energy = reader.finite(object["start_energy"], "state.start_energy");
   if (object.contains("work")) {
     const Json& work = reader.object(object["work"], "state.work");
-    reader.check_keys(work, "state.work", {"mouse", "damping"});
+    reader.check_keys(work, "state.work", {"mouse", "damping", "contacts"});
     if (work.contains("mouse")) state.work.mouse = reader.finite(work["mouse"], "state.work.mouse");
     if (work.contains("damping")) state.work.damping = reader.finite(work["damping"], "state.work.damping");
+    if (work.contains("contacts")) state.work.contacts = reader.finite(work["contacts"], "state.work.contacts");
   }
   if (object.contains("row_force")) {
     const Json& forces = reader.array(object["row_force"], "state.row_force");

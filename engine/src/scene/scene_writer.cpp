@@ -163,7 +163,7 @@ std::string write_scene(const Scene& scene) {
       out += "    \"clock\": {\"time\": " + json_number(*s.clock_time) + ", \"step\": " + std::to_string(*s.clock_step) +
              "},\n";
     out += "    \"work\": {\"mouse\": " + json_number(s.work.mouse) + ", \"damping\": " + json_number(s.work.damping) +
-           "}";
+           (s.work.contacts != 0.0 ? ", \"contacts\": " + json_number(s.work.contacts) : std::string()) + "}";
     if (!std::isnan(s.start_energy)) out += ",\n    \"start_energy\": " + json_number(s.start_energy);
     if (!s.row_force.empty()) {
       out += ",\n    \"row_force\": [";
