@@ -245,6 +245,7 @@ void World::step(const std::function<void(const World&)>& after_substep) {
     }
     if (contacts) {
       contact_set_->gather(model_, state_, settings, h);
+      contact_set_->deadline = deadline_;
       context.contacts = contact_set_.get();
     }
     solver_->substep(context, h, stats_);

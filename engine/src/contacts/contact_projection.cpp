@@ -101,6 +101,7 @@ int ContactSet::project(std::span<const double> inv_mass, std::span<const Vec3> 
     }
     if (omega > 1.0 && sweeps > 12 && residual > 4.0 * previous) omega = 1.0;  // diverging: back to Gauss–Seidel
     previous = residual;
+    if (deadline && sweeps % 8 == 0 && std::chrono::steady_clock::now() > *deadline) break;
   }
   const double to_force = 1.0 / (step * step);
   for (ContactRow& row : rows) {

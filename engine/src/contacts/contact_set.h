@@ -14,8 +14,10 @@
 // (or velocity, acceleration) level its own way.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -112,6 +114,9 @@ class ContactSet {
   std::vector<ObstacleFace> faces;
   double tol = 1e-8;  // tolerance(settings)
   double h = 0.0;     // the substep being solved
+  // The world's wall-clock deadline (the window's frame budget, bench's --budget): project()'s sweeps stop there,
+  // unconverged (a failure), as the solvers' own iterations do.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
 
   // --- recording (the World, after the solver) ------------------------------------------------------------------
   // Adds this substep's impulses (impacts, normal and friction forces × h) to the step's record in the state.
