@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "binding.h"
+#include "lagrange/measure.h"
 #include "lagrange/period.h"
 #include "lagrange/text.h"
 #include "lagrange/trajectory.h"
@@ -65,6 +66,11 @@ struct Recording {
   std::vector<long> step;
   std::vector<double> values[5];
   std::vector<Vec3> position, velocity;
+  // A scene with contacts: run --csv's contacts, impacts and obstacle<k>_f{x,y,z} (mean force over the step).
+  std::vector<std::int64_t> contacts, impacts;
+  std::vector<Vec3> obstacle_force;
+  std::size_t obstacles = 0;
+  bool with_contacts = false;
   int timed = -1;
   PeriodMeter meter;
   std::optional<PendulumPeriod> pendulum;
@@ -75,6 +81,13 @@ struct Recording {
     for (int c = 0; c < 5; ++c) values[c].push_back(sample.values[c]);
     position.insert(position.end(), world.state().position.begin(), world.state().position.end());
     velocity.insert(velocity.end(), world.state().velocity.begin(), world.state().velocity.end());
+    with_contacts = world.model().contacts().any();
+    if (!with_contacts) return;
+    obstacles = world.model().contacts().obstacles.size();
+    contacts.push_back(contact_count(world.state()));
+    impacts.push_back(world.state().contacts.impacts);
+    for (std::size_t k = 0; k < obstacles; ++k)
+      obstacle_force.push_back(lagrange::obstacle_force(world.state(), static_cast<int>(k)));
   }
 
   py::dict to_dict(std::size_t particles) const {
@@ -85,6 +98,17 @@ struct Recording {
     const std::vector<py::ssize_t> shape{rows, static_cast<py::ssize_t>(particles), 3};
     d["positions"] = py::array_t<double>(shape, reinterpret_cast<const double*>(position.data()));
     d["velocities"] = py::array_t<double>(shape, reinterpret_cast<const double*>(velocity.data()));
+    if (with_contacts) {
+      d["contacts"] = py::array_t<std::int64_t>(rows, contacts.data());
+      d["impacts"] = py::array_t<std::int64_t>(rows, impacts.data());
+      for (std::size_t k = 0; k < obstacles; ++k)
+        for (int axis = 0; axis < 3; ++axis) {
+          py::array_t<double> column(rows);
+          for (py::ssize_t r = 0; r < rows; ++r)
+            column.mutable_data()[r] = obstacle_force[static_cast<std::size_t>(r) * obstacles + k][axis];
+          d[py::str("obstacle" + std::to_string(k) + "_f" + "xyz"[axis])] = column;
+        }
+    }
     if (timed >= 0) {
       py::dict p;
       p["particle"] = timed;
@@ -308,7 +332,8 @@ void bind_world(py::module_& m) {
         return lanes[0].to_dict(w.world().particle_count());
       }, py::arg("steps"), py::arg("every") = 1, py::arg("period") = py::none(),
          "run --csv in one call: a dict of NumPy arrays (step, t, kinetic, potential, energy, violation, positions, "
-         "velocities), the starting row and every step whose number is a multiple of `every`; period=P also times "
+         "velocities; with contacts also contacts, impacts, obstacle<k>_fx/_fy/_fz), the starting row and every step whose "
+         "number is a multiple of `every`; period=P also times "
          "particle P (run --measure period)")
       .def("first_flip", [](PyWorld& w, long steps, const std::vector<std::pair<int, int>>& arms) {
         return first_flip(*w.held, steps, arms);

@@ -96,3 +96,17 @@ def test_the_period_meter_gives_run_measure_period_s_numbers():
     period = world.run(1200, every=1200, period=1)["period"]
     assert period["period"] == measured and period["exact"] == exact
     assert period["intervals"] > 10 and period["axis"] == "x"
+
+
+@pytest.mark.parametrize("scene", ["bouncing_ball.json", "falling_chain.json"])
+def test_a_scene_with_contacts_gives_run_s_contact_columns(scene):
+    header, rows = cli_csv(ASSETS / scene, "--steps", 60, "--every", 3)
+    run = ll.load(ASSETS / scene).run(60, every=3)
+    names = [name for name in header if name in ("contacts", "impacts") or name.startswith("obstacle")]
+    assert names[:2] == ["contacts", "impacts"] and len(names) > 2
+    for name in names:
+        k = header.index(name)
+        expected = [int(row[k]) if name in ("contacts", "impacts") else float(row[k]) for row in rows]
+        assert run[name].tolist() == expected, name
+    # The columns are the force on the obstacle: a floor is only ever pressed down, never pulled up.
+    assert max(run["obstacle0_fy"]) <= 0.0 and min(run["obstacle0_fy"]) < 0.0
