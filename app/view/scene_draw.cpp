@@ -367,33 +367,53 @@ std::vector<Vec3> cable_curve(Vec3 a, Vec3 b, double length, Vec3 gravity, int p
   std::vector<Vec3> points(static_cast<std::size_t>(pieces) + 1);
   const Vec3 chord = b - a;
   const double c = glm::length(chord);
-  // The sag s of the parabola over the chord c whose arc is L: with k = 4 s / c its arc is
-  // (c / 2) (sqrt(1 + k²) + asinh(k) / k), which grows with s; bisection finds s between 0 and L.
-  double sag = 0.0;
-  Vec3 down(0.0);
-  if (length > c && c > 1e-12) {
-    const auto arc = [c](double s) {
-      const double k = 4.0 * s / c;
-      return k < 1e-9 ? c : 0.5 * c * (std::sqrt(1.0 + k * k) + std::asinh(k) / k);
-    };
-    double low = 0.0, high = length;
-    for (int iteration = 0; iteration < 60; ++iteration) {
+  for (int k = 0; k <= pieces; ++k) points[static_cast<std::size_t>(k)] = a + (static_cast<double>(k) / pieces) * chord;
+  if (!(length > c && c > 1e-12)) return points;  // taut (or both ends together): the chord
+  const Vec3 up = glm::length(gravity) > 0.0 ? -glm::normalize(gravity) : Vec3(0.0, 1.0, 0.0);
+  const double rise = glm::dot(chord, up);  // Y: how much higher b is than a
+  const Vec3 level = chord - rise * up;     // the chord's horizontal part
+  const double span = glm::length(level);   // X
+  if (span > 1e-3 * c) {
+    // A hanging string is a catenary, y = a cosh((x − x0)/a) + C, through (0, 0) and (X, Y) with arc L:
+    // L² − Y² = (2a sinh(X/2a))², x0 = X/2 − a atanh(Y/L); written y = 2a sinh(x/2a) sinh((x − 2x0)/2a), which
+    // loses no digits when the string is barely slack (a large).
+    const double ratio = std::sqrt(length * length - rise * rise) / span;  // sinh(u)/u with u = X / 2a, > 1
+    double low = 0.0, high = 1.0;
+    while (std::sinh(high) / high < ratio && high < 700.0) high *= 2.0;
+    for (int iteration = 0; iteration < 100; ++iteration) {
       const double middle = 0.5 * (low + high);
-      (arc(middle) < length ? low : high) = middle;
+      (middle > 0.0 && std::sinh(middle) / middle < ratio ? low : high) = middle;
     }
-    sag = 0.5 * (low + high);
-    const Vec3 along = chord / c;
-    const Vec3 g = glm::length(gravity) > 0.0 ? glm::normalize(gravity) : Vec3(0.0, -1.0, 0.0);
-    down = g - glm::dot(g, along) * along;  // gravity across the chord: the side it hangs to
-    if (glm::length(down) < 1e-6) {        // a vertical cable: it folds to one side
-      down = glm::cross(along, Vec3(0.0, 0.0, 1.0));
-      if (glm::length(down) < 1e-6) down = glm::cross(along, Vec3(1.0, 0.0, 0.0));
+    const double u = 0.5 * (low + high), scale = span / (2.0 * u);
+    const double x0 = 0.5 * span - scale * std::atanh(rise / length);
+    const Vec3 along = level / span;
+    for (int k = 0; k <= pieces; ++k) {
+      const double x = span * k / pieces;
+      const double y = 2.0 * scale * std::sinh(x / (2.0 * scale)) * std::sinh((x - 2.0 * x0) / (2.0 * scale));
+      points[static_cast<std::size_t>(k)] = a + x * along + y * up;
     }
-    down = glm::normalize(down);
+    points.back() = b;
+    return points;
   }
+  // A vertical chord: the string folds to one side, drawn as the parabola over the chord whose arc is L (its sag s:
+  // with k = 4 s / c the arc is (c / 2) (sqrt(1 + k²) + asinh(k) / k), which grows with s; bisection finds s).
+  const auto arc = [c](double s) {
+    const double k = 4.0 * s / c;
+    return k < 1e-9 ? c : 0.5 * c * (std::sqrt(1.0 + k * k) + std::asinh(k) / k);
+  };
+  double low = 0.0, high = length;
+  for (int iteration = 0; iteration < 60; ++iteration) {
+    const double middle = 0.5 * (low + high);
+    (arc(middle) < length ? low : high) = middle;
+  }
+  const double sag = 0.5 * (low + high);
+  const Vec3 along = chord / c;
+  Vec3 side = glm::cross(along, Vec3(0.0, 0.0, 1.0));
+  if (glm::length(side) < 1e-6) side = glm::cross(along, Vec3(1.0, 0.0, 0.0));
+  side = glm::normalize(side);
   for (int k = 0; k <= pieces; ++k) {
     const double t = static_cast<double>(k) / pieces;
-    points[static_cast<std::size_t>(k)] = a + t * chord + 4.0 * sag * t * (1.0 - t) * down;
+    points[static_cast<std::size_t>(k)] = a + t * chord + 4.0 * sag * t * (1.0 - t) * side;
   }
   return points;
 }
@@ -401,7 +421,7 @@ std::vector<Vec3> cable_curve(Vec3 a, Vec3 b, double length, Vec3 gravity, int p
 namespace {
 
 // A cable: taut, a thin straight line in the rope colour (a rod is thick and coloured by its force); slack, a dashed
-// curve that sags along gravity with the cable's length (measure.h, slack).
+// catenary as long as the cable, hanging along gravity (measure.h, slack).
 void add_cable(const SandboxState& state, const World& world, const Constraint& constraint, DrawList& list) {
   const auto ids = constraint.particles();
   if (ids.size() != 2) return;

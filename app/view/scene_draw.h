@@ -57,8 +57,8 @@ struct PlanePatch {
 };
 PlanePatch plane_patch(const Camera& camera, const World& world, const Obstacle& plane);
 
-// A slack cable's curve from a to b: a parabola sagging across the chord along gravity whose arc is `length`
-// (straight when the chord is as long), as `pieces` + 1 points from a to b.
+// A slack cable's curve from a to b: the catenary under gravity whose arc is `length` (straight when the chord is as
+// long; a vertical chord folds to one side as a parabola), as `pieces` + 1 points from a to b, evenly spaced across.
 std::vector<Vec3> cable_curve(Vec3 a, Vec3 b, double length, Vec3 gravity, int pieces);
 
 // A rod: its kind's role is KindRole::Rod (how it is drawn is the drawing hint's to say).

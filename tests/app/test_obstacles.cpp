@@ -3,6 +3,8 @@
 // obstacle of every lesson and a cable hovered and clicked, the Scene panel's restitution and friction, the Diagnostics
 // count, the Measure strip's scale against a resting ball's weight m g and its CSV read back, and Edit mode's floor,
 // wall, box and peg built with the mouse, undone, redone, saved, reopened and played onto.
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <numbers>
 
@@ -112,6 +114,21 @@ TEST_CASE("a slack cable is drawn as a curve as long as the cable, sagging along
     // It hangs below the chord (gravity's side), deepest in the middle.
     const Vec3 middle = curve[32];
     CHECK(middle.y <= 0.5 * (a.y + b.y) + 1e-12);
+    // A catenary: a hanging string's horizontal tension is the same everywhere, so y'' / sqrt(1 + y'²) = 1/a along
+    // it (a parabola's y'' is constant instead). Central differences over the evenly spaced points.
+    if (length > 1.05 * c) {
+      double lowest = INFINITY, highest = 0.0;
+      for (std::size_t k = 4; k + 4 < curve.size(); ++k) {
+        const double dx = curve[k + 1].x - curve[k].x;
+        const double slope = (curve[k + 1].y - curve[k - 1].y) / (2.0 * dx);
+        const double bend = (curve[k + 1].y - 2.0 * curve[k].y + curve[k - 1].y) / (dx * dx);
+        const double ratio = bend / std::sqrt(1.0 + slope * slope);
+        lowest = std::min(lowest, ratio);
+        highest = std::max(highest, ratio);
+      }
+      CHECK(lowest > 0.0);
+      CHECK(highest / lowest < 1.01);
+    }
   }
   // A vertical chord folds to one side, and the curve stays as long as the cable.
   const std::vector<Vec3> folded = cable_curve(a, Vec3(0.0, -0.5, 0.0), 0.7, g, 64);
