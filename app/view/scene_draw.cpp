@@ -22,22 +22,23 @@ void add_segment(std::vector<SegmentInstance>& out, Vec3 a, Vec3 b, float width,
   out.push_back({to_f(a), width, to_f(b), bias, colour});
 }
 
-void add_arrow(std::vector<SegmentInstance>& out, Vec3 from, Vec3 vector, glm::dvec3 view_dir, glm::vec4 colour) {
+
+
+}  // namespace
+
+void add_arrow(std::vector<SegmentInstance>& out, Vec3 from, Vec3 vector, glm::dvec3 view_dir, glm::vec4 colour,
+               float width) {
   const double length = glm::length(vector);
-  if (length < 1e-9) return;
+  if (!(length > 1e-12)) return;
   const Vec3 dir = vector / length;
   Vec3 side = glm::cross(dir, view_dir);
   if (glm::length(side) < 1e-6) side = glm::cross(dir, Vec3(0.0, 0.0, 1.0));
   side = glm::normalize(side);
   const Vec3 tip = from + vector;
   const double head = std::min(0.3 * length, 0.15 * length + 0.02);
-  add_segment(out, from, tip, 2.5f, colour);
-  add_segment(out, tip, tip - dir * head + side * head * 0.5, 2.5f, colour);
-  add_segment(out, tip, tip - dir * head - side * head * 0.5, 2.5f, colour);
+  for (const Vec3& end : {from, tip - dir * head + side * head * 0.5, tip - dir * head - side * head * 0.5})
+    out.push_back({glm::vec3(end), width, glm::vec3(tip), 0.0f, colour});
 }
-
-
-}  // namespace
 
 double grid_step(const SandboxState& state, std::size_t lane) {
   const Camera& camera = state.view_camera(lane);

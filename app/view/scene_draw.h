@@ -44,6 +44,10 @@ void view_reach(const SandboxState& state, std::size_t view, glm::dvec3& lo, glm
 // A circle of `sides` segments, `width` pixels wide, around `centre` in the plane facing the camera (view_dir).
 void add_ring(std::vector<SegmentInstance>& out, Vec3 centre, double radius, glm::dvec3 view_dir, glm::vec4 colour,
               float width, int sides = 20);
+// An arrow from `from` along `vector` (a shaft and a two-stroke head in the plane facing the camera), `width` pixels
+// wide: forces, contact normals, the step view's corrections.
+void add_arrow(std::vector<SegmentInstance>& out, Vec3 from, Vec3 vector, glm::dvec3 view_dir, glm::vec4 colour,
+               float width = 2.5f);
 
 // The grid's minor step in metres for the current view (a 1-2-5 step, about a tenth of the view in 2D): the grid
 // drawn and the editor's snapping.

@@ -19,20 +19,6 @@ void add_segment(std::vector<SegmentInstance>& out, Vec3 a, Vec3 b, float width,
   out.push_back({to_f(a), width, to_f(b), 0.0f, colour});
 }
 
-void add_arrow(std::vector<SegmentInstance>& out, Vec3 from, Vec3 vector, glm::dvec3 view_dir, glm::vec4 colour,
-               float width) {
-  const double length = glm::length(vector);
-  if (!(length > 1e-12)) return;
-  const Vec3 dir = vector / length;
-  Vec3 side = glm::cross(dir, view_dir);
-  if (glm::length(side) < 1e-6) side = glm::cross(dir, Vec3(0.0, 0.0, 1.0));
-  side = glm::normalize(side);
-  const Vec3 tip = from + vector;
-  const double head = std::min(0.35 * length, 0.12 * length + 0.03);
-  add_segment(out, from, tip, width, colour);
-  add_segment(out, tip, tip - dir * head + side * head * 0.5, width, colour);
-  add_segment(out, tip, tip - dir * head - side * head * 0.5, width, colour);
-}
 
 double nice_below(double x) {  // the largest 1-2-5 number ≤ x
   const double decade = std::pow(10.0, std::floor(std::log10(x)));

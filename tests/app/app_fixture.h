@@ -1,6 +1,7 @@
 // Helpers shared by the sandbox tests: a hidden sandbox, SDL event injection, pixel checks.
 #pragma once
 
+#include <array>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -158,15 +159,15 @@ inline void click_at(Sandbox& sandbox, glm::dvec2 pixel) {
   run_frames(sandbox, 1, 0.0);
 }
 
-// Clicks the widget drawn as `name` (widget_rects), first scrolling its panel with the wheel, as a user would, when
-// it lies below the window's bottom edge.
-inline void click_widget(Sandbox& sandbox, const std::string& name) {
+// Scrolls the panel of the widget drawn as `name` (widget_rects) with the wheel, as a user would, until the widget is
+// above the window's bottom edge; its rectangle.
+inline std::array<float, 4> scroll_to_widget(Sandbox& sandbox, const std::string& name) {
   run_frames(sandbox, 2, 0.0);  // a popup that just opened is placed on its second frame
   const auto& rects = sandbox.state().widget_rects;
   auto it = rects.find(name);
   REQUIRE_MESSAGE(it != rects.end(), "widget not drawn: " << name);
   const double bottom = sandbox.state().window_height / sandbox.state().pixel_ratio;
-  for (int wheel = 0; wheel < 40 && it->second[3] > bottom - 4.0; ++wheel) {
+  for (int wheel = 0; wheel < 60 && it->second[3] > bottom - 4.0; ++wheel) {
     // Near the bottom edge: over the panel itself, not a list inside it (which would scroll instead).
     const glm::dvec2 over(0.5 * (it->second[0] + it->second[2]), bottom - 30.0);
     push_mouse_motion(over, over, false);
@@ -179,7 +180,13 @@ inline void click_widget(Sandbox& sandbox, const std::string& name) {
     it = rects.find(name);
     REQUIRE_MESSAGE(it != rects.end(), "widget no longer drawn after scrolling: " << name);
   }
-  click_at(sandbox, glm::dvec2(0.5 * (it->second[0] + it->second[2]), 0.5 * (it->second[1] + it->second[3])));
+  return it->second;
+}
+
+// Clicks the widget drawn as `name`, first scrolling its panel into view (scroll_to_widget).
+inline void click_widget(Sandbox& sandbox, const std::string& name) {
+  const std::array<float, 4> r = scroll_to_widget(sandbox, name);
+  click_at(sandbox, glm::dvec2(0.5 * (r[0] + r[2]), 0.5 * (r[1] + r[3])));
 }
 
 }  // namespace lagrange::app::test

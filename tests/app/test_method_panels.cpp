@@ -25,27 +25,6 @@ const char* kHub = R"({"name": "hub", "dimension": 2, "particles": [
   "constraints": [{"type": "distance", "particles": [0, 1]}, {"type": "distance", "particles": [0, 2]},
                   {"type": "distance", "particles": [0, 3]}]})";
 
-// Scrolls Diagnostics with the wheel, as a user would, until the widget `name` is inside the window; its rectangle.
-std::array<float, 4> scroll_to(Sandbox& sandbox, const std::string& name) {
-  run_frames(sandbox, 2, 0.0);
-  const auto& rects = sandbox.state().widget_rects;
-  auto it = rects.find(name);
-  REQUIRE_MESSAGE(it != rects.end(), "widget not drawn: " << name);
-  const double bottom = sandbox.state().window_height / sandbox.state().pixel_ratio;
-  for (int wheel = 0; wheel < 60 && it->second[3] > bottom - 4.0; ++wheel) {
-    const glm::dvec2 over(0.5 * (it->second[0] + it->second[2]), bottom - 30.0);
-    push_mouse_motion(over, over, false);
-    SDL_Event event{};
-    event.type = SDL_MOUSEWHEEL;
-    event.wheel.y = -2;
-    event.wheel.direction = SDL_MOUSEWHEEL_NORMAL;
-    sandbox.handle_event(event);
-    run_frames(sandbox, 2, 0.0);
-    it = rects.find(name);
-    REQUIRE_MESSAGE(it != rects.end(), "widget no longer drawn after scrolling: " << name);
-  }
-  return it->second;
-}
 
 // The pointer over Diagnostics' title bar: over no widget of a section.
 void rest_pointer(Sandbox& sandbox) {
@@ -58,7 +37,7 @@ void rest_pointer(Sandbox& sandbox) {
 }
 
 void hover(Sandbox& sandbox, const std::string& name) {
-  const std::array<float, 4> r = scroll_to(sandbox, name);
+  const std::array<float, 4> r = scroll_to_widget(sandbox, name);
   const glm::dvec2 middle(0.5 * (r[0] + r[2]), 0.5 * (r[1] + r[3]));
   push_mouse_motion(middle, middle, false);
   run_frames(sandbox, 2, 0.0);
@@ -108,7 +87,7 @@ TEST_CASE("the Matrix section shows the double pendulum's hand-derived 2x2 J M^-
   CHECK(state.widget_rects.count("matrix: heat map") == 0);
   click_widget(sandbox, "matrix: header");
   REQUIRE(state.matrix.open);
-  scroll_to(sandbox, "matrix: heat map");
+  scroll_to_widget(sandbox, "matrix: heat map");
   // By hand: unit rods u1 = (0.8, 0.6) from the pivot to bob 1, u2 = (0.6, 0.8) from bob 1 to bob 2, masses 1 kg.
   // A = [[1/m1, -u1.u2/m1], [-u1.u2/m1, 1/m1 + 1/m2]] = [[1, -0.96], [-0.96, 2]]. At rest J-dot q-dot = 0, so
   // b = -J M^-1 F: b1 = -u1.g = 0.6 g, b2 = -(u2.g - u2.g) = 0; lambda = A^-1 b.
@@ -157,7 +136,7 @@ TEST_CASE("the Matrix section finds the hub's dependent row and draws its rod or
   const glm::vec3 orange(kMatrixHighlight);
   CHECK(colour_distance(rod_pixel(sandbox, 2), orange) > 60.0);  // closed: plain
   click_widget(sandbox, "matrix: header");
-  scroll_to(sandbox, "matrix: heat map");
+  scroll_to_widget(sandbox, "matrix: heat map");
   rest_pointer(sandbox);
   REQUIRE(state.matrix.analysis);
   CHECK(state.matrix.analysis->rank == 2);
@@ -218,7 +197,7 @@ TEST_CASE("the Convergence section's background study gives run_convergence's or
       CHECK(shown.results[k].order == doctest::Approx(1.0).epsilon(0.15));
   }
   // The legend names each solver with the order the study fitted, not an order written in the code.
-  scroll_to(sandbox, "convergence: plot");
+  scroll_to_widget(sandbox, "convergence: plot");
   const std::vector<std::string> lines = diagnostics_lines();
   for (const ConvergenceResult& r : direct.results) {
     char text[96];
@@ -274,7 +253,7 @@ TEST_CASE("at projector scales the Matrix and Convergence sections read whole, n
       state.convergence.report = std::make_shared<const ConvergenceReport>(convergence_study(copy, study));
       run_frames(sandbox, 6, kDt);
       for (const char* widget : {"matrix: heat map", "convergence: plot"}) {
-        scroll_to(sandbox, widget);
+        scroll_to_widget(sandbox, widget);
         // Diagnostics' own text (the rest of the screen is test_layout.cpp's).
         for (const std::string& problem : layout_problems(state, sandbox.radii())) {
           if (problem.find("[Diagnostics]") == std::string::npos) continue;
