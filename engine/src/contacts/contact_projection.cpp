@@ -58,7 +58,7 @@ double ContactSet::sweep(std::span<const double> inv_mass, std::span<const Vec3>
     const double w = weight(row, inv_mass);
     if (w == 0.0) continue;
     Vec3 n;
-    const double g = gap(row, x, n);
+    const double g = gap(row, x, n) - row.allowed;
     const double residual = row.lambda > 0.0 ? std::abs(g) : std::max(0.0, -g);
     if (!(residual <= worst * row.scale)) worst = residual / row.scale;  // NaN wins
     const double lambda = std::max(0.0, row.lambda - omega * g / w);
@@ -78,9 +78,14 @@ double ContactSet::sweep(std::span<const double> inv_mass, std::span<const Vec3>
 
 int ContactSet::project(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x,
                         double step, int max_sweeps, bool& converged, bool warm) {
+  bool carried = false;
   for (ContactRow& row : rows) {
     row.lambda = warm ? row.warm : 0.0;
     row.lambda_t = warm ? row.warm_t : Vec3(0.0);
+    Vec3 n;
+    const double g0 = gap(row, q, n);
+    row.allowed = g0 < -tol * row.scale ? g0 : 0.0;  // an overlap carried in: held, not pushed out as velocity
+    carried = carried || row.allowed < 0.0;
   }
   if (warm) apply_warm(inv_mass, x);
   converged = rows.empty();
@@ -103,10 +108,39 @@ int ContactSet::project(std::span<const double> inv_mass, std::span<const Vec3> 
     previous = residual;
     if (deadline && sweeps % 8 == 0 && std::chrono::steady_clock::now() > *deadline) break;
   }
+  overlap_left = carried || !converged;
+  finished = converged;
   const double to_force = 1.0 / (step * step);
   for (ContactRow& row : rows) {
     row.force = row.lambda * to_force;
     row.force_t = row.lambda_t * to_force;
+  }
+  return sweeps;
+}
+
+int ContactSet::stabilize(std::span<const double> inv_mass, std::vector<Vec3>& x, int max_sweeps) {
+  if (!overlap_left) return 0;
+  overlap_left = false;
+  push_.assign(rows.size(), 0.0);  // the stabilization's own multipliers (m·kg): positions only, never forces
+  int sweeps = 0;
+  for (bool done = false; !done && sweeps < max_sweeps; ++sweeps) {
+    double worst = 0.0;
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      const ContactRow& row = rows[k];
+      const double w = weight(row, inv_mass);
+      if (w == 0.0) continue;
+      Vec3 n;
+      const double g = gap(row, x, n);
+      const double residual = push_[k] > 0.0 ? std::abs(g) : std::max(0.0, -g);
+      if (!(residual <= worst * row.scale)) worst = residual / row.scale;
+      const double change = std::max(0.0, push_[k] - g / w) - push_[k];
+      if (change == 0.0) continue;
+      push_[k] += change;
+      x[row.a] += (inv_mass[row.a] * change) * n;
+      if (row.b >= 0) x[row.b] -= (inv_mass[row.b] * change) * n;
+    }
+    done = worst <= tol;
+    if (deadline && sweeps % 8 == 7 && std::chrono::steady_clock::now() > *deadline) break;
   }
   return sweeps;
 }

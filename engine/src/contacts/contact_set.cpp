@@ -256,6 +256,8 @@ void ContactSet::gather(const Model& model, const State& state, const Settings& 
   dv.clear();
   moved.clear();
   impact_work = 0.0;
+  overlap_left = false;
+  finished = true;
   build_faces(model);
   const std::size_t n = model.particle_count();
   const auto& x = state.position;
@@ -408,8 +410,8 @@ void ContactSet::record(const Model& model, State& state, double step) const {
     c.other = key.other;
     c.obstacle = key.obstacle;
     c.face = key.face;
-    c.lambda = pushed ? row.lambda : 0.0;
-    c.lambda_t = pushed ? row.lambda_t : Vec3(0.0);
+    c.lambda = pushed && finished ? row.lambda : 0.0;
+    c.lambda_t = pushed && finished ? row.lambda_t : Vec3(0.0);
     c.active = pushed;
     if (pushed) {
       c.normal = n;

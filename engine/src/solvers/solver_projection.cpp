@@ -416,6 +416,7 @@ class ProjectionSolver final : public Solver {
       stats.iterations += contacts->project(model.inv_mass(), x0, x_star_, h, context.settings.max_iterations, converged);
       if (!converged) ++stats.failures;
       commit_with_impacts(context, x_star_, x0, h);
+      stats.iterations += contacts->stabilize(model.inv_mass(), context.state.position, ContactSet::stabilize_sweeps(context.settings));
       return;
     }
     combine_rows(model, contacts, combined_, rows_version_, signature_);
@@ -479,6 +480,7 @@ class ProjectionSolver final : public Solver {
     for (std::size_t k = 0; k < m; ++k) combined_[k] = original_[k];
     masked_ = 0;
     if (!result.converged) ++stats.failures;
+    if (contacts) contacts->finished = result.converged;  // contact_set.h: no warm start from an unfinished pile
     commit_with_impacts(context, best_x_, x0, h);
     const double to_force = 1.0 / (h * h);
     auto& force = context.state.row_force;
@@ -561,6 +563,7 @@ void hold_contacts(StepContext& context, const std::vector<Vec3>& x0, double h, 
     particles.velocity[i] += (x[i] - particles.position[i]) * inv_h;
     particles.position[i] = x[i];
   }
+  stats.iterations += contacts.stabilize(context.inv_mass(), particles.position, ContactSet::stabilize_sweeps(context.settings));
 }
 
 namespace {

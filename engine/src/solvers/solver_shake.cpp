@@ -209,6 +209,7 @@ class ShakeSolver final : public Solver {
                                             false);
       if (!converged) ++stats.failures;
       commit(context, h, nullptr);
+      stats.iterations += contacts->stabilize(model.inv_mass(), context.state.position, ContactSet::stabilize_sweeps(context.settings));
       return;
     }
     RowSet rows = context.model;
@@ -342,7 +343,8 @@ class ShakeSolver final : public Solver {
     for (ContactRow& row : contacts->rows) {
       Vec3 n;
       contacts->gap(row, x_, n);
-      const Vec3 kick = (rows ? row.lambda_t : row.lambda * n + row.lambda_t) * inv_h;  // with rows: normal done
+      // With rows the normal part is done; an unfinished projection's multipliers are no forces (contact_set.h).
+      const Vec3 kick = (rows || !contacts->finished ? row.lambda_t : row.lambda * n + row.lambda_t) * inv_h;
       if (kick != Vec3(0.0)) {
         if (!context.fixed(row.a)) v[row.a] += inv_mass[row.a] * kick;
         if (row.b >= 0 && !context.fixed(row.b)) v[row.b] -= inv_mass[row.b] * kick;
