@@ -104,24 +104,6 @@ class ContactConstraint final : public Constraint {
 
 double ContactSet::tolerance(const Settings& settings) { return std::max(settings.tolerance, 1e-7); }
 
-double ContactSet::gap(const ContactRow& row, std::span<const Vec3> x, Vec3& n) const {
-  if (row.b >= 0) {
-    const Vec3 d = x[row.a] - x[row.b];
-    const double len = glm::length(d);
-    n = len > 0.0 ? d * (1.0 / len) : Vec3(0.0, 1.0, 0.0);  // coincident: any direction keeps the row finite
-    return len - row.reach;
-  }
-  const ObstacleFace& f = faces[row.face];
-  if (f.sphere) {
-    const Vec3 d = x[row.a] - f.point;
-    const double len = glm::length(d);
-    n = len > 0.0 ? d * (1.0 / len) : Vec3(0.0, 1.0, 0.0);
-    return len - (f.radius + row.reach);
-  }
-  n = f.normal;
-  return glm::dot(f.normal, x[row.a] - f.point) - row.reach;
-}
-
 void ContactSet::build_faces(const Model& model) {
   faces.clear();
   const ContactSettings& settings = model.contacts();

@@ -72,7 +72,7 @@ class ContactSet {
   bool empty() const { return rows.empty(); }
 
   // The row's gap at positions x and its unit normal n (pointing towards particle a).
-  double gap(const ContactRow& row, std::span<const Vec3> x, Vec3& n) const;
+  double gap(const ContactRow& row, std::span<const Vec3> x, Vec3& n) const;  // inline, below: the sweeps' kernel
   // The effective inverse mass of a row along its normal: w_a + w_b.
   double weight(const ContactRow& row, std::span<const double> inv_mass) const {
     return inv_mass[row.a] + (row.b >= 0 ? inv_mass[row.b] : 0.0);
@@ -174,5 +174,24 @@ class ContactSet {
   std::vector<int> row_start_, row_list_;
   std::vector<unsigned> stamp_;
 };
+
+// The sweeps call it for every row, thousands of times a substep: inline.
+inline double ContactSet::gap(const ContactRow& row, std::span<const Vec3> x, Vec3& n) const {
+  if (row.b >= 0) {
+    const Vec3 d = x[row.a] - x[row.b];
+    const double len = glm::length(d);
+    n = len > 0.0 ? d * (1.0 / len) : Vec3(0.0, 1.0, 0.0);  // coincident: any direction keeps the row finite
+    return len - row.reach;
+  }
+  const ObstacleFace& f = faces[row.face];
+  if (f.sphere) {
+    const Vec3 d = x[row.a] - f.point;
+    const double len = glm::length(d);
+    n = len > 0.0 ? d * (1.0 / len) : Vec3(0.0, 1.0, 0.0);
+    return len - (f.radius + row.reach);
+  }
+  n = f.normal;
+  return glm::dot(f.normal, x[row.a] - f.point) - row.reach;
+}
 
 }  // namespace lagrange
