@@ -250,8 +250,7 @@ void World::step(const std::function<void(const World&)>& after_substep) {
     }
     solver_->substep(context, h, stats_);
     if (contacts) {
-      contact_set_->record(model_, state_, h);
-      state_.work.contacts += contact_set_->work(state_, substep_v_, h);
+      state_.work.contacts += contact_set_->record(model_, state_, h, substep_v_);
     }
     if (account) account_work(h, substep_v_);
     ++stats_.substeps;

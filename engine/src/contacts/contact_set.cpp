@@ -346,24 +346,11 @@ void ContactSet::end_step(State& state) {
              list.end());
 }
 
-double ContactSet::work(const State& state, std::span<const Vec3> v0, double step) const {
-  const auto& x = state.position;
-  const auto& v1 = state.velocity;
-  double total = impact_work;
-  for (const ContactRow& row : rows) {
-    if (row.force == 0.0 && row.force_t == Vec3(0.0)) continue;
-    Vec3 n;
-    gap(row, x, n);
-    Vec3 rate = 0.5 * (v0[row.a] + v1[row.a]);
-    if (row.b >= 0) rate -= 0.5 * (v0[row.b] + v1[row.b]);
-    total += step * glm::dot(row.force * n + row.force_t, rate);
-  }
-  return total;
-}
-
-void ContactSet::record(const Model& model, State& state, double step) const {
+double ContactSet::record(const Model& model, State& state, double step, std::span<const Vec3> v0) const {
   ContactState& record = state.contacts;
   const auto& x = state.position;
+  const auto& v1 = state.velocity;
+  double work = impact_work;
   const auto radius = model.radii();
   std::vector<Contact> merged;
   merged.reserve(record.contacts.size() + rows.size());
@@ -384,6 +371,11 @@ void ContactSet::record(const Model& model, State& state, double step) const {
     Vec3 n;
     gap(row, x, n);
     const Vec3 impulse = row.impulse + (step * row.force) * n + step * row.force_t;
+    if (row.force != 0.0 || row.force_t != Vec3(0.0)) {  // h (f n + f_t) · v̄ at the substep's mean velocity
+      Vec3 rate = 0.5 * (v0[row.a] + v1[row.a]);
+      if (row.b >= 0) rate -= 0.5 * (v0[row.b] + v1[row.b]);
+      work += step * glm::dot(row.force * n + row.force_t, rate);
+    }
     const bool pushed = row.force > 0.0 || row.impacts > 0 || row.force_t != Vec3(0.0);
     if (!pushed && !existing) continue;
     Contact c = existing ? *old : Contact{};
@@ -407,6 +399,7 @@ void ContactSet::record(const Model& model, State& state, double step) const {
   }
   flush_until(Key{INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX});
   record.contacts.swap(merged);
+  return work;
 }
 
 }  // namespace lagrange

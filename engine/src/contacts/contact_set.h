@@ -140,12 +140,11 @@ class ContactSet {
   std::optional<std::chrono::steady_clock::time_point> deadline;
 
   // --- recording (the World, after the solver) ------------------------------------------------------------------
-  // Adds this substep's impulses (impacts, normal and friction forces × h) to the step's record in the state.
-  void record(const Model& model, State& state, double h) const;
-  // The work the contacts did in the substep that took velocities v0 to the state's: the impacts' (impact_work) and
-  // the rows' forces at the substep's mean velocity, h (f n + f_t) · (v̄_a − v̄_b), as the world counts the mouse's
-  // (world.cpp, account_work): for semi-implicit Euler that is the kinetic energy the forces gave.
-  double work(const State& state, std::span<const Vec3> v0, double h) const;
+  // Adds this substep's impulses (impacts, normal and friction forces × h) to the step's record in the state, and
+  // returns the work the contacts did in the substep that took velocities v0 to the state's: the impacts'
+  // (impact_work) and the rows' forces at the substep's mean velocity, h (f n + f_t) · (v̄_a − v̄_b), as the world
+  // counts the mouse's (world.cpp, account_work): for semi-implicit Euler that is the kinetic energy the forces gave.
+  double record(const Model& model, State& state, double h, std::span<const Vec3> v0) const;
   // Starts a step's record: impulses zeroed, the multipliers kept for warm starts.
   static void begin_step(const Model& model, State& state, double dt);
   // Ends it: contacts that did not push in the step are dropped.
