@@ -4,6 +4,7 @@
 // factorizes and solves as often as the values change.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <memory>
 #include <utility>
@@ -36,7 +37,24 @@ class LinearSolver {
   // dependent row); nullptr otherwise.
   virtual const double* bidiagonal_sub() const { return nullptr; }
   virtual const double* inverse_pivots() const { return nullptr; }
+  // For a kernel that factors such a chain itself, row by row in its own pass (RowSystem::chain_setup): where to
+  // write L[i+1, i] (only where the pattern has that entry) and 1/D_i (inverse_pivot()); solve() and
+  // null_combination() then use them as if factorize() had written them. nullptr unless bidiagonal_sub() is not.
+  virtual double* bidiagonal_sub_storage() { return nullptr; }
+  virtual double* inverse_pivot_storage() { return nullptr; }
 };
+
+// The pivot rule of every factorization here: 1/d, or 0 (and one more dependent row) for a pivot d that vanishes
+// relative to its diagonal entry a_kk (|d| <= tolerance · |a_kk|, or a_kk = 0).
+constexpr double kPivotTolerance = 1e-10;
+inline double inverse_pivot(double d, double a_kk, int& dependent, double tolerance = kPivotTolerance) {
+  const double scale = std::abs(a_kk);
+  if (!(std::abs(d) > tolerance * scale) || scale == 0.0) {
+    ++dependent;
+    return 0.0;
+  }
+  return 1.0 / d;
+}
 
 // SparseLDU (sparse_ldu.h): A = L D U with a symmetric pattern and values that need not be symmetric.
 std::unique_ptr<LinearSolver> make_sparse_ldu_solver();

@@ -160,6 +160,17 @@ void RowSystem::prepare(const RowSet& model) {
     couplings_.push_back({pairs[e].first, pairs[e].second, shared[i].sk, shared[i].sl, !first,
                           linear_->pair_entry(e, true), linear_->pair_entry(e, false)});
   }
+  // A chain in natural order: row k joins particles k and k + 1, and rows couple only through the particle between
+  // them (slot 1 of the one, slot 0 of the next), once.
+  stream_chain_ = chain_kernel() && linear_->symmetric() && linear_->bidiagonal_sub_storage() != nullptr && m > 0 &&
+                  model.particle_count == static_cast<std::size_t>(m) + 1;
+  for (int k = 0; stream_chain_ && k < m; ++k) stream_chain_ = rod_[k].a == k && rod_[k].b == k + 1;
+  coupled_.assign(stream_chain_ ? m : 0, 0);
+  for (const Coupling& c : couplings_) {
+    if (!stream_chain_) break;
+    if (c.l != c.k + 1 || c.slot_k != 1 || c.slot_l != 0 || c.accumulate || coupled_[c.l]) stream_chain_ = false;
+    else coupled_[c.l] = 1;
+  }
 }
 
 double RowSystem::evaluate(const RowSet& model, std::span<const Vec3> x, std::vector<double>& c,
@@ -194,14 +205,14 @@ double RowSystem::values(const RowSet& model, std::span<const Vec3> x, std::vect
 }
 
 double RowSystem::chain_chord_step(const RowGradients& weighted, std::vector<double>& c, std::vector<double>& lambda,
-                                   std::vector<double>& work, std::vector<Vec3>& x) const {
+                                   std::vector<double>& work, std::vector<Vec3>& x, bool forward_done) const {
   const int m = rows_;
   const double* sub = linear_->bidiagonal_sub();
   const double* inv_d = linear_->inverse_pivots();
   work.resize(m);
   double* z = work.data();
   double carry = 0.0;  // L y = −c, then D: z = D⁻¹ y
-  for (int i = 0; i < m; ++i) {
+  for (int i = 0; i < m && !forward_done; ++i) {
     const double yi = -c[i] - carry;
     carry = sub[i] * yi;
     z[i] = yi * inv_d[i];
@@ -228,6 +239,64 @@ double RowSystem::chain_chord_step(const RowGradients& weighted, std::vector<dou
     if (i + 1 < m) value(i + 1);
   }
   if (m > 0) value(0);
+  return worst;
+}
+
+double RowSystem::chain_setup(const RowSet& model, std::span<const Vec3> q, std::span<const Vec3> x_star,
+                              RowGradients& weighted, std::vector<double>& lambda, std::vector<Vec3>& x,
+                              std::vector<double>& c, std::vector<double>& work, int& dependent) {
+  const int m = rows_;
+  const double* inv_mass = model.inv_mass.data();
+  weighted.resize(m, 2);
+  lambda.resize(m);
+  x.resize(particle_count_);
+  c.resize(m);
+  work.resize(m);
+  Vec3* w = weighted.data();
+  double* sub = linear_->bidiagonal_sub_storage();
+  double* inv_d = linear_->inverse_pivot_storage();
+  double* z = work.data();
+  dependent = 0;
+  double worst = 0.0, carry = 0.0;
+  // Row k − 1's value, once rows k − 1, k (and k − 2) have moved its particles, then its step of L y = −c, D z = y.
+  const auto close = [&](int k) {
+    c[k] = DistanceConstraint::value_of(x[k], x[k + 1], rod_[k].length);
+    const double r = std::abs(c[k]) * inv_scale_[k];
+    if (!(r <= worst)) worst = r;  // NaN wins (as in values())
+    const double yk = -c[k] - carry;
+    carry = sub[k] * yk;
+    z[k] = yk * inv_d[k];
+  };
+  Vec3 previous_gb(0.0);  // row k − 1's gradient at its particle k
+  x[0] = x_star[0];
+  for (int k = 0; k < m; ++k) {
+    const double length = rod_[k].length;
+    Vec3 ga, gb;
+    DistanceConstraint::evaluate_of(q[k], q[k + 1], length, ga, gb);
+    const Vec3 wa = inv_mass[k] * ga, wb = inv_mass[k + 1] * gb;
+    w[2 * k] = wa;
+    w[2 * k + 1] = wb;
+    // A = ∇C M⁻¹ ∇Cᵀ and its L D Lᵀ, row k (factorize(), then SparseLDU's bidiagonal elimination).
+    const double a_kk = glm::dot(ga, wa) + glm::dot(gb, wb);
+    double d = a_kk;
+    if (coupled_[k]) {
+      const double a_up = glm::dot(previous_gb, wa);
+      const double l = a_up * inv_d[k - 1];
+      sub[k - 1] = l;
+      d -= l * a_up;
+    }
+    inv_d[k] = inverse_pivot(d, a_kk, dependent);
+    previous_gb = gb;
+    // The lone root from x*, added to x (lone_roots()).
+    const std::optional<double> root = DistanceConstraint::lone_root_of(x_star[k], x_star[k + 1], wa, wb, length);
+    const double l = root && std::isfinite(*root) ? *root : 0.0;
+    lambda[k] = l;
+    x[k + 1] = x_star[k + 1];
+    x[k] += l * wa;
+    x[k + 1] += l * wb;
+    if (k > 0) close(k - 1);
+  }
+  close(m - 1);
   return worst;
 }
 
@@ -373,13 +442,15 @@ void RowSystem::solve(std::vector<double>& b) const {
 void predict_semi_implicit(const StepContext& context, double h, std::vector<Vec3>& x_star,
                            std::vector<Vec3>& v_star, double kick) {
   const State& state = context.state;
+  const Model& model = context.model;
   const auto inv_mass = context.inv_mass();
   const std::size_t n = state.position.size();
-  context.external_forces(state.velocity, v_star);  // forces first, in place
+  v_star.resize(n);
   x_star.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; i < n; ++i) {  // one pass: each particle's force (Model::external_forces) used at once
     const double w = inv_mass[i];
-    v_star[i] = state.velocity[i] + (kick * h * w) * v_star[i];
+    const Vec3 force = model.external_force(context.settings, i, state.velocity[i]);
+    v_star[i] = state.velocity[i] + (kick * h * w) * force;
     x_star[i] = state.position[i] + h * v_star[i];
   }
 }

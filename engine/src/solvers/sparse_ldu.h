@@ -38,7 +38,7 @@ class SparseLDU final : public LinearSolver {
   // diag[i] = A_ii; upper_values[e] = A_ij and lower_values[e] = A_ji for the e-th pair (i, j) given to analyze().
   // Pivots with |D_k| <= pivot_tolerance · |A_kk| (or A_kk = 0) mark dependent rows. Returns their count.
   int factorize(const double* diag, const double* upper_values, const double* lower_values,
-                double pivot_tolerance = 1e-10);
+                double pivot_tolerance = kPivotTolerance);
 
   // Assembly straight into the factor's own storage, for callers that refactorize often: write A_ii to
   // *diagonal_entry(i), A_ij and A_ji of pair e to *pair_entry(e, true) and *pair_entry(e, false), then call
@@ -48,7 +48,7 @@ class SparseLDU final : public LinearSolver {
     const bool up = symmetric_ || upper_value != static_cast<bool>(pair_swapped_[pair]);
     return up ? &a_up_[pair_slot_[pair]] : &a_low_[pair_slot_[pair]];
   }
-  int factorize_assembled(double pivot_tolerance = 1e-10);
+  int factorize_assembled(double pivot_tolerance = kPivotTolerance);
   int factorize() override { return factorize_assembled(); }
 
   // Solves A x = b in place (after factorize()). Dependent rows get x = 0 in the factored basis.
@@ -58,6 +58,8 @@ class SparseLDU final : public LinearSolver {
   void null_combination(std::vector<double>& v) const override;
   const double* bidiagonal_sub() const override { return bidiagonal_ && symmetric_ ? sub_.data() : nullptr; }
   const double* inverse_pivots() const override { return bidiagonal_ && symmetric_ ? inv_d_.data() : nullptr; }
+  double* bidiagonal_sub_storage() override { return bidiagonal_ && symmetric_ ? sub_.data() : nullptr; }
+  double* inverse_pivot_storage() override { return bidiagonal_ && symmetric_ ? inv_d_.data() : nullptr; }
   int size() const { return n_; }
   int factor_nonzeros() const { return static_cast<int>(factor_row_.size()); }
 
@@ -80,7 +82,9 @@ class SparseLDU final : public LinearSolver {
   // Natural order and column i's only entry at row i + 1 (a chain): solve() then carries the running value in a
   // register instead of going through memory (about twice as fast on long chains).
   bool bidiagonal_ = false;
-  std::vector<double> sub_;  // bidiagonal: L[i+1, i], 0 where column i is empty
+  // bidiagonal: L[i+1, i], 0 where column i is empty. The bidiagonal solve() and null_combination() read it (not l_),
+  // so that a caller may factor a chain itself (bidiagonal_sub_storage()).
+  std::vector<double> sub_;
   // Permuted strictly-upper pattern by column: for column j, entries col_start_[j] .. col_start_[j+1].
   std::vector<int> col_start_, col_row_;
   // For each input pair e: its slot in the permuted column storage and whether it landed transposed.
