@@ -37,11 +37,6 @@ class LinearSolver {
   // dependent row); nullptr otherwise.
   virtual const double* bidiagonal_sub() const { return nullptr; }
   virtual const double* inverse_pivots() const { return nullptr; }
-  // For a kernel that factors such a chain itself, row by row in its own pass (RowSystem::chain_setup): where to
-  // write L[i+1, i] (only where the pattern has that entry) and 1/D_i (inverse_pivot()); solve() and
-  // null_combination() then use them as if factorize() had written them. nullptr unless bidiagonal_sub() is not.
-  virtual double* bidiagonal_sub_storage() { return nullptr; }
-  virtual double* inverse_pivot_storage() { return nullptr; }
 };
 
 // The pivot rule of every factorization here: 1/d, or 0 (and one more dependent row) for a pivot d that vanishes

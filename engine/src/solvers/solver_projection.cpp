@@ -142,14 +142,22 @@ class ProjectionSolver final : public Solver {
         return held;
       }
     }
-    std::optional<double> first;  // the first guess's residual, when chain_setup() found it
+    std::optional<Streamed> streamed;  // what chain_setup() found
     if (stream) {
-      first = chord_system_.chain_setup(rows_, x0, x_star_, r0_, lambda_, x_, c_, delta_, chord_dependent_);
-      factored_at_q_ = true;
+      int dependent = 0;
+      const double first = chord_system_.chain_setup(rows_, x0, x_star_, r0_, lambda_, x_, c_, delta_, dependent);
+      // The chain's chord matrix J is Newton's at the first guess: it serves when the first guess is close to the
+      // root, as newton() reuses a factorization made there (kReuseBelow). Otherwise (a whip's tip turning far
+      // within the substep, where J may lead to another root than Newton from q's chord finds), or when a pivot of J
+      // was lost (∇C(q) lost rank, or a rod turned by about 90°): the chord at q as everywhere else, whose pivots
+      // tell the rows' rank, and Newton after it.
+      streamed = Streamed{first, dependent == 0 && first <= kReuseBelow};
+      if (!streamed->own_factor) system_.directions(rows_, x0, g0_, r0_);
+      factored_at_q_ = false;  // the chord system's own factorization is not at q
     } else {
       first_guess(context);
     }
-    NewtonResult result = chord(context, stats, !freeze_held, freeze_held, first);
+    NewtonResult result = chord(context, stats, !freeze_held, freeze_held, streamed);
     if (freeze_held) return result;
     rank_lost_ = chord_dependent_ - masked_ > 0;
     // Counted once per lost substep (a scaled retry is the same substep; half steps count their own).
@@ -228,13 +236,18 @@ class ProjectionSolver final : public Solver {
   // convergence the result is in best_x_, best_lambda_; otherwise lambda_, x_ hold the best iterate for newton().
   // `at_q`: G0 = ∇C(q), whose factorization a second projection from the same q reuses. `frozen`: held particles'
   // weights are zero (project's freeze_held).
-  // `streamed`: chain_setup() left the first guess's residual (returned), its c_, the factorization at q and the
-  // forward half of the first chord step in delta_.
+  // `streamed`: chain_setup() left the first guess's residual and its c_, and, with own_factor, the factorization of
+  // the chord matrix at the first guess and the forward half of the first chord step in delta_.
+  struct Streamed {
+    double residual;
+    bool own_factor;
+  };
   NewtonResult chord(StepContext& context, StepStats& stats, bool at_q = false, bool frozen = false,
-                     std::optional<double> streamed = std::nullopt) {
+                     std::optional<Streamed> streamed = std::nullopt) {
     const std::size_t m = rows_.rows.size();
+    const bool own = streamed && streamed->own_factor;
     NewtonResult result;
-    double accepted = streamed ? *streamed : residual(context, false);
+    double accepted = streamed ? streamed->residual : residual(context, false);
     ++stats.iterations;
     const IterateKind kind = at_q || frozen ? IterateKind::Chord : IterateKind::Relinearized;
     if (context.trace) context.trace->record(at_q || frozen ? IterateKind::FirstGuess : kind, x_);
@@ -255,8 +268,10 @@ class ProjectionSolver final : public Solver {
     // ∇C(q)): divided by 1 + γ it is symmetric.
     chord_diagonal_.clear();
     for (const CompliantRow& soft : soft_) chord_diagonal_.push_back({soft.row, soft.alpha_tilde / (1.0 + soft.gamma)});
-    if (!(at_q && factored_at_q_) || streamed) {
-      if (!streamed) chord_dependent_ = chord_system_.factorize(g0_, r0_, chord_diagonal_);
+    if (own) {
+      chord_dependent_ = 0;  // chain_setup() found J regular, so ∇C(q) has full rank
+    } else if (!(at_q && factored_at_q_)) {
+      chord_dependent_ = chord_system_.factorize(g0_, r0_, chord_diagonal_);
       // A held part's frozen rows are dependent by construction, not redundant: they are not reported.
       if (!frozen && chord_dependent_ - masked_ > stats.dependent_rows) stats.dependent_rows = chord_dependent_ - masked_;
       factored_at_q_ = at_q;
@@ -269,7 +284,7 @@ class ProjectionSolver final : public Solver {
       }
       double r;
       if (soft_.empty() && chord_system_.chain_kernel()) {  // a chain: the same step in two fused passes
-        r = chord_system_.chain_chord_step(r0_, c_, lambda_, delta_, x_, streamed && it == 1);
+        r = chord_system_.chain_chord_step(r0_, c_, lambda_, delta_, x_, own, own && it == 1);
       } else {
         for (std::size_t k = 0; k < m; ++k) delta_[k] = -c_[k];
         for (const CompliantRow& soft : soft_) delta_[soft.row] /= 1.0 + soft.gamma;

@@ -256,19 +256,17 @@ void SparseLDU::set_pivot(int k, double d, double pivot_tolerance, int& dependen
 void SparseLDU::solve(double* b) const {
   const int n = n_;
   if (bidiagonal_) {  // the same arithmetic as below, in the same order, for L with one entry per column
+    const double* u = symmetric_ ? l_.data() : u_.data();
     const int* start = factor_start_.data();
-    const double* l = symmetric_ ? sub_.data() : nullptr;  // symmetric: L[i+1, i] in sub_ (bidiagonal_sub_storage)
-    const auto lower = [&](int i) { return l ? l[i] : l_[start[i]]; };
-    const auto upper = [&](int i) { return l ? l[i] : u_[start[i]]; };
     double carry = 0.0;  // L[i, i − 1] y_{i−1}, or 0 when column i − 1 is empty
     for (int i = 0; i < n; ++i) {
       const double yi = b[i] - carry;
-      carry = start[i + 1] > start[i] ? lower(i) * yi : 0.0;
+      carry = start[i + 1] > start[i] ? l_[start[i]] * yi : 0.0;
       b[i] = yi * inv_d_[i];
     }
     double next = 0.0;  // x_{i+1}
     for (int i = n - 1; i >= 0; --i) {
-      const double xi = start[i + 1] > start[i] ? b[i] - upper(i) * next : b[i];
+      const double xi = start[i + 1] > start[i] ? b[i] - u[start[i]] * next : b[i];
       b[i] = xi;
       next = xi;
     }
@@ -298,11 +296,9 @@ void SparseLDU::null_combination(std::vector<double>& v) const {
   for (int k = 0; k < n; ++k)
     if (inv_d_[k] == 0.0) y[k] = 1.0 + 0.125 * (k % 7);  // weights that cannot cancel by accident
   const double* u = symmetric_ ? l_.data() : u_.data();
-  const bool own_sub = bidiagonal_ && symmetric_;  // L[i+1, i] lives in sub_ (see solve())
   for (int i = n - 1; i >= 0; --i) {  // U x = y, as in solve()
     double yi = y[i];
-    for (int f = factor_start_[i]; f < factor_start_[i + 1]; ++f)
-      yi -= (own_sub ? sub_[i] : u[f]) * y[factor_row_[f]];
+    for (int f = factor_start_[i]; f < factor_start_[i + 1]; ++f) yi -= u[f] * y[factor_row_[f]];
     y[i] = yi;
   }
   v.resize(n);

@@ -58,8 +58,6 @@ class SparseLDU final : public LinearSolver {
   void null_combination(std::vector<double>& v) const override;
   const double* bidiagonal_sub() const override { return bidiagonal_ && symmetric_ ? sub_.data() : nullptr; }
   const double* inverse_pivots() const override { return bidiagonal_ && symmetric_ ? inv_d_.data() : nullptr; }
-  double* bidiagonal_sub_storage() override { return bidiagonal_ && symmetric_ ? sub_.data() : nullptr; }
-  double* inverse_pivot_storage() override { return bidiagonal_ && symmetric_ ? inv_d_.data() : nullptr; }
   int size() const { return n_; }
   int factor_nonzeros() const { return static_cast<int>(factor_row_.size()); }
 
@@ -82,9 +80,7 @@ class SparseLDU final : public LinearSolver {
   // Natural order and column i's only entry at row i + 1 (a chain): solve() then carries the running value in a
   // register instead of going through memory (about twice as fast on long chains).
   bool bidiagonal_ = false;
-  // bidiagonal: L[i+1, i], 0 where column i is empty. The bidiagonal solve() and null_combination() read it (not l_),
-  // so that a caller may factor a chain itself (bidiagonal_sub_storage()).
-  std::vector<double> sub_;
+  std::vector<double> sub_;  // bidiagonal: L[i+1, i], 0 where column i is empty
   // Permuted strictly-upper pattern by column: for column j, entries col_start_[j] .. col_start_[j+1].
   std::vector<int> col_start_, col_row_;
   // For each input pair e: its slot in the permuted column storage and whether it landed transposed.
