@@ -43,7 +43,6 @@
 namespace lagrange {
 namespace {
 
-constexpr int kMaxSplitDepth = 4;
 constexpr double kReuseBelow = 1e-3;  // max |C|/L at which a factorization may serve the following iterations
 constexpr int kMaxHalvings = 4;       // step halvings when a Newton step increases the residual
 constexpr double kSlowRatio = 0.2;    // residual ratio per step above which Newton counts as lost
