@@ -238,7 +238,7 @@ Scene gas_scene(int n) {
 std::vector<Workload> all_workloads() {
   std::vector<Workload> list;
   list.push_back({"pendulum", "one 1 m link from a fixed anchor, released horizontally", [] { return chain_scene(1); }});
-  for (int links : {10, 100, 1000, 10000, 100000})
+  for (int links : {10, 50, 100, 1000, 10000, 100000})
     list.push_back({"chain" + std::to_string(links),
                     std::to_string(links) + " links of 1 m, 1 kg particles, fixed anchor, released horizontally",
                     [links] { return chain_scene(links); }});

@@ -175,14 +175,7 @@ void Model::rebuild_rows() {
 void Model::external_forces(const Settings& settings, std::span<const Vec3> v, std::vector<Vec3>& force) const {
   const std::size_t n = particle_count();
   force.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    if (fixed(i)) {
-      force[i] = Vec3(0.0);
-      continue;
-    }
-    const double m = mass_[i];
-    force[i] = m * settings.gravity - (settings.damping * m) * v[i];
-  }
+  for (std::size_t i = 0; i < n; ++i) force[i] = external_force(settings, i, v[i]);
 }
 
 }  // namespace lagrange

@@ -80,10 +80,8 @@ Simulation::Simulation(const Scene& scene, const Settings& settings, std::span<c
   lanes_.reserve(kMaxLanes);
   for (std::size_t k = 0; k < planned.size(); ++k) {
     // Every world starts with its own settings: a solver chosen here is not a switch in mid-run.
-    Scene configured = scene;
-    configured.settings = planned[k];
     LaneSpec spec = specs.empty() ? LaneSpec{planned[k].solver, {}} : specs[k];
-    lanes_.push_back(SimLane{std::move(spec), make_world(configured), {}, {}, {}, {}});
+    lanes_.push_back(SimLane{std::move(spec), make_world(scene, planned[k]), {}, {}, {}, {}});
     lanes_.back().start_accounts();
   }
 }

@@ -128,7 +128,11 @@ TEST_CASE("rods listed many times move the scene as the rods listed once") {
     double worst = 0.0;
     for (std::size_t i = 0; i < a.size(); ++i)
       for (std::size_t c = 0; c < a[i].size(); ++c) worst = std::max(worst, std::abs(a[i][c] - b[i][c]));
-    CHECK(worst < 1e-9);  // the same motion: only the order of a sum may differ (the chain kernel is not used)
+    // The same motion: only the order of a sum may differ. Except projection's: the rods listed once are a chain in
+    // its natural order, whose chord matrix is the chain's own at its first guess (RowSystem::chain_setup), so the
+    // two runs stop at different iterates within the tolerance (1e-10 of a rod's length), and the double
+    // pendulum's chaos grows that to about 6e-8 in these 2 s.
+    CHECK(worst < (std::string(solver) == "projection" ? 1e-6 : 1e-9));
   }
 }
 

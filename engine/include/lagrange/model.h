@@ -109,6 +109,12 @@ class Model {
   // --- forces ---------------------------------------------------------------------------------------------------
   // Gravity and linear drag at velocities v under `settings` (the model's own, or a variant: posing has none).
   void external_forces(const Settings& settings, std::span<const Vec3> v, std::vector<Vec3>& force) const;
+  // The same force on particle i alone (0 on a fixed one), for loops that use it at once.
+  Vec3 external_force(const Settings& settings, std::size_t i, const Vec3& v) const {
+    if (fixed(i)) return Vec3(0.0);
+    const double m = mass_[i];
+    return m * settings.gravity - (settings.damping * m) * v;
+  }
 
  private:
   void append_rows(int constraint_index);

@@ -82,6 +82,8 @@ Scene load_scene_file(const std::filesystem::path& path, const SceneLimits& limi
 // Builds the world, at the scene's saved state when it has one. Throws SceneError for what only shows once built
 // (e.g. a constraint on two fixed particles).
 World make_world(const Scene& scene);
+// The same with other settings than the scene's (as a copy of the scene with those settings would build it).
+World make_world(const Scene& scene, const Settings& settings);
 
 // The scene of a world as it is now: its settings, particles (positions and velocities), constraints (with their
 // compliance) and state (step, time, work, row forces); tool rows (the mouse) are left out. Name, description,

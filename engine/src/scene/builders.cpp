@@ -103,6 +103,9 @@ int append_chain(Scene& scene, const ChainDef& def) {
     }
   }
 
+  // Room for every link at once: growing a vector of ConstraintDef (a string, a vector and a map each) copies it.
+  scene.particles.reserve(scene.particles.size() + static_cast<std::size_t>(def.links));
+  scene.constraints.reserve(scene.constraints.size() + static_cast<std::size_t>(def.links));
   int previous = first;
   for (int k = 1; k <= def.links; ++k) {
     ParticleDef link;
@@ -132,6 +135,11 @@ int append_cloth(Scene& scene, const ClothDef& def) {
 
   const int first = static_cast<int>(scene.particles.size());
   const auto index = [&](int i, int j) { return first + i + def.nx * j; };
+  const std::size_t nx = static_cast<std::size_t>(def.nx), ny = static_cast<std::size_t>(def.ny);
+  scene.particles.reserve(scene.particles.size() + nx * ny);  // as in append_chain
+  scene.constraints.reserve(scene.constraints.size() + (nx - 1) * ny + nx * (ny - 1) +
+                            (def.shear ? 2 : def.triangulate ? 1 : 0) * (nx - 1) * (ny - 1) +
+                            (def.bend ? (nx > 2 ? (nx - 2) * ny : 0) + (ny > 2 ? nx * (ny - 2) : 0) : 0));
   for (int j = 0; j < def.ny; ++j) {
     for (int i = 0; i < def.nx; ++i) {
       ParticleDef p;

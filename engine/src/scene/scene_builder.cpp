@@ -14,17 +14,17 @@ namespace lagrange {
 
 using namespace scene_detail;
 
-World make_world(const Scene& scene) {
+World make_world(const Scene& scene, const Settings& settings) {
   const std::string file = scene.source.empty() ? "scene " + in_quotes(scene.name) : scene.source;
   const auto fail = [&](const std::string& path, const std::string& problem) { scene_detail::fail(file, path, problem); };
   if (scene.dimension != 2 && scene.dimension != 3)
     fail("dimension", "must be 2 or 3, got " + std::to_string(scene.dimension));
-  if (scene.dimension == 2 && scene.settings.gravity.z != 0.0)
-    fail("settings.gravity[2]", "must be 0 in a 2D scene, got " + format_number(scene.settings.gravity.z) +
+  if (scene.dimension == 2 && settings.gravity.z != 0.0)
+    fail("settings.gravity[2]", "must be 0 in a 2D scene, got " + format_number(settings.gravity.z) +
                                     " (set \"dimension\": 3 for a 3D scene)");
   std::optional<World> world;
   try {
-    world.emplace(scene.dimension, scene.settings);
+    world.emplace(scene.dimension, settings);
   } catch (const Error& error) {
     fail("settings", error.what());
   }
@@ -90,7 +90,7 @@ World make_world(const Scene& scene) {
     if (saved.clock_time && saved.clock_step) {
       state.clock_time = *saved.clock_time;
       state.clock_step = *saved.clock_step;
-    } else if (static_cast<double>(saved.step) * scene.settings.dt == saved.time) {
+    } else if (static_cast<double>(saved.step) * settings.dt == saved.time) {
       state.clock_time = 0.0;
       state.clock_step = 0;
     } else {
@@ -102,6 +102,8 @@ World make_world(const Scene& scene) {
   }
   return std::move(*world);
 }
+
+World make_world(const Scene& scene) { return make_world(scene, scene.settings); }
 
 Scene scene_of(const World& world, const Scene* original) {
   Scene scene;

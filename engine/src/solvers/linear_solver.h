@@ -4,6 +4,7 @@
 // factorizes and solves as often as the values change.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <memory>
 #include <utility>
@@ -37,6 +38,18 @@ class LinearSolver {
   virtual const double* bidiagonal_sub() const { return nullptr; }
   virtual const double* inverse_pivots() const { return nullptr; }
 };
+
+// The pivot rule of every factorization here: 1/d, or 0 (and one more dependent row) for a pivot d that vanishes
+// relative to its diagonal entry a_kk (|d| <= tolerance · |a_kk|, or a_kk = 0).
+constexpr double kPivotTolerance = 1e-10;
+inline double inverse_pivot(double d, double a_kk, int& dependent, double tolerance = kPivotTolerance) {
+  const double scale = std::abs(a_kk);
+  if (!(std::abs(d) > tolerance * scale) || scale == 0.0) {
+    ++dependent;
+    return 0.0;
+  }
+  return 1.0 / d;
+}
 
 // SparseLDU (sparse_ldu.h): A = L D U with a symmetric pattern and values that need not be symmetric.
 std::unique_ptr<LinearSolver> make_sparse_ldu_solver();

@@ -160,6 +160,19 @@ void RowSystem::prepare(const RowSet& model) {
     couplings_.push_back({pairs[e].first, pairs[e].second, shared[i].sk, shared[i].sl, !first,
                           linear_->pair_entry(e, true), linear_->pair_entry(e, false)});
   }
+  // A chain in natural order: row k joins particles k and k + 1, and rows couple only through the particle between
+  // them (slot 1 of the one, slot 0 of the next), once.
+  stream_chain_ = chain_kernel() && m > 0 && model.particle_count == static_cast<std::size_t>(m) + 1;
+  for (int k = 0; stream_chain_ && k < m; ++k) stream_chain_ = rod_[k].a == k && rod_[k].b == k + 1;
+  coupled_.assign(stream_chain_ ? m : 0, 0);
+  for (const Coupling& c : couplings_) {
+    if (!stream_chain_) break;
+    if (c.l != c.k + 1 || c.slot_k != 1 || c.slot_l != 0 || c.accumulate || coupled_[c.l]) stream_chain_ = false;
+    else coupled_[c.l] = 1;
+  }
+  chain_lower_.assign(stream_chain_ ? m : 0, 0.0);
+  chain_upper_.assign(stream_chain_ ? m : 0, 0.0);
+  chain_inv_d_.assign(stream_chain_ ? m : 0, 0.0);
 }
 
 double RowSystem::evaluate(const RowSet& model, std::span<const Vec3> x, std::vector<double>& c,
@@ -194,19 +207,22 @@ double RowSystem::values(const RowSet& model, std::span<const Vec3> x, std::vect
 }
 
 double RowSystem::chain_chord_step(const RowGradients& weighted, std::vector<double>& c, std::vector<double>& lambda,
-                                   std::vector<double>& work, std::vector<Vec3>& x) const {
+                                   std::vector<double>& work, std::vector<Vec3>& x, bool own_factor,
+                                   bool forward_done) const {
   const int m = rows_;
-  const double* sub = linear_->bidiagonal_sub();
-  const double* inv_d = linear_->inverse_pivots();
+  // L D U: L[i+1, i] in sub, U[i, i+1] in up (the same for the symmetric factorization's L D Lᵀ).
+  const double* sub = own_factor ? chain_lower_.data() : linear_->bidiagonal_sub();
+  const double* up = own_factor ? chain_upper_.data() : sub;
+  const double* inv_d = own_factor ? chain_inv_d_.data() : linear_->inverse_pivots();
   work.resize(m);
   double* z = work.data();
   double carry = 0.0;  // L y = −c, then D: z = D⁻¹ y
-  for (int i = 0; i < m; ++i) {
+  for (int i = 0; i < m && !forward_done; ++i) {
     const double yi = -c[i] - carry;
     carry = sub[i] * yi;
     z[i] = yi * inv_d[i];
   }
-  // Lᵀ δ = z from the last row up; row i moves its particles as soon as δ_i is known, and row i + 1, whose particles
+  // U δ = z from the last row up; row i moves its particles as soon as δ_i is known, and row i + 1, whose particles
   // only rows i .. i + 2 move, is evaluated right after.
   const Vec3* w = weighted.data();  // stride 2: rods only
   double worst = 0.0;
@@ -218,7 +234,7 @@ double RowSystem::chain_chord_step(const RowGradients& weighted, std::vector<dou
   };
   double next = 0.0;
   for (int i = m - 1; i >= 0; --i) {
-    const double delta = i + 1 < m ? z[i] - sub[i] * next : z[i];
+    const double delta = i + 1 < m ? z[i] - up[i] * next : z[i];
     next = delta;
     z[i] = delta;  // work ends as δ (a caller may undo the step)
     lambda[i] += delta;
@@ -228,6 +244,68 @@ double RowSystem::chain_chord_step(const RowGradients& weighted, std::vector<dou
     if (i + 1 < m) value(i + 1);
   }
   if (m > 0) value(0);
+  return worst;
+}
+
+double RowSystem::chain_setup(const RowSet& model, std::span<const Vec3> q, std::span<const Vec3> x_star,
+                              RowGradients& weighted, std::vector<double>& lambda, std::vector<Vec3>& x,
+                              std::vector<double>& c, std::vector<double>& work, int& dependent) {
+  const int m = rows_;
+  const double* inv_mass = model.inv_mass.data();
+  weighted.resize(m, 2);
+  lambda.resize(m);
+  x.resize(particle_count_);
+  c.resize(m);
+  work.resize(m);
+  Vec3* w = weighted.data();
+  double* lower = chain_lower_.data();
+  double* upper = chain_upper_.data();
+  double* inv_d = chain_inv_d_.data();
+  double* z = work.data();
+  dependent = 0;
+  double worst = 0.0, y = 0.0;
+  Vec3 previous_gb(0.0);  // ∇C_{k−1}(x) at its particle k, when row k is closed
+  // Row k, once rows k − 1, k and k + 1 have moved its particles: C_k(x), ∇C_k(x), row k of J and of its L D U, and
+  // row k of L y = −c, D z = y.
+  const auto close = [&](int k) {
+    Vec3 ga, gb;
+    c[k] = DistanceConstraint::evaluate_of(x[k], x[k + 1], rod_[k].length, ga, gb);
+    const double r = std::abs(c[k]) * inv_scale_[k];
+    if (!(r <= worst)) worst = r;  // NaN wins (as in values())
+    const double j_kk = glm::dot(ga, w[2 * k]) + glm::dot(gb, w[2 * k + 1]);
+    double d = j_kk, carry = 0.0;
+    if (coupled_[k]) {
+      const double j_low = glm::dot(ga, w[2 * k - 1]);       // J[k, k−1]: row k's gradient, row k − 1's move
+      const double j_up = glm::dot(previous_gb, w[2 * k]);  // J[k−1, k]
+      const double l = j_low * inv_d[k - 1];
+      lower[k - 1] = l;
+      upper[k - 1] = j_up * inv_d[k - 1];
+      d -= l * j_up;
+      carry = l * y;
+    }
+    inv_d[k] = inverse_pivot(d, j_kk, dependent);
+    previous_gb = gb;
+    y = -c[k] - carry;
+    z[k] = y * inv_d[k];
+  };
+  x[0] = x_star[0];
+  for (int k = 0; k < m; ++k) {
+    const double length = rod_[k].length;
+    Vec3 ga, gb;
+    DistanceConstraint::evaluate_of(q[k], q[k + 1], length, ga, gb);
+    const Vec3 wa = inv_mass[k] * ga, wb = inv_mass[k + 1] * gb;
+    w[2 * k] = wa;
+    w[2 * k + 1] = wb;
+    // The lone root from x*, added to x (lone_roots()).
+    const std::optional<double> root = DistanceConstraint::lone_root_of(x_star[k], x_star[k + 1], wa, wb, length);
+    const double l = root && std::isfinite(*root) ? *root : 0.0;
+    lambda[k] = l;
+    x[k + 1] = x_star[k + 1];
+    x[k] += l * wa;
+    x[k + 1] += l * wb;
+    if (k > 0) close(k - 1);
+  }
+  close(m - 1);
   return worst;
 }
 
@@ -373,13 +451,15 @@ void RowSystem::solve(std::vector<double>& b) const {
 void predict_semi_implicit(const StepContext& context, double h, std::vector<Vec3>& x_star,
                            std::vector<Vec3>& v_star, double kick) {
   const State& state = context.state;
+  const Model& model = context.model;
   const auto inv_mass = context.inv_mass();
   const std::size_t n = state.position.size();
-  context.external_forces(state.velocity, v_star);  // forces first, in place
+  v_star.resize(n);
   x_star.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; i < n; ++i) {  // one pass: each particle's force (Model::external_forces) used at once
     const double w = inv_mass[i];
-    v_star[i] = state.velocity[i] + (kick * h * w) * v_star[i];
+    const Vec3 force = model.external_force(context.settings, i, state.velocity[i]);
+    v_star[i] = state.velocity[i] + (kick * h * w) * force;
     x_star[i] = state.position[i] + h * v_star[i];
   }
 }

@@ -119,8 +119,25 @@ class RowSystem {
   // x += M⁻¹∇Cᵀδ (weighted), then c = C(x); returns max |C|/L and leaves δ in work. The same arithmetic as solve(), displace() and values()
   // except the order in which a shared particle sums its two rows' moves. Only when chain_kernel() is true.
   bool chain_kernel() const { return all_rods_ && shadows_.empty() && linear_->bidiagonal_sub() != nullptr; }
+  // `own_factor`: with the factorization chain_setup() made (of its J) instead of the last factorize()'s;
+  // `forward_done`: work already holds D⁻¹L⁻¹(−c) (chain_setup() leaves it so for the first step).
   double chain_chord_step(const RowGradients& weighted, std::vector<double>& c, std::vector<double>& lambda,
-                          std::vector<double>& work, std::vector<Vec3>& x) const;
+                          std::vector<double>& work, std::vector<Vec3>& x, bool own_factor = false,
+                          bool forward_done = false) const;
+  // A chain in its natural order (chain_kernel(), row k the rod from particle k to particle k + 1, particles
+  // 0 .. m): the start of a projection from q in one pass over the rows. Writes weighted = M⁻¹∇C(q) (directions();
+  // the gradients themselves are not kept), lambda and x (the lone roots from x_star, x = x* + M⁻¹∇C(q)ᵀλ, as
+  // lone_roots()), c = C(x) (values()), and factors the chord matrix of this first guess x,
+  //     J = ∇C(x) M⁻¹ ∇C(q)ᵀ      (tridiagonal, unsymmetric: L D U, kept here for chain_chord_step's own_factor)
+  // — the Newton matrix at x, where the symmetric ∇C(q) M⁻¹ ∇C(q)ᵀ differs from the Jacobian at the root by the
+  // rods' turn over the whole substep, J differs by their turn from the first guess to the root, so each chord step
+  // gains several digits more. work = D⁻¹L⁻¹(−c), the first step's forward half (forward_done). Returns max |C|/L
+  // and the dependent rows of J in `dependent` (J is then not to be used: its pivots say nothing of ∇C(q)'s rank).
+  // Only when stream_chain() is true.
+  bool stream_chain() const { return stream_chain_; }
+  double chain_setup(const RowSet& model, std::span<const Vec3> q, std::span<const Vec3> x_star,
+                     RowGradients& weighted, std::vector<double>& lambda, std::vector<Vec3>& x,
+                     std::vector<double>& c, std::vector<double>& work, int& dependent);
   // LinearSolver::null_combination: per row, its weight in the dependencies the last factorization found.
   void null_combination(std::vector<double>& v) const { linear_->null_combination(v); }
 
@@ -149,6 +166,10 @@ class RowSystem {
   };
   std::vector<RodRow> rod_;
   bool all_rods_ = false;
+  bool stream_chain_ = false;    // stream_chain()
+  std::vector<char> coupled_;    // stream_chain(): rows k − 1 and k share a movable particle (A has that entry)
+  // chain_setup()'s J = L D U: L[i+1, i], U[i, i+1] (0 where rows i, i + 1 do not couple) and 1/D_i.
+  std::vector<double> chain_lower_, chain_upper_, chain_inv_d_;
   std::vector<Coupling> couplings_;
   // Row k's earlier twin (the same rigid equation), or -1; the rows that have one. A twin is kept out of the
   // couplings, gets A_kk = 1 and b_k = 0, so its multiplier is 0 (prepare()).

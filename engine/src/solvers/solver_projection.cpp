@@ -34,6 +34,7 @@
 // guess is the linear one. With no compliant row none of this runs.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "lagrange/constraint_kinds.h"
@@ -42,7 +43,6 @@
 namespace lagrange {
 namespace {
 
-constexpr int kMaxSplitDepth = 4;
 constexpr double kReuseBelow = 1e-3;  // max |C|/L at which a factorization may serve the following iterations
 constexpr int kMaxHalvings = 4;       // step halvings when a Newton step increases the residual
 constexpr double kSlowRatio = 0.2;    // residual ratio per step above which Newton counts as lost
@@ -118,7 +118,10 @@ class ProjectionSolver final : public Solver {
   // particles in held_ are fixed for this projection (the chord alone, no re-linearization).
   NewtonResult project(StepContext& context, StepStats& stats, bool with_newton, bool freeze_held = false) {
     const std::vector<Vec3>& x0 = context.state.position;
-    system_.directions(rows_, x0, g0_, r0_);
+    // A chain in natural order: directions, the chord factorization, the lone roots and their residual in one pass
+    // (RowSystem::chain_setup), below.
+    const bool stream = soft_.empty() && !freeze_held && chord_system_.stream_chain();
+    if (!stream) system_.directions(rows_, x0, g0_, r0_);
     if (freeze_held) {  // the held particles' moves per unit multiplier are zero: they act as fixed
       const auto rows = rows_.rows;
       for (std::size_t k = 0; k < rows.size(); ++k)
@@ -138,8 +141,22 @@ class ProjectionSolver final : public Solver {
         return held;
       }
     }
-    first_guess(context);
-    NewtonResult result = chord(context, stats, !freeze_held, freeze_held);
+    std::optional<Streamed> streamed;  // what chain_setup() found
+    if (stream) {
+      int dependent = 0;
+      const double first = chord_system_.chain_setup(rows_, x0, x_star_, r0_, lambda_, x_, c_, delta_, dependent);
+      // The chain's chord matrix J is Newton's at the first guess: it serves when the first guess is close to the
+      // root, as newton() reuses a factorization made there (kReuseBelow). Otherwise (a whip's tip turning far
+      // within the substep, where J may lead to another root than Newton from q's chord finds), or when a pivot of J
+      // was lost (∇C(q) lost rank, or a rod turned by about 90°): the chord at q as everywhere else, whose pivots
+      // tell the rows' rank, and Newton after it.
+      streamed = Streamed{first, dependent == 0 && first <= kReuseBelow};
+      if (!streamed->own_factor) system_.directions(rows_, x0, g0_, r0_);
+      factored_at_q_ = false;  // the chord system's own factorization is not at q
+    } else {
+      first_guess(context);
+    }
+    NewtonResult result = chord(context, stats, !freeze_held, freeze_held, streamed);
     if (freeze_held) return result;
     rank_lost_ = chord_dependent_ - masked_ > 0;
     // Counted once per lost substep (a scaled retry is the same substep; half steps count their own).
@@ -218,10 +235,18 @@ class ProjectionSolver final : public Solver {
   // convergence the result is in best_x_, best_lambda_; otherwise lambda_, x_ hold the best iterate for newton().
   // `at_q`: G0 = ∇C(q), whose factorization a second projection from the same q reuses. `frozen`: held particles'
   // weights are zero (project's freeze_held).
-  NewtonResult chord(StepContext& context, StepStats& stats, bool at_q = false, bool frozen = false) {
+  // `streamed`: chain_setup() left the first guess's residual and its c_, and, with own_factor, the factorization of
+  // the chord matrix at the first guess and the forward half of the first chord step in delta_.
+  struct Streamed {
+    double residual;
+    bool own_factor;
+  };
+  NewtonResult chord(StepContext& context, StepStats& stats, bool at_q = false, bool frozen = false,
+                     std::optional<Streamed> streamed = std::nullopt) {
     const std::size_t m = rows_.rows.size();
+    const bool own = streamed && streamed->own_factor;
     NewtonResult result;
-    double accepted = residual(context, false);
+    double accepted = streamed ? streamed->residual : residual(context, false);
     ++stats.iterations;
     const IterateKind kind = at_q || frozen ? IterateKind::Chord : IterateKind::Relinearized;
     if (context.trace) context.trace->record(at_q || frozen ? IterateKind::FirstGuess : kind, x_);
@@ -232,7 +257,7 @@ class ProjectionSolver final : public Solver {
       best_lambda_.swap(lambda_);
       return result;
     }
-    result.stopped = context.past_deadline();  // the window's frame budget ran out: lost, as in newton()
+    result.stopped = context.past_deadline(m);  // the window's frame budget ran out: lost, as in newton()
     if (!std::isfinite(accepted) || result.stopped) {
       best_x_ = x_;
       best_lambda_ = lambda_;
@@ -242,7 +267,9 @@ class ProjectionSolver final : public Solver {
     // ∇C(q)): divided by 1 + γ it is symmetric.
     chord_diagonal_.clear();
     for (const CompliantRow& soft : soft_) chord_diagonal_.push_back({soft.row, soft.alpha_tilde / (1.0 + soft.gamma)});
-    if (!(at_q && factored_at_q_)) {
+    if (own) {
+      chord_dependent_ = 0;  // chain_setup() found J regular, so ∇C(q) has full rank
+    } else if (!(at_q && factored_at_q_)) {
       chord_dependent_ = chord_system_.factorize(g0_, r0_, chord_diagonal_);
       // A held part's frozen rows are dependent by construction, not redundant: they are not reported.
       if (!frozen && chord_dependent_ - masked_ > stats.dependent_rows) stats.dependent_rows = chord_dependent_ - masked_;
@@ -250,13 +277,13 @@ class ProjectionSolver final : public Solver {
     }
     delta_.resize(m);
     for (int it = 1; it < context.settings.max_iterations; ++it) {
-      if (it > 1 && context.past_deadline()) {
+      if (it > 1 && context.past_deadline(m)) {
         result.stopped = true;
         break;
       }
       double r;
       if (soft_.empty() && chord_system_.chain_kernel()) {  // a chain: the same step in two fused passes
-        r = chord_system_.chain_chord_step(r0_, c_, lambda_, delta_, x_);
+        r = chord_system_.chain_chord_step(r0_, c_, lambda_, delta_, x_, own, own && it == 1);
       } else {
         for (std::size_t k = 0; k < m; ++k) delta_[k] = -c_[k];
         for (const CompliantRow& soft : soft_) delta_[soft.row] /= 1.0 + soft.gamma;

@@ -51,26 +51,14 @@ class RattleSolver final : public Solver {
     system_.evaluate(rows, x0, c_, g_);
     x_ = x_star_;
     gather_compliant_rows(rows, h, 2.0, soft_);  // λ = (h²/2) Λ here, hence α̃ = 2α/h²
-    ShakeResult result = shake_positions(context, rows, g_, x_, lambda_, soft_, x0, !unilateral);
-    stats.iterations += result.sweeps;
-    if (!result.converged && !result.stopped && !contacts) {
-      ++stats.recoveries;
-      if (!unilateral) {
-        // Newton from the sweeps' iterate, or from the prediction when the sweeps went astray.
-        if (result.diverged || !(result.residual < kNewtonFromSweeps)) {
-          x_ = x_star_;
-          lambda_.assign(lambda_.size(), 0.0);
-        }
-        result.converged =
-            newton_positions(context, rows, system_, g_, x_, lambda_, soft_, x0, newton_, stats.iterations);
-        result.stopped = context.past_deadline();
-      }
-      if (!result.converged && !result.stopped && depth < kMaxSplitDepth) {  // two half substeps instead
-        advance(context, 0.5 * h, stats, depth + 1);
-        advance(context, 0.5 * h, stats, depth + 1);
-        return;
-      }
+    const ShakeStage stage = shake_stage(context, rows, system_, g_, x_, lambda_, soft_, x0, !unilateral, depth,
+                                         [&] { x_ = x_star_; }, newton_, stats);
+    if (stage.split) {  // two half substeps instead
+      advance(context, 0.5 * h, stats, depth + 1);
+      advance(context, 0.5 * h, stats, depth + 1);
+      return;
     }
+    ShakeResult result = stage.result;
     if (contacts) {  // Coulomb friction on the contacts that push, then SHAKE again from there
       const std::size_t first = model.rows().size();
       for (std::size_t k = 0; k < contacts->rows.size(); ++k) contacts->rows[k].lambda = lambda_[first + k];
@@ -213,8 +201,6 @@ class RattleSolver final : public Solver {
     }
   }
 
-  static constexpr int kMaxSplitDepth = 4;
-  static constexpr double kNewtonFromSweeps = 1e-2;  // max |C|/L below which Newton starts from the sweeps' iterate
   RowSystem system_;
   NewtonScratch newton_;
   std::vector<CompliantRow> soft_;

@@ -185,6 +185,30 @@ bool newton_positions(const StepContext& context, const RowSet& row_set, RowSyst
   return false;
 }
 
+ShakeStage shake_stage(const StepContext& context, const RowSet& rows, RowSystem& system, const RowGradients& g0,
+                       std::vector<Vec3>& x, std::vector<double>& lambda, const std::vector<CompliantRow>& soft,
+                       std::span<const Vec3> x0, bool newton, int depth, const std::function<void()>& restart,
+                       NewtonScratch& scratch, StepStats& stats) {
+  ShakeStage stage;
+  ShakeResult& result = stage.result;
+  result = shake_positions(context, rows, g0, x, lambda, soft, x0, newton);
+  stats.iterations += result.sweeps;
+  if (result.converged || result.stopped || context.contacts) return stage;
+  ++stats.recoveries;
+  if (newton) {
+    // Newton from the sweeps' iterate, or from the prediction when the sweeps went astray.
+    if (result.diverged || !(result.residual < kNewtonFromSweeps)) {
+      restart();
+      lambda.assign(lambda.size(), 0.0);
+    }
+    result.converged = newton_positions(context, rows, system, g0, x, lambda, soft, x0, scratch, stats.iterations);
+    result.stopped = context.past_deadline();
+    stage.newton_converged = result.converged;
+  }
+  stage.split = !result.converged && !result.stopped && depth < kMaxSplitDepth;
+  return stage;
+}
+
 namespace {
 
 class ShakeSolver final : public Solver {
@@ -223,28 +247,16 @@ class ShakeSolver final : public Solver {
     // The fallback's equations: no unilateral row, and no compliant one (a soft sheet's Newton root came with
     // velocities hundreds of m/s off and gained 370 J on soft_cloth in 5 s; there its halves alone keep the energy).
     const bool newton = !contacts && !model.has_unilateral_rows() && soft_.empty();
-    ShakeResult result = shake_positions(context, rows, g0_, x_, lambda_, soft_, x0_, newton);
-    stats.iterations += result.sweeps;
-    bool factored = false;  // system_ holds Newton's last matrix, ≈ ∇C(q) M⁻¹ ∇C(q)ᵀ
-    if (!result.converged && !result.stopped && !contacts) {
-      ++stats.recoveries;
-      if (newton) {
-        // Newton from the sweeps' iterate, or from the prediction when the sweeps went astray.
-        if (result.diverged || !(result.residual < kNewtonFromSweeps)) {
-          for (std::size_t i = 0; i < x_.size(); ++i) x_[i] = x0_[i] + h * v_[i];  // x*, as predicted
-          lambda_.assign(lambda_.size(), 0.0);
-        }
-        result.converged =
-            newton_positions(context, rows, system_, g0_, x_, lambda_, soft_, x0_, newton_, stats.iterations);
-        result.stopped = context.past_deadline();
-        factored = result.converged;
-      }
-      if (!result.converged && !result.stopped && depth < kMaxSplitDepth) {  // two half substeps instead
-        advance(context, 0.5 * h, stats, depth + 1);
-        advance(context, 0.5 * h, stats, depth + 1);
-        return;
-      }
+    const ShakeStage stage = shake_stage(context, rows, system_, g0_, x_, lambda_, soft_, x0_, newton, depth, [&] {
+      for (std::size_t i = 0; i < x_.size(); ++i) x_[i] = x0_[i] + h * v_[i];  // x*, as predicted
+    }, newton_, stats);
+    if (stage.split) {  // two half substeps instead
+      advance(context, 0.5 * h, stats, depth + 1);
+      advance(context, 0.5 * h, stats, depth + 1);
+      return;
     }
+    ShakeResult result = stage.result;
+    const bool factored = stage.newton_converged;  // system_ holds Newton's last matrix, ≈ ∇C(q) M⁻¹ ∇C(q)ᵀ
     if (contacts) {  // Coulomb friction on the contacts that push, then SHAKE again from there
       const std::size_t first = model.rows().size();
       for (std::size_t k = 0; k < contacts->rows.size(); ++k) contacts->rows[k].lambda = lambda_[first + k];
@@ -354,8 +366,6 @@ class ShakeSolver final : public Solver {
     }
   }
 
-  static constexpr int kMaxSplitDepth = 4;
-  static constexpr double kNewtonFromSweeps = 1e-2;  // max |C|/L below which Newton starts from the sweeps' iterate
   RowSystem system_;  // its row evaluation, and the matrix of the Newton fallback
   NewtonScratch newton_;
   std::vector<CompliantRow> soft_;

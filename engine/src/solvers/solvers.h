@@ -1,6 +1,7 @@
 // Factories of the solvers listed in solver_registry.cpp, and the SHAKE iteration shared by shake and rattle.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -66,6 +67,24 @@ struct NewtonScratch {
 bool newton_positions(const StepContext& context, const RowSet& rows, RowSystem& system, const RowGradients& g0,
                       std::vector<Vec3>& x, std::vector<double>& lambda, const std::vector<CompliantRow>& soft,
                       std::span<const Vec3> x0, NewtonScratch& scratch, int& iterations);
+
+// SHAKE's position stage with its recovery, as shake and rattle both run it (docs/physics.md, "shake"): the sweeps
+// (shake_positions, told whether Newton follows); a substep they lose, unless the deadline stopped them or it has
+// contacts, counts in stats.recoveries and, with `newton` (no unilateral row), is solved again by newton_positions —
+// from the sweeps' iterate, or from the prediction when they went astray (restart() puts the prediction back in x;
+// lambda is zeroed here). `split`: still lost at a depth below kMaxSplitDepth, so the caller does the substep again
+// as two halves of h/2 (at depth + 1) and drops this one. `newton_converged`: `system` holds Newton's last matrix.
+struct ShakeStage {
+  ShakeResult result;
+  bool newton_converged = false;
+  bool split = false;
+};
+inline constexpr int kMaxSplitDepth = 4;
+inline constexpr double kNewtonFromSweeps = 1e-2;  // max |C|/L below which Newton starts from the sweeps' iterate
+ShakeStage shake_stage(const StepContext& context, const RowSet& rows, RowSystem& system, const RowGradients& g0,
+                       std::vector<Vec3>& x, std::vector<double>& lambda, const std::vector<CompliantRow>& soft,
+                       std::span<const Vec3> x0, bool newton, int depth, const std::function<void()>& restart,
+                       NewtonScratch& scratch, StepStats& stats);
 
 // Copies x into the state's positions and (x − x0) / h into its velocities (movable particles only).
 void commit_positions(StepContext& context, const std::vector<Vec3>& x, const std::vector<Vec3>& x0, double h);

@@ -250,13 +250,7 @@ int SparseLDU::factorize_values(double pivot_tolerance) {
 }
 
 void SparseLDU::set_pivot(int k, double d, double pivot_tolerance, int& dependent) {
-  const double scale = std::abs(a_diag_[k]);
-  if (!(std::abs(d) > pivot_tolerance * scale) || scale == 0.0) {
-    inv_d_[k] = 0.0;
-    ++dependent;
-  } else {
-    inv_d_[k] = 1.0 / d;
-  }
+  inv_d_[k] = inverse_pivot(d, a_diag_[k], dependent, pivot_tolerance);
 }
 
 void SparseLDU::solve(double* b) const {

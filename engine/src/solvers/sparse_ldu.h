@@ -38,7 +38,7 @@ class SparseLDU final : public LinearSolver {
   // diag[i] = A_ii; upper_values[e] = A_ij and lower_values[e] = A_ji for the e-th pair (i, j) given to analyze().
   // Pivots with |D_k| <= pivot_tolerance · |A_kk| (or A_kk = 0) mark dependent rows. Returns their count.
   int factorize(const double* diag, const double* upper_values, const double* lower_values,
-                double pivot_tolerance = 1e-10);
+                double pivot_tolerance = kPivotTolerance);
 
   // Assembly straight into the factor's own storage, for callers that refactorize often: write A_ii to
   // *diagonal_entry(i), A_ij and A_ji of pair e to *pair_entry(e, true) and *pair_entry(e, false), then call
@@ -48,7 +48,7 @@ class SparseLDU final : public LinearSolver {
     const bool up = symmetric_ || upper_value != static_cast<bool>(pair_swapped_[pair]);
     return up ? &a_up_[pair_slot_[pair]] : &a_low_[pair_slot_[pair]];
   }
-  int factorize_assembled(double pivot_tolerance = 1e-10);
+  int factorize_assembled(double pivot_tolerance = kPivotTolerance);
   int factorize() override { return factorize_assembled(); }
 
   // Solves A x = b in place (after factorize()). Dependent rows get x = 0 in the factored basis.
