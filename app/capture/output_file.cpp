@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <cctype>
 #include <cerrno>
 #include <climits>
 #include <csignal>
@@ -398,6 +399,19 @@ bool is_standard_output(const std::string& path) {
   struct stat out {}, target {};
   return ::fstat(STDOUT_FILENO, &out) == 0 && ::stat(path.c_str(), &target) == 0 && !S_ISREG(target.st_mode) &&
          out.st_dev == target.st_dev && out.st_ino == target.st_ino;
+}
+
+std::string png_name_problem(const std::string& option, const std::string& path, bool standard_output) {
+  const std::string_view name(path);
+  if (name.size() >= 4) {
+    std::string extension(name.substr(name.size() - 4));
+    for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (extension == ".png" && name.size() > 4 && name[name.size() - 5] != '/') return {};
+  }
+  if (standard_output && is_standard_output(path)) return {};
+  struct stat target {};
+  if (::stat(path.c_str(), &target) == 0 && S_ISCHR(target.st_mode)) return {};  // /dev/null, /dev/full
+  return option + ": the file name must end in .png (a PNG is written), got " + lagrange::quoted(path);
 }
 
 void check_standard_output() {

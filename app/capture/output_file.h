@@ -78,6 +78,11 @@ class OutputFile {
 // data there prints its summary on stderr instead, so the two never mix in one stream.
 bool is_standard_output(const std::string& path);
 
+// What is wrong with `path` as the file a command's `option` writes a PNG to, or "" when nothing is: its name must end
+// in .png (any case), unless it is a device (/dev/null) or, where the command allows it (`standard_output`), standard
+// output. One rule for `shot --out` and `converge --plot`.
+std::string png_name_problem(const std::string& option, const std::string& path, bool standard_output);
+
 // Flushes standard output; throws OutputError("standard output: cannot write: REASON") when that fails (a full
 // disk, a closed stream, a reader gone), so a command can fail before it commits its file.
 void check_standard_output();

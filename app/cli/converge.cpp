@@ -87,7 +87,7 @@ int converge_main(int argc, char** argv, const PlotRenderer& render_plot) {
   if (csv) io::refuse_same_file(*scene_path, *csv);
   if (plot) {
     if (plot->empty()) throw UsageError("--plot needs a file name");
-    if (!plot->ends_with(".png")) throw UsageError("--plot: the file must end in .png, got " + lagrange::quoted(*plot));
+    if (std::string problem = io::png_name_problem("--plot", *plot, false); !problem.empty()) throw UsageError(problem);
     if (!render_plot) throw UsageError("--plot needs the sandbox's build (LAGRANGE_BUILD_APP); write a --csv");
     io::refuse_same_file(*scene_path, *plot);
     if (csv && !io::is_standard_output(*csv) && std::filesystem::path(*csv) == std::filesystem::path(*plot))

@@ -136,6 +136,9 @@ int HeadlessRender::load(const std::string& extension) {
   } catch (const io::SameFileError& error) {
     return fail(cli::kExitBadInput, error.what());
   }
+  if (extension == ".png")  // as converge --plot: a PNG goes to a .png name (or standard output, or a device)
+    if (std::string problem = io::png_name_problem("--out", o.out, true); !problem.empty())
+      return fail(cli::kExitBadInput, problem);
   // Bad input, as for `run`: exit code 2; out of memory (std::bad_alloc) goes on to main: exit code 4.
   try {
     scene_ = load_scene_file(o.scene, o.limits);

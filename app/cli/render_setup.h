@@ -62,8 +62,8 @@ class HeadlessRender {
   const char* usage() const { return usage_.c_str(); }
 
   // After the command line: a scene named, the lanes parsed, --out defaulting to the scene's name + `extension`, an
-  // --out that is the scene refused, the scene loaded (before any graphics, so a bad scene fails at once). 0, or the
-  // exit code after the message.
+  // --out that is the scene refused (and for ".png" a name not ending in .png, io::png_name_problem), the scene
+  // loaded (before any graphics, so a bad scene fails at once). 0, or the exit code after the message.
   int load(const std::string& extension);
   const Scene& scene() const { return scene_; }
 

@@ -2,6 +2,7 @@
 // edit, checked with the loader's own messages; the mouse adds, joins, selects and moves particles; Play starts the
 // simulation from the draft. The edits are lagrange::edit's (scene_edit.h).
 #include <SDL.h>
+#include <imgui.h>
 
 #include <algorithm>
 #include <cmath>
@@ -442,11 +443,18 @@ bool Sandbox::edit_key(const SDL_KeyboardEvent& key) {
       if (ctrl) save_draft("");
       return true;
     case SDLK_ESCAPE:
+      // One level back at a time: the help; a text field or a popup (a combo, a generator's dialog) keeps ImGui's
+      // meaning (leave the field, close the popup; ImGui sees the key next frame); the gesture; the selection; then
+      // Edit mode itself, as E does.
       if (state_.view.help) state_.view.help = false;
-      else if (e.gesture != EditorState::Gesture::None) e.gesture = EditorState::Gesture::None;
-      else {
+      else if (ImGui::GetIO().WantTextInput ||
+               ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel)) {
+      } else if (e.gesture != EditorState::Gesture::None) e.gesture = EditorState::Gesture::None;
+      else if (!e.selected.empty() || e.constraint >= 0) {
         e.selected.clear();
         e.constraint = -1;
+      } else {
+        leave_edit();
       }
       return true;
     case SDLK_f:

@@ -34,7 +34,7 @@ constexpr EditKey kEditKeys[] = {
     {"G", "snap to the grid on / off"},
     {"Ctrl+N / Ctrl+Shift+N", "new empty 2D / 3D scene"},
     {"Ctrl+S", "save (to the scene's file, or a new one)"},
-    {"Esc", "cancel the gesture, then clear the selection"},
+    {"Esc", "cancel the gesture, then clear the selection, then play"},
     {"Right / middle drag, wheel", "pan and zoom, as in play"},
 };
 

@@ -309,7 +309,11 @@ void Sandbox::frame_scene() {
     for (std::size_t k = 0; k < views.size(); ++k)
       if (lane_in_scale(state_, k)) state_.view_camera(k).half_height = units * views[k][3];
   }
-  if (state_.step_view.active) frame_step_view(state_);  // the frozen substep beside its panel
+  if (state_.step_view.active) {  // the frozen substep beside its panel, clear of the top line
+    glm::dvec3 lo, hi;
+    step_view_bounds(state_, lo, hi);
+    frame_step_view(state_, framing_rect(state_, 0, std::max(hi.x - lo.x, 1e-9) / std::max(hi.y - lo.y, 1e-9)));
+  }
   views_ = views;  // framed for these views and overlays: check_layout frames again when they change
   overlays_ = overlay_signature();
 }

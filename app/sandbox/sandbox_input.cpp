@@ -270,6 +270,18 @@ std::string Sandbox::toggle_step_view(std::string_view solver) {
     state_.show_toast("Step view: " + error, true);
     return error;
   }
+  // A scene narrowed by a side panel (a projector's scale) would leave the ghosts a strip beside the view's panel:
+  // the side panels fold while the view is open, and come back when it closes.
+  const PanelLayout layout = panel_layout(state_);
+  const std::array<float, 4> panel = step_view_panel_rect(state_);
+  const double scene = scene_viewport(state_)[2] / std::max(state_.pixel_ratio, 1e-6);
+  if ((layout.left_open || layout.right_open) && panel[2] - panel[0] > scene / 3.0) {
+    StepViewState& view = state_.step_view;
+    view.folded_panels = true;
+    view.left_was_open = state_.view.left_open;
+    view.right_was_open = state_.view.right_open;
+    state_.view.left_open = state_.view.right_open = false;
+  }
   frame_scene();  // framed on the substep's ghosts, beside the panel
   return {};
 }

@@ -72,6 +72,8 @@ struct StepViewState {
   double magnification = 0.0, correction_magnification = 0.0;
   double chosen = 1.0, correction_chosen = 1.0;  // the factors in use
   bool legend_was_shown = true, trails_were_shown = true;  // hidden while the view is open (its panel has a legend)
+  // The side panels, folded while the view is open when they left its panel more than a third of a narrow scene.
+  bool folded_panels = false, left_was_open = false, right_was_open = false;
 };
 
 // A UI action, applied between physics steps.

@@ -79,19 +79,27 @@ float button_width(const char* label) {
   return ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x;
 }
 
-// The heading, Restart, and the choice of the timed particle.
-void timer_header(SandboxState& state) {
-  const Colours c = colours(state.appearance.theme);
+// The timer's Restart: a small button beside its heading, or (`small` false) a button as tall as the tools' buttons.
+void restart_button(SandboxState& state, bool small) {
   MeasureState& m = state.measure;
-  const World& world = state.world();
-  ImGui::TextColored(c.heading, "Period timer");
-  const float restart_w = button_width("Restart");
-  ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetContentRegionMax().x - restart_w));
-  if (ImGui::SmallButton("Restart")) restart_timer(m, world);
+  if (small ? ImGui::SmallButton("Restart") : ImGui::Button("Restart")) restart_timer(m, state.world());
   remember(state, "restart timer");
   if (ImGui::IsItemHovered())
     tooltip("Forget what was timed and time from now. Reset, a new scene, a drag and a change of gravity "
                       "or damping restart it too.");
+}
+
+// The heading and Restart (in a tab, whose button names the tool, Restart is in the row of tool buttons instead),
+// and the choice of the timed particle.
+void timer_header(SandboxState& state, bool heading) {
+  const Colours c = colours(state.appearance.theme);
+  MeasureState& m = state.measure;
+  const World& world = state.world();
+  if (heading) {
+    ImGui::TextColored(c.heading, "Period timer");
+    ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetContentRegionMax().x - button_width("Restart")));
+    restart_button(state, true);
+  }
   // The timed particle by its colour and amplitude ("red bob, 150°"), a swatch of its colour beside the choice.
   const ParticleNames names = particle_names(state);
   const auto colour_of = [&](int p) {
@@ -270,9 +278,8 @@ void stopwatch(SandboxState& state) {
   }
 }
 
-void timer_column(SandboxState& state) {
-  timer_header(state);
-  // The readout keeps only what is shown this frame.
+// The readout keeps only what is shown this frame.
+void clear_timer_readout(SandboxState& state) {
   auto& out = state.measure.readout;
   out.period.reset();
   out.exact.reset();
@@ -280,11 +287,58 @@ void timer_column(SandboxState& state) {
   out.difference.reset();
   out.difference_text.clear();
   out.intervals = 0;
+}
+
+// The Timer as a column of the wide strip: its heading, the period, the exact values, the stopwatch under each other.
+void timer_column(SandboxState& state) {
+  timer_header(state, true);
+  clear_timer_readout(state);
   const auto result = state.measure.meter.result();
   measured_period(state, result);
   exact_periods(state, result);
   ImGui::Spacing();
   stopwatch(state);
+}
+
+// How many groups of the Timer (the period; the exact values; the stopwatch) stand side by side in a tab `width`
+// units wide: each about 165 units × the UI scale (the period's a tenth more), at most three.
+constexpr float kTimerGroupWidth = 165.0f;
+int timer_groups(float width, float scale) {
+  const float units = width / (kTimerGroupWidth * scale);
+  return units >= 3.1f ? 3 : units >= 2.1f ? 2 : 1;
+}
+
+// The Timer as a tab (its Restart in the row of tool buttons): the period, the exact values and the stopwatch side by
+// side when the strip is wide, so that every line shows in a short strip (measure_lines_height).
+// The width of the strip's tools shown one at a time, as the strip gives it (a tool's own scrollbar left out: the
+// groups chosen from it are the ones measure_lines_height made room for).
+float g_tool_width = 0.0f;
+
+void timer_tab(SandboxState& state) {
+  clear_timer_readout(state);
+  const auto result = state.measure.meter.result();
+  const int groups = timer_groups(g_tool_width, static_cast<float>(state.ui_scale));
+  if (groups == 1 || !ImGui::BeginTable("timer groups", groups, ImGuiTableFlags_BordersInnerV)) {
+    timer_header(state, false);
+    measured_period(state, result);
+    exact_periods(state, result);
+    ImGui::Spacing();
+    stopwatch(state);
+    return;
+  }
+  ImGui::TableSetupColumn("period", ImGuiTableColumnFlags_WidthStretch, 1.1f);
+  ImGui::TableSetupColumn("exact", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  if (groups == 3) ImGui::TableSetupColumn("stopwatch", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  ImGui::TableNextRow();
+  ImGui::TableSetColumnIndex(0);
+  timer_header(state, false);
+  measured_period(state, result);
+  ImGui::TableSetColumnIndex(1);
+  exact_periods(state, result);
+  if (groups == 3) ImGui::TableSetColumnIndex(2);
+  else ImGui::Spacing();
+  stopwatch(state);
+  ImGui::EndTable();
 }
 
 // (angle, angular velocity) of the selected rod over the last steps, both axes symmetric about zero.
@@ -502,19 +556,110 @@ void energy_column(SandboxState& state) {
 
 }  // namespace
 
-float measure_strip_height(const SandboxState& state) {
-  if (state.view.presentation || !state.view.panels || !state.measure.shown) return 0.0f;
+namespace {
+
+const char* const kTabNames[] = {"Timer", "Protractor", "Energy", "Table", "Scale"};
+
+// The strip's height before its lines are counted: a third of the window, 255 to 340 units × the UI scale, at most
+// 30 % of the window.
+float base_height(const SandboxState& state) {
   const float scale = static_cast<float>(state.ui_scale);
   const float window = static_cast<float>(state.window_height / std::max(state.pixel_ratio, 1e-6));
-  // A third of the window, 255 to 340 units × the UI scale, but never more than 30 % of the window: the scene keeps
-  // the most (a short strip scrolls, or shows one tool at a time).
   return std::min(std::clamp(0.32f * window, 255.0f * scale, 340.0f * scale), 0.3f * window);
+}
+
+// The lines of text, of framed widgets and of the large numbers, each with the spacing under it; the Timer's groups:
+// the period (its heading and Restart, its choice, T, a hint of up to two lines), the exact values (exact, measured /
+// exact − 1 with its value wrapped under it, small angle), the stopwatch (its heading and time, the buttons, a lap).
+struct Lines {
+  float text, frame, big, period, exact, watch;
+};
+Lines lines_of(const ImGuiStyle& style, float font) {
+  Lines l;
+  l.text = font + style.ItemSpacing.y;
+  l.frame = font + 2.0f * style.FramePadding.y + style.ItemSpacing.y;
+  l.big = 1.45f * font + style.ItemSpacing.y;  // the numbers read from the back row (big())
+  l.period = l.text + l.frame + l.big + 2.0f * l.text;  // with its heading (in a tab: less its first line)
+  l.exact = 4.0f * l.text;
+  l.watch = l.big + l.frame + l.text;
+  return l;
+}
+
+float font_size(const SandboxState& state) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.Fonts && io.Fonts->IsBuilt() && io.Fonts->Fonts.Size > 0) return io.Fonts->Fonts[0]->FontSize;
+  return std::round(kBaseFontSize * static_cast<float>(state.ui_scale));  // build_fonts'
+}
+
+// The tools side by side in a strip whose content is `avail` units wide: four columns of at least ~200 units (the
+// table ~510, its natural width; five with the Scale), when the Timer's column, its groups under each other, fits
+// in the strip's base height. Else one tool at a time, chosen by buttons.
+bool side_by_side(const SandboxState& state, float avail) {
+  const float min_column = 200.0f * static_cast<float>(state.ui_scale);
+  const bool scale = !state.world().model().contacts().obstacles.empty();
+  if (avail < (scale ? 6.8f : 5.6f) * min_column) return false;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const Lines l = lines_of(style, font_size(state));
+  const float column = 2.0f * style.WindowPadding.y + 2.0f * style.CellPadding.y + l.period + l.exact +
+                       style.ItemSpacing.y + l.watch;
+  return column <= base_height(state);
+}
+
+}  // namespace
+
+float measure_lines_height(const SandboxState& state, float width) {
+  const ImGuiStyle& style = ImGui::GetStyle();  // scaled with the UI (ScaleAllSizes)
+  const float scale = static_cast<float>(state.ui_scale);
+  const float font = font_size(state);
+  const Lines l = lines_of(style, font);
+  const float avail = width - 2.0f * style.WindowPadding.x;
+  if (side_by_side(state, avail))  // a column of the table
+    return 2.0f * style.WindowPadding.y + 2.0f * style.CellPadding.y + l.period + l.exact + style.ItemSpacing.y +
+           l.watch;
+  const ImGuiIO& io = ImGui::GetIO();
+  const bool built = io.Fonts && io.Fonts->IsBuilt() && io.Fonts->Fonts.Size > 0;
+  // The tools' buttons, wrapping as drawn (one row when the font is not there to measure them).
+  int rows = 1;
+  if (built) {
+    const bool with_scale = !state.world().model().contacts().obstacles.empty();
+    float x = 0.0f;
+    // The Timer's Restart ends the row.
+    for (std::size_t k = 0; k <= std::size(kTabNames) - (with_scale ? 0 : 1); ++k) {
+      const char* name = k < std::size(kTabNames) - (with_scale ? 0 : 1) ? kTabNames[k] : "Restart";
+      const float w = io.Fonts->Fonts[0]->CalcTextSizeA(font, FLT_MAX, 0.0f, name).x + 2.0f * style.FramePadding.x;
+      if (k > 0 && x + style.ItemSpacing.x + w > avail) {
+        ++rows;
+        x = w;
+      } else {
+        x += (k > 0 ? style.ItemSpacing.x : 0.0f) + w;
+      }
+    }
+  }
+  const int groups = timer_groups(avail, scale);
+  const float period = l.period - l.text;  // its heading is the tab's button
+  // Grouped, the stopwatch's time may go under its heading in the narrower column.
+  const float watch = groups > 1 ? l.text + l.watch : l.watch;
+  const float timer = groups == 3 ? std::max({period, l.exact, watch})
+                      : groups == 2 ? std::max(period, l.exact + style.ItemSpacing.y + watch)
+                                    : period + l.exact + style.ItemSpacing.y + watch;
+  return 2.0f * style.WindowPadding.y + static_cast<float>(rows) * l.frame +
+         (groups > 1 ? 2.0f * style.CellPadding.y : 0.0f) + timer;
+}
+
+float measure_strip_height(const SandboxState& state, float width) {
+  if (state.view.presentation || !state.view.panels || !state.measure.shown) return 0.0f;
+  const float window = static_cast<float>(state.window_height / std::max(state.pixel_ratio, 1e-6));
+  // The base height; taller when the Timer's lines need it, up to as tall as the scene left above it (the scene
+  // stays the largest thing on the screen).
+  const float base = base_height(state);
+  const float most = std::max(base, std::floor(0.5f * (window - timeline_height(state))) - 1.0f);
+  return std::min(std::max(base, std::ceil(measure_lines_height(state, width))), most);
 }
 
 void draw_measure_panel(SandboxState& state) {
   const PanelLayout layout = panel_layout(state);
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  const float height = measure_strip_height(state);
+  const float height = layout.bottom;
   const ImVec2 pos(viewport->Pos.x + layout.left, viewport->Pos.y + viewport->Size.y - height);  // under the timeline
   ImGui::SetNextWindowPos(pos);
   ImGui::SetNextWindowSize(ImVec2(std::max(viewport->Size.x - layout.left - layout.right, 1.0f), height));
@@ -530,11 +675,10 @@ void draw_measure_panel(SandboxState& state) {
   for (auto it = state.widget_rects.begin(); it != state.widget_rects.end();)  // widgets come and go
     it = it->first.starts_with("measure: ") ? state.widget_rects.erase(it) : std::next(it);
   // Four columns, each at least ~200 units wide (the table ~510, its natural width): a narrower strip has tabs.
-  const float min_column = 200.0f * static_cast<float>(state.ui_scale);
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
   // A scene with obstacles has a fifth tool, the scale: side by side only when a fifth column fits too.
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
   const bool scale = !state.world().model().contacts().obstacles.empty();
-  if (avail.x >= (scale ? 6.8f : 5.6f) * min_column) {
+  if (side_by_side(state, avail.x)) {
     // Wide enough (1920x1080 and up at scale 1): the four tools side by side.
     if (ImGui::BeginTable("measure", scale ? 5 : 4, ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp,
                           avail)) {
@@ -565,9 +709,10 @@ void draw_measure_panel(SandboxState& state) {
       const char* name;
       void (*draw)(SandboxState&);
     };
-    static constexpr Tab kTabs[] = {{"Timer", timer_column}, {"Protractor", protractor_column}, {"Energy", energy_column},
+    static constexpr Tab kTabs[] = {{"Timer", timer_tab}, {"Protractor", protractor_column}, {"Energy", energy_column},
                                     {"Table", measure_table_tool}, {"Scale", measure_scale_tool}};
     static_assert(std::string_view(kTabs[kScaleTool].name) == "Scale");
+    static_assert(std::size(kTabs) == std::size(kTabNames));
     const int tabs = static_cast<int>(std::size(kTabs)) - (scale ? 0 : 1);  // the scale only with obstacles
     MeasureState& m = state.measure;
     m.tool = std::clamp(m.tool, 0, tabs - 1);
@@ -579,7 +724,15 @@ void draw_measure_panel(SandboxState& state) {
       if (chosen) ImGui::PopStyleColor();
       remember(state, std::string("tab ") + kTabs[k].name);
     }
-    if (ImGui::BeginChild(kTabs[m.tool].name, ImVec2(0.0f, 0.0f), true)) kTabs[m.tool].draw(state);
+    if (m.tool == 0) {  // the Timer's Restart, at the right end of the row (its heading would be the tab's name)
+      const float restart_w = button_width("Restart");
+      if (same_line_if_room(restart_w))
+        ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetContentRegionMax().x - restart_w));
+      restart_button(state, false);
+    }
+    // No frame and so no padding around the tool: its lines get the strip's height (measure_lines_height).
+    g_tool_width = ImGui::GetContentRegionAvail().x;
+    if (ImGui::BeginChild(kTabs[m.tool].name, ImVec2(0.0f, 0.0f), false)) kTabs[m.tool].draw(state);
     ImGui::EndChild();
   }
   ImGui::End();

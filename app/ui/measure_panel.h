@@ -12,8 +12,16 @@
 
 namespace lagrange::app {
 
-// Height of the strip in window units when it is shown (0 when hidden or the panels are hidden).
-float measure_strip_height(const SandboxState& state);
+// Height of the strip in window units when it is shown between side panels `width` units apart (0 when hidden or the
+// panels are hidden): tall enough for every line of the Timer tool as it is laid out at that width (its tallest tool
+// of fixed content; measure_lines_height), at least a third of the window (255 to 340 units × the UI scale, at most
+// 30 % of it), and never taller than the scene above it, which stays the largest thing on the screen (a tool that
+// does not fit then scrolls).
+float measure_strip_height(const SandboxState& state, float width);
+// The height the strip's lines need at that width, in window units: its padding, the row of tool buttons when the
+// tools are shown one at a time, and the Timer's lines (the period, the exact values, the stopwatch; side by side in
+// groups when the strip is wide), with room for a hint wrapped on two lines.
+float measure_lines_height(const SandboxState& state, float width);
 // The strip itself, between the side panels at the bottom of the window.
 void draw_measure_panel(SandboxState& state);
 // The protractor (a dashed line along gravity from the rod's upper end, an arc to the rod, a line along the rod)

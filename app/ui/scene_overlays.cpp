@@ -36,7 +36,14 @@ Box view_box(const SandboxState& state, std::size_t view) {
   const auto views = lane_viewports(state);
   const auto& v = views[std::min(view, views.size() - 1)];
   const float r = static_cast<float>(std::max(state.pixel_ratio, 1e-6));
-  return {v[0] / r, v[1] / r, (v[0] + v[2]) / r, (v[1] + v[3]) / r};
+  Box box{v[0] / r, v[1] / r, (v[0] + v[2]) / r, (v[1] + v[3]) / r};
+  // The step view's panel takes the right of the scene: the overlays and the framing of a view it lies over keep to
+  // its left (a view it would leave less than a quarter of is covered, as it is).
+  if (state.step_view.active && !state.editor.active) {
+    const float panel = step_view_panel_rect(state)[0];
+    if (panel < box.x1 && panel - box.x0 >= 0.25f * (box.x1 - box.x0)) box.x1 = panel;
+  }
+  return box;
 }
 
 std::string lane_name(const SandboxState& state, std::size_t k) {

@@ -58,7 +58,6 @@ PanelLayout panel_layout(const SandboxState& state) {
   const float scale = static_cast<float>(state.ui_scale);
   const float w = window_width(state), h = window_height(state);
   layout.timeline = timeline_height(state);
-  layout.bottom = state.editor.active ? 0.0f : measure_strip_height(state);
   const float bar = panel_bar_width(state);
   // A quarter of the window for the controls, 240 to 330 units, and a tenth more for Diagnostics.
   const float want_left = std::clamp(0.24f * w, 240.0f * scale, 330.0f * scale), want_right = 1.1f * want_left;
@@ -78,6 +77,8 @@ PanelLayout panel_layout(const SandboxState& state) {
     // The panel the user opened last never takes more than 60 % of the window.
     if (left_open && favoured == ViewOptions::Side::Left) left = std::min(left, std::max(0.6f * w - bar, bar));
     if (right_open && favoured == ViewOptions::Side::Right) right = std::min(right, std::max(0.6f * w - bar, bar));
+    // The Measure strip spans the scene's width, and is as tall as its lines need at that width.
+    layout.bottom = state.editor.active ? 0.0f : measure_strip_height(state, w - left - right);
     const float scene_w = w - left - right, scene_h = h - layout.timeline - layout.bottom;
     const float scene = scene_w * scene_h;
     const bool fits = scene_w >= 0.5f * w - 0.5f && (!left_open || scene >= left * h) &&

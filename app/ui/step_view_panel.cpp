@@ -3,8 +3,10 @@
 // (the convergence order shows as the slope: a straight line for chord and SHAKE, a steepening one for Newton), the
 // multipliers or forces, and the keys.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -12,6 +14,7 @@
 
 #include "lagrange/solver.h"
 #include "ui/ui.h"
+#include "view/scene_draw.h"
 #include "view/step_view.h"
 
 namespace lagrange::app {
@@ -27,6 +30,29 @@ void swatch(glm::vec4 colour, const char* text) {
   ImGui::Dummy(ImVec2(size, size));
   ImGui::SameLine();
   ImGui::TextWrapped("%s", text);
+}
+
+// Pieces never broken inside (a number with its unit) on one line while they fit, else on the next; a piece wider
+// than the whole line (words) wraps between its words.
+void flow(std::initializer_list<std::string> pieces) {
+  bool first = true;
+  for (const std::string& piece : pieces) {
+    const float w = ImGui::CalcTextSize(piece.c_str()).x;
+    if (!first) {
+      const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+      ImGui::SameLine();
+      if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
+    }
+    first = false;
+    if (w > ImGui::GetContentRegionAvail().x) ImGui::TextWrapped("%s", piece.c_str());
+    else ImGui::TextUnformatted(piece.c_str());
+  }
+}
+
+std::string format(const char* format, double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
 }
 
 std::string iterate_text(const StepTrace& trace, int k) {
@@ -64,7 +90,9 @@ void residual_plot(const SandboxState& state, float width, float height) {
     const float fx = count > 1 ? static_cast<float>(k) / static_cast<float>(count - 1) : 0.5f;
     const double v = std::log10(std::max(value, 1e-16));
     const float fy = static_cast<float>((v - lo) / (hi - lo));
-    return ImVec2(a.x + 8.0f + fx * (b.x - a.x - 16.0f), b.y - 4.0f - fy * (b.y - a.y - 8.0f));
+    // Inset by the current iterate's ring (7.5 units × the scale), so that it stays inside the frame.
+    const float inset = std::max(8.0f, 8.5f * static_cast<float>(state.ui_scale));
+    return ImVec2(a.x + inset + fx * (b.x - a.x - 2.0f * inset), b.y - 4.0f - fy * (b.y - a.y - 8.0f));
   };
   const int step = hi - lo > 8.0 ? 4 : (hi - lo > 4.0 ? 2 : 1);
   for (int d = static_cast<int>(lo); d <= static_cast<int>(hi); d += step) {
@@ -106,14 +134,13 @@ void residual_plot(const SandboxState& state, float width, float height) {
   if (sweeps.size() > 1) draw->AddPolyline(sweeps.data(), static_cast<int>(sweeps.size()), colours.plot.total, 0, 2.5f);
   ImGui::Dummy(ImVec2(width, height));
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("max |C| (m) per iterate%s, log scale; dashed: the tolerance; hollow: undone%s",
-                     velocity_stages ? " (velocity stages: max |J v|, m/s)" : "",
-                     dense ? "; the line joins the ends of the sweeps" : "");
+  ImGui::TextWrapped("max |C| per iterate (m, log)%s; dashed: tolerance; hollow: undone%s",
+                     velocity_stages ? ", |J v| (m/s) for velocities" : "", dense ? "; line: ends of sweeps" : "");
   ImGui::PopStyleColor();
 }
 
 // "q", "q*" and the iterate's name beside one particle (the one the substep corrects most), in the scene.
-void label_particle(const SandboxState& state) {
+void label_particle(SandboxState& state) {
   const StepViewState& view = state.step_view;
   const StepTrace& trace = view.trace;
   if (trace.iterates.empty()) return;
@@ -130,44 +157,101 @@ void label_particle(const SandboxState& state) {
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
   const float r = static_cast<float>(std::max(state.pixel_ratio, 1e-6));
   const Theme theme = state.appearance.theme;
-  const auto label = [&](Vec3 at, const char* text, glm::vec4 colour, float dy) {
-    const auto p = state.camera.project(at);
-    if (!p) return;
+  // The three points as drawn: the solid bead at q, the ghosts of q* and of the iterate (smaller), in window units.
+  const std::vector<double> radii =
+      display_radii(state.scene, state.world(), state.view.size_by_mass, state.bead_radius);
+  const double radius = best < radii.size() ? radii[best] : state.bead_radius;
+  struct Disc {
+    bool seen = false;
+    ImVec2 centre;
+    float radius = 0.0f;
+  };
+  const Vec3 points[3] = {trace.start[best], magnified_prediction(view, best),
+                          magnified(view, best, now.position[best])};
+  const float sizes[3] = {1.0f, kGhostSize, kGhostSize};
+  Disc discs[3];
+  for (int k = 0; k < 3; ++k)
+    if (const auto p = state.camera.project(points[k]))
+      discs[k] = {true, ImVec2(static_cast<float>(p->x) / r, static_cast<float>(p->y) / r),
+                  static_cast<float>(sizes[k] * radius * state.camera.pixels_per_unit(points[k])) / r};
+  // Each label beside its point, a margin clear of its bead: to the right, else the first side where it touches none
+  // of the three beads, no label placed before it and not the panel.
+  const float margin = 5.0f * static_cast<float>(state.ui_scale);
+  const std::array<float, 4> panel = step_view_panel_rect(state);
+  std::vector<std::array<float, 4>> placed;
+  const auto clear = [&](const std::array<float, 4>& box) {
+    for (const Disc& d : discs) {
+      if (!d.seen) continue;
+      const float dx = std::max({box[0] - d.centre.x, 0.0f, d.centre.x - box[2]});
+      const float dy = std::max({box[1] - d.centre.y, 0.0f, d.centre.y - box[3]});
+      if (dx * dx + dy * dy < d.radius * d.radius) return false;
+    }
+    const auto overlaps = [&](const std::array<float, 4>& o) {
+      return box[0] < o[2] && o[0] < box[2] && box[1] < o[3] && o[1] < box[3];
+    };
+    return std::none_of(placed.begin(), placed.end(), overlaps) && !overlaps(panel);
+  };
+  const auto label = [&](int k, const char* text, glm::vec4 colour, const char* rect) {
+    const Disc& d = discs[k];
+    if (!d.seen) return;
     const ImVec2 size = ImGui::CalcTextSize(text);
-    const float offset = static_cast<float>(state.bead_radius * state.camera.pixels_per_unit(at)) / r;
-    const ImVec2 pos(static_cast<float>(p->x) / r + 0.5f * offset + 4.0f, static_cast<float>(p->y) / r + dy * size.y);
-    draw->AddRectFilled(ImVec2(pos.x - 2.0f, pos.y - 1.0f), ImVec2(pos.x + size.x + 2.0f, pos.y + size.y + 1.0f),
-                        ImGui::GetColorU32(ImGuiCol_WindowBg, 0.8f), 3.0f);
-    draw->AddText(pos, to_u32(glm::vec4(glm::vec3(colour), 1.0f)), text);
+    const float w = size.x + 4.0f, h = size.y + 2.0f, reach = d.radius + margin, diagonal = reach * 0.7071f;
+    const ImVec2 corner[] = {  // the box's top-left: right, left, above, below, then the four diagonals
+        {d.centre.x + reach, d.centre.y - 0.5f * h},          {d.centre.x - reach - w, d.centre.y - 0.5f * h},
+        {d.centre.x - 0.5f * w, d.centre.y - reach - h},      {d.centre.x - 0.5f * w, d.centre.y + reach},
+        {d.centre.x + diagonal, d.centre.y - diagonal - h},   {d.centre.x + diagonal, d.centre.y + diagonal},
+        {d.centre.x - diagonal - w, d.centre.y - diagonal - h}, {d.centre.x - diagonal - w, d.centre.y + diagonal}};
+    std::array<float, 4> box{corner[0].x, corner[0].y, corner[0].x + w, corner[0].y + h};
+    for (const ImVec2& c : corner) {
+      const std::array<float, 4> candidate{c.x, c.y, c.x + w, c.y + h};
+      if (clear(candidate)) {
+        box = candidate;
+        break;
+      }
+    }
+    placed.push_back(box);
+    draw->AddRectFilled(ImVec2(box[0], box[1]), ImVec2(box[2], box[3]), ImGui::GetColorU32(ImGuiCol_WindowBg, 0.8f),
+                        3.0f);
+    draw->AddText(ImVec2(box[0] + 2.0f, box[1] + 1.0f), to_u32(glm::vec4(glm::vec3(colour), 1.0f)), text);
+    state.widget_rects[rect] = box;
   };
   const ImVec4 text = ImGui::GetStyleColorVec4(ImGuiCol_Text);
-  label(trace.start[best], "q", glm::vec4(text.x, text.y, text.z, 1.0f), -1.6f);
-  label(magnified_prediction(view, best), "q*", prediction_colour(theme), -0.5f);
+  label(0, "q", glm::vec4(text.x, text.y, text.z, 1.0f), "step view label q");
+  label(1, "q*", prediction_colour(theme), "step view label q*");
   const char* name = is_velocity_stage(now.kind) ? "q'" : (&now == &trace.iterates.back() ? "q'" : "iterate");
-  label(magnified(view, best, now.position[best]), name, iterate_colour(now.kind, theme), 0.6f);
+  label(2, name, iterate_colour(now.kind, theme), "step view label iterate");
 }
 
 }  // namespace
+
+std::array<float, 4> step_view_panel_rect(const SandboxState& state) {
+  if (!state.step_view.active) return {0.0f, 0.0f, 0.0f, 0.0f};
+  // At the right of the whole scene: side by side, over the last lanes' views, lane 1 keeping its own for the ghosts.
+  const std::array<int, 4> v = scene_viewport(state);
+  const float r = static_cast<float>(std::max(state.pixel_ratio, 1e-6));
+  const float x0 = v[0] / r, y0 = v[1] / r, w = v[2] / r, h = v[3] / r;
+  const float margin = 8.0f * static_cast<float>(state.ui_scale);
+  const float width = step_view_panel_width(state, w);
+  return {x0 + w - margin - width, y0 + margin, x0 + w - margin, y0 + std::max(h - margin, 2.0f * margin)};
+}
 
 void draw_step_view_panel(SandboxState& state) {
   StepViewState& view = state.step_view;
   if (!view.active) return;
   const StepTrace& trace = view.trace;
   label_particle(state);
-  const auto views = lane_viewports(state);
-  const float r = static_cast<float>(std::max(state.pixel_ratio, 1e-6));
-  const auto& v = views[0];
-  const float x0 = v[0] / r, y0 = v[1] / r, w = v[2] / r, h = v[3] / r;
+  const std::array<float, 4> rect = step_view_panel_rect(state);
+  const float width = rect[2] - rect[0], h = rect[3] - rect[1];
   const float scale = static_cast<float>(state.ui_scale);
-  const float top = 2.4f * kBaseFontSize * scale;
-  const float width = step_view_panel_width(state, w) - 8.0f * scale;
-  ImGui::SetNextWindowPos(ImVec2(x0 + w - width - 8.0f * scale, y0 + top));
-  // As tall as its content (the top line or a message may sit under it), never past the scene's bottom.
-  ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0.0f), ImVec2(width, std::max(h - 2.0f * top, 100.0f)));
+  ImGui::SetNextWindowPos(ImVec2(rect[0], rect[1]));
+  // As tall as its content, never past the scene's bottom (it scrolls then). The top line keeps to its left.
+  ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0.0f), ImVec2(width, std::max(h, 100.0f)));
   ImGui::SetNextWindowBgAlpha(0.9f);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse |
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing;
   if (ImGui::Begin("Step view###step view", nullptr, flags)) {
+    // A narrow column (step_view_panel_width): what changes with the iterate first, the legend under it, every line
+    // short.
     remember_rect(state, "step view");
     const Theme theme = state.appearance.theme;
     const Palette& colours = palette(theme);
@@ -175,103 +259,105 @@ void draw_step_view_panel(SandboxState& state) {
     ImGui::PushStyleColor(ImGuiCol_Text, colours.title);
     ImGui::TextWrapped("One substep of %s", info ? info->name : trace.solver.c_str());
     ImGui::PopStyleColor();
-    ImGui::TextWrapped("h = %.4g s at t = %.4g s", trace.h, state.world().time());
+    flow({format("h = %.4g s,", trace.h), format("t = %.4g s", state.world().time())});
     ImGui::PushStyleColor(ImGuiCol_Text, colours.accent);
     if (view.correction_chosen == view.chosen)
-      ImGui::TextWrapped("displacements from q drawn x%g", view.chosen);
+      flow({"moves from q", format("drawn x%g", view.chosen)});
     else
-      ImGui::TextWrapped("drawn: motion q to q* x%g, corrections from q* x%g", view.chosen, view.correction_chosen);
+      flow({format("drawn: q to q* x%g,", view.chosen), format("corrections x%g", view.correction_chosen)});
     ImGui::PopStyleColor();
     ImGui::Separator();
-    const ImVec4 text = ImGui::GetStyleColorVec4(ImGuiCol_Text);
-    swatch(glm::vec4(text.x, text.y, text.z, 1.0f), "q: the start (the scene, solid)");
-    swatch(prediction_colour(theme), "q*: the prediction with no constraint force");
     const bool explicit_solver = trace.solver == "acceleration" || trace.solver == "penalty";
-    if (!explicit_solver) {
-      swatch(correction_colour(theme), "correction of each particle, q* to the iterate (at the last: M^-1 grad C^T lambda)");
-      bool kinds[8] = {};
-      for (const TraceIterate& it : trace.iterates) kinds[static_cast<int>(it.kind)] = true;
-      for (int k = 0; k < 8; ++k)
-        if (kinds[k] && !is_velocity_stage(static_cast<IterateKind>(k)))
-          swatch(iterate_colour(static_cast<IterateKind>(k), theme),
-                 (std::string("iterate: ") + iterate_kind_name(static_cast<IterateKind>(k))).c_str());
-      if (kinds[static_cast<int>(IterateKind::HalfKick)]) {
-        swatch(iterate_colour(IterateKind::HalfKick, theme), "velocity before the correction (arrows)");
-        swatch(iterate_colour(IterateKind::VelocityCorrection, theme), "velocity after: grad C(q') v' = 0");
-        double v_scale = 0.0, change_scale = 0.0;
-        velocity_scales(state, v_scale, change_scale);
-        const std::string change = "velocity change M^-1 grad C^T mu (yellow, at q'), x" +
-                                   std::to_string(static_cast<long>(std::lround(v_scale > 0 ? change_scale / v_scale : 1.0))) +
-                                   " the velocity arrows";
-        swatch(correction_colour(theme), change.c_str());
-      }
-    } else {
-      swatch(iterate_colour(IterateKind::Explicit, theme), "q': the explicit step v' = v + h a, q' = q + h v'");
-      swatch(correction_colour(theme), "q* to q': what the rod forces moved, h^2 M^-1 J^T lambda");
-      swatch(colours.constraint_force, "rod forces J^T lambda at q");
-      swatch(along_colour(theme), "gravity along each rod");
-      swatch(across_colour(theme), "gravity across each rod");
-    }
-    ImGui::Separator();
     const int count = static_cast<int>(trace.iterates.size());
     if (count > 0) {
       const int k = std::clamp(view.iterate, 0, count - 1);
       const TraceIterate& it = trace.iterates[static_cast<std::size_t>(k)];
       ImGui::TextWrapped("iterate %d of %d: %s", k + 1, count, iterate_text(trace, k).c_str());
-      if (is_velocity_stage(it.kind)) ImGui::TextWrapped("max |J v| = %.3e m/s", it.max_violation);
-      else ImGui::TextWrapped("max |C| = %.3e m  (|C|/L %.2e)", it.max_violation, it.max_relative);
+      if (is_velocity_stage(it.kind)) flow({"max |J v| =", format("%.3e m/s", it.max_violation)});
+      else flow({"max |C| =", format("%.3e m", it.max_violation), format("(|C|/L %.2e)", it.max_relative)});
       if (k > 0 && !is_velocity_stage(it.kind)) {
         const TraceIterate& prev = trace.iterates[static_cast<std::size_t>(k - 1)];
         if (!is_velocity_stage(prev.kind) && prev.max_violation > 1e-15 && it.max_violation > 1e-15 &&
             prev.max_violation < 1.0)
         {
           ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-          ImGui::TextWrapped("log r_k / log r_k-1 = %.2f (1: linear, 2: quadratic)",
-                             std::log(it.max_violation) / std::log(prev.max_violation));
+          flow({"log r_k / log r_k-1 =", format("%.2f", std::log(it.max_violation) / std::log(prev.max_violation)),
+                "(1 linear, 2 quadratic)"});
           ImGui::PopStyleColor();
         }
       }
       const TraceIterate* last_position = nullptr;
       for (const TraceIterate& candidate : trace.iterates)
         if (!is_velocity_stage(candidate.kind)) last_position = &candidate;
-      if (last_position && last_position->max_relative > state.world().settings().tolerance &&
-          trace.solver != "acceleration" && trace.solver != "penalty")
-      {
+      if (last_position && last_position->max_relative > state.world().settings().tolerance && !explicit_solver) {
         ImGui::PushStyleColor(ImGuiCol_Text, colours.slow);
-        ImGui::TextWrapped("not converged: the solver stopped at its cap (max_iterations %d) above the tolerance",
+        ImGui::TextWrapped("not converged: stopped at max_iterations %d above the tolerance",
                            state.world().settings().max_iterations);
         ImGui::PopStyleColor();
       }
-      if (trace.truncated)
-        ImGui::TextColored(colours.slow, "%d iterates ran; the first %d are kept", trace.iterates_run, count);
+      ImGui::PushStyleColor(ImGuiCol_Text, colours.slow);
+      if (trace.truncated) ImGui::TextWrapped("%d iterates ran; the first %d are kept", trace.iterates_run, count);
       if (trace.split_substeps > 0)
-        ImGui::TextColored(colours.slow, "the projection split the substep in halves (%d)", trace.split_substeps);
-      const float plot_h = std::clamp(0.22f * h, 80.0f * scale, 200.0f * scale);
-      residual_plot(state, width - 2.0f * ImGui::GetStyle().WindowPadding.x, plot_h);
+        ImGui::TextWrapped("the projection split the substep in halves (%d)", trace.split_substeps);
+      ImGui::PopStyleColor();
+      const float plot_h = std::clamp(0.2f * h, 70.0f * scale, 180.0f * scale);
+      residual_plot(state, ImGui::GetContentRegionAvail().x, plot_h);  // beside the scrollbar when there is one
     }
     if (explicit_solver) {
-      ImGui::Separator();
-      const Model& model = state.world().model();
       int shown = 0;
       for (const GravitySplit& split : trace.gravity_split) {
         if (++shown > 4) break;
         const double force = std::abs(trace.row_force[static_cast<std::size_t>(split.row)]);
-        ImGui::TextWrapped("rod %d at %d: |lambda| %.3g N, m g along %.3g N, across %.3g N", split.row, split.particle, force,
-                    glm::length(split.along), glm::length(split.across));
+        flow({"rod " + std::to_string(split.row) + " at " + std::to_string(split.particle) + ":",
+              format("|\xce\xbb| %.3g N,", force), format("m g along %.3g N,", glm::length(split.along)),
+              format("across %.3g N", glm::length(split.across))});
       }
-      (void)model;
     } else if (!trace.lambda.empty() && trace.lambda.size() <= 6) {
-      ImGui::Separator();
-      std::string text = "lambda (m kg):";
-      char value[32];
-      for (double l : trace.lambda) {
-        std::snprintf(value, sizeof value, " %.3e", l);
-        text += value;
+      ImGui::TextUnformatted("\xce\xbb (m kg):");  // λ
+      for (double l : trace.lambda) {  // each whole, as many on a line as fit
+        const std::string value = format("%.3e", l);
+        const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+        ImGui::SameLine();
+        if (ImGui::GetCursorScreenPos().x + ImGui::CalcTextSize(value.c_str()).x > right) ImGui::NewLine();
+        ImGui::TextUnformatted(value.c_str());
       }
-      ImGui::TextWrapped("%s", text.c_str());
     }
     ImGui::Separator();
-    ImGui::TextWrapped("Left/Right: iterate  Home/End: first/last  I or Esc: leave");
+    const ImVec4 text = ImGui::GetStyleColorVec4(ImGuiCol_Text);
+    swatch(glm::vec4(text.x, text.y, text.z, 1.0f), "q: the start (solid)");
+    swatch(prediction_colour(theme), "q*: no constraint force");
+    if (!explicit_solver) {
+      // M⁻¹∇Cᵀλ
+      swatch(correction_colour(theme),
+             "correction q* to iterate (last: M\xe2\x81\xbb\xc2\xb9\xe2\x88\x87" "C\xe1\xb5\x80\xce\xbb)");
+      bool kinds[8] = {};
+      for (const TraceIterate& it : trace.iterates) kinds[static_cast<int>(it.kind)] = true;
+      for (int k = 0; k < 8; ++k)
+        if (kinds[k] && !is_velocity_stage(static_cast<IterateKind>(k)))
+          swatch(iterate_colour(static_cast<IterateKind>(k), theme), iterate_kind_name(static_cast<IterateKind>(k)));
+      if (kinds[static_cast<int>(IterateKind::HalfKick)]) {
+        swatch(iterate_colour(IterateKind::HalfKick, theme), "velocity before correction");
+        swatch(iterate_colour(IterateKind::VelocityCorrection, theme),
+               "velocity after: \xe2\x88\x87" "C(q') v' = 0");  // ∇C
+        double v_scale = 0.0, change_scale = 0.0;
+        velocity_scales(state, v_scale, change_scale);
+        const std::string change =
+            "its change M\xe2\x81\xbb\xc2\xb9\xe2\x88\x87" "C\xe1\xb5\x80\xce\xbc, x" +  // M⁻¹∇Cᵀμ
+            std::to_string(static_cast<long>(std::lround(v_scale > 0 ? change_scale / v_scale : 1.0)));
+        swatch(correction_colour(theme), change.c_str());
+      }
+    } else {
+      swatch(iterate_colour(IterateKind::Explicit, theme), "q': v' = v + h a, q' = q + h v'");
+      // h² M⁻¹Jᵀλ
+      swatch(correction_colour(theme), "q* to q': h\xc2\xb2 M\xe2\x81\xbb\xc2\xb9J\xe1\xb5\x80\xce\xbb");
+      swatch(colours.constraint_force, "rod forces J\xe1\xb5\x80\xce\xbb at q");
+      swatch(along_colour(theme), "gravity along each rod");
+      swatch(across_colour(theme), "gravity across each rod");
+    }
+    ImGui::Separator();
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("\xe2\x86\x90 \xe2\x86\x92 iterate, Home End, I or Esc leaves");  // ← →
+    ImGui::PopStyleColor();
   }
   ImGui::End();
 }

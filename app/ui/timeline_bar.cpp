@@ -88,8 +88,11 @@ void draw_timeline(SandboxState& state) {
                                  ImGuiWindowFlags_NoMove;
   const float scale = static_cast<float>(state.ui_scale);
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(4.0f * kPadding * scale, kPadding * scale));
+  // Thinner than ImGui's smallest window (32 units × the scale): else it would be 3 units (× the scale) taller than
+  // the room the layout gave it, its bottom off the screen when nothing is under it.
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowMinSize, ImVec2(1.0f, 1.0f));
   const bool open = ImGui::Begin("##timeline", nullptr, flags);
-  ImGui::PopStyleVar();
+  ImGui::PopStyleVar(2);
   if (!open) {
     ImGui::End();
     return;

@@ -57,6 +57,10 @@ void draw_ui(SandboxState& state);
 void draw_control_panel(SandboxState& state);  // control_panel.cpp
 void draw_diagnostics(SandboxState& state);    // diagnostics_panel.cpp
 void draw_step_view_panel(SandboxState& state);  // step_view_panel.cpp: the step view's legend, residuals, keys
+// Where that panel goes, in window units (x0, y0, x1, y1; its height is at most y1 − y0): at the right of the scene,
+// step_view_panel_width wide, from the top down. All 0 while the step view is closed. The overlays and the framing
+// of the views under it keep to its left (scene_overlays.cpp): it covers neither the top line nor the ghosts.
+std::array<float, 4> step_view_panel_rect(const SandboxState& state);
 // Diagnostics' sections that show the method (issue 25): J M⁻¹ Jᵀ of lane 1's state (matrix_panel.cpp) and the
 // order of accuracy measured in the background (convergence_panel.cpp).
 void matrix_section(SandboxState& state);

@@ -83,6 +83,11 @@ void close_step_view(SandboxState& state) {
   state.step_view.active = false;
   state.view.legend = state.step_view.legend_was_shown;
   state.view.trails = state.step_view.trails_were_shown;
+  if (state.step_view.folded_panels) {  // the side panels the view folded come back
+    state.view.left_open = state.step_view.left_was_open;
+    state.view.right_open = state.step_view.right_was_open;
+    state.step_view.folded_panels = false;
+  }
   state.step_view.trace = StepTrace{};
 }
 
@@ -140,17 +145,11 @@ void step_view_bounds(const SandboxState& state, glm::dvec3& lo, glm::dvec3& hi)
   if (state.world().dimension() == 2) lo.z = hi.z = 0.0;
 }
 
-void frame_step_view(SandboxState& state) {
+void frame_step_view(SandboxState& state, const std::array<int, 4>& free) {
   if (!state.step_view.active) return;
-  Camera& camera = state.camera;
   glm::dvec3 lo, hi;
   step_view_bounds(state, lo, hi);
-  // The top line above, the panel on the right.
-  const int top = static_cast<int>(std::lround(2.4 * kBaseFontSize * state.ui_scale * state.pixel_ratio));
-  const double ratio = std::max(state.pixel_ratio, 1e-6);
-  const double panel = step_view_panel_width(state, static_cast<float>(camera.width() / ratio)) * ratio;
-  const int width = static_cast<int>(std::lround(camera.width() - panel - 8.0 * state.ui_scale * ratio));
-  camera.frame_into(lo, hi, camera.x(), camera.y() + top, width, std::max(camera.height() - top, 1));
+  state.camera.frame_into(lo, hi, free[0], free[1], std::max(free[2], 1), std::max(free[3], 1));
 }
 
 void velocity_scales(const SandboxState& state, double& velocity, double& change) {
@@ -172,8 +171,8 @@ void velocity_scales(const SandboxState& state, double& velocity, double& change
 }
 
 float step_view_panel_width(const SandboxState& state, float view_width) {
-  const float wanted = std::max(0.38f * view_width, 300.0f * static_cast<float>(state.ui_scale));
-  return std::min(wanted, 0.6f * view_width);
+  const float wanted = std::max(0.26f * view_width, 180.0f * static_cast<float>(state.ui_scale));
+  return std::min(wanted, 0.5f * view_width);
 }
 
 glm::vec4 prediction_colour(Theme theme) {
@@ -234,7 +233,7 @@ void add_step_view(const SandboxState& state, std::span<const double> radii, Dra
     if (!model.fixed(i))
       add_arrow(list.over, trace.start[i], magnified_prediction(view, i) - trace.start[i], view_dir,
                 glm::vec4(glm::vec3(prediction_colour(theme)), 0.9f), 1.5f * line);
-  ghost(trace.prediction, prediction_colour(theme), 0.85f, 2.0f, 0.4f, true);
+  ghost(trace.prediction, prediction_colour(theme), 0.85f, 2.0f, kGhostSize, true);
 
   // The iterates before the current one, fading; velocity stages are drawn at their positions once.
   const int first = std::max(0, current - kGhosts);
@@ -242,10 +241,10 @@ void add_step_view(const SandboxState& state, std::span<const double> radii, Dra
     const TraceIterate& it = trace.iterates[static_cast<std::size_t>(j)];
     if (is_velocity_stage(it.kind)) continue;
     const float fade = 0.15f + 0.35f * static_cast<float>(j - first + 1) / static_cast<float>(current - first + 1);
-    ghost(it.position, iterate_colour(it.kind, theme), it.accepted ? fade : 0.5f * fade, 1.5f, 0.3f);
+    ghost(it.position, iterate_colour(it.kind, theme), it.accepted ? fade : 0.5f * fade, 1.5f, kOlderGhostSize);
   }
   const TraceIterate& now = trace.iterates[static_cast<std::size_t>(current)];
-  ghost(now.position, iterate_colour(now.kind, theme), 0.9f, 2.5f, 0.4f);
+  ghost(now.position, iterate_colour(now.kind, theme), 0.9f, 2.5f, kGhostSize);
 
   // The row SHAKE just made exact, outlined.
   if (now.kind == IterateKind::RowCorrection && now.row >= 0 && static_cast<std::size_t>(now.row) < model.rows().size()) {

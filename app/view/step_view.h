@@ -5,6 +5,7 @@
 // substep moves particles very little, so every displacement from q is drawn magnified (× chosen, said on screen).
 #pragma once
 
+#include <array>
 #include <span>
 #include <string>
 #include <string_view>
@@ -19,7 +20,7 @@ namespace lagrange::app {
 // Traces lane 1's next substep (with `solver`, empty: lane 1's own), pauses and shows it at its last iterate. Returns
 // "" or why it could not (an unknown solver: lagrange::Error's message).
 std::string open_step_view(SandboxState& state, std::string_view solver = {});
-void close_step_view(SandboxState& state);
+void close_step_view(SandboxState& state);  // and unfolds the side panels the view folded (Sandbox::toggle_step_view)
 // Whether lane 1 is still where the trace started (a step, a reset, a drag or a pose ends the view).
 bool step_view_current(const SandboxState& state);
 // Moves the shown iterate by `delta` (clamped to the trace), or to the first (`delta` = INT_MIN) or the last.
@@ -33,10 +34,11 @@ Vec3 magnified_prediction(const StepViewState& view, std::size_t i);
 Vec3 magnified(const StepViewState& view, std::size_t i, Vec3 x);
 // The box of everything the step view draws (q and the magnified ghosts and arrows).
 void step_view_bounds(const SandboxState& state, glm::dvec3& lo, glm::dvec3& hi);
-// Frames lane 1's camera on that box in the part of the view the step view's panel leaves free (on its left).
-void frame_step_view(SandboxState& state);
-// The panel's width in window units for a scene view `view_width` units wide: 38 % of it, at least 300 units × the
-// UI scale, at most 60 % of it.
+// Frames lane 1's camera on that box in `free` (drawable pixels: x, y, width, height), the part of the view the step
+// view's panel and the top line leave (the caller's framing_rect, ui.h).
+void frame_step_view(SandboxState& state, const std::array<int, 4>& free);
+// The panel's width in window units for a scene `view_width` units wide: a compact column, so that a class sees
+// the scene: 26 % of the view, at least 180 units × the UI scale (its text wraps), at most half the view.
 float step_view_panel_width(const SandboxState& state, float view_width);
 
 // RATTLE's velocity stage: the velocity arrows' scale (the fastest spans half a typical rod) and the velocity
@@ -49,6 +51,10 @@ glm::vec4 iterate_colour(IterateKind kind, Theme theme);
 glm::vec4 correction_colour(Theme theme);
 glm::vec4 along_colour(Theme theme);
 glm::vec4 across_colour(Theme theme);
+
+// The ghosts' beads, as a fraction of their particle's drawn radius: q* and the current iterate, the iterates before.
+inline constexpr float kGhostSize = 0.4f;
+inline constexpr float kOlderGhostSize = 0.3f;
 
 // Adds the step view's ghosts and arrows to lane 1's draw list.
 void add_step_view(const SandboxState& state, std::span<const double> radii, DrawList& list);

@@ -67,6 +67,8 @@ void StepTrace::predicted(std::span<const Vec3> x) {
   prediction.assign(x.begin(), x.end());
 }
 
+void StepTrace::multipliers(std::span<const double> values) { lambda.assign(values.begin(), values.end()); }
+
 StepTrace trace_substep(const World& world, std::string_view solver_id) {
   const Model& model = world.model();
   Settings settings = model.settings();
@@ -120,17 +122,23 @@ StepTrace trace_substep(const World& world, std::string_view solver_id) {
     it.max_relative = v.relative;
   }
 
-  // λ per row in the solver's convention, the correction M⁻¹∇C(q)ᵀλ and the constraint force Jᵀλ at q.
+  // λ per row in the solver's convention, the correction M⁻¹∇C(q)ᵀλ and the constraint force Jᵀλ at q. SHAKE and
+  // RATTLE gave their λ (multipliers()): their reported force is a mean over the step, not λ/h². Projection's force
+  // is exactly λ/h², the explicit solvers' λ is the force.
   const auto rows = model.rows();
   const bool position_level = !(trace.solver == "acceleration" || trace.solver == "penalty");
-  const double to_lambda = trace.solver == "rattle" ? 0.5 * h * h : (position_level ? h * h : 1.0);
-  trace.lambda.assign(rows.size(), 0.0);
+  if (trace.lambda.empty()) {
+    const double to_lambda = position_level ? h * h : 1.0;
+    trace.lambda.assign(rows.size(), 0.0);
+    for (std::size_t k = 0; k < rows.size() && k < trace.row_force.size(); ++k)
+      trace.lambda[k] = trace.row_force[k] * to_lambda;
+  }
+  trace.lambda.resize(rows.size(), 0.0);  // the contact rows' multipliers left out
   trace.correction.assign(n, Vec3(0.0));
   trace.constraint_force.assign(n, Vec3(0.0));
   RowGradient grad;
   for (std::size_t k = 0; k < rows.size() && k < trace.row_force.size(); ++k) {
     const Row& row = rows[k];
-    trace.lambda[k] = trace.row_force[k] * to_lambda;
     row.constraint->evaluate(row.row, trace.start, grad);
     for (int s = 0; s < row.count; ++s) {
       const int p = row.particle[s];

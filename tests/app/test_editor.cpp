@@ -3,6 +3,8 @@
 // built in code; box-select and move; typed values against atan2; invalid edits with the loader's messages; the
 // generators; every widget of the Editor panel clicked; the history through a play; the inspector's numbers shown whole
 // and without round-off residue.
+#include <imgui.h>
+
 #include <fstream>
 #include <numbers>
 
@@ -460,11 +462,15 @@ TEST_CASE("every widget of the Editor panel can be hovered and clicked, and edit
       continue;  // leaving edit mode and saving: tested above
     if (state.widget_rects.count(name) == 0) continue;  // gone with what an earlier click changed
     click_widget(sandbox, name);
-    key(sandbox, SDLK_ESCAPE);  // closes a dialog a click opened; leaves a field
+    // Esc closes a dialog a click opened, leaves a field (elsewhere it would back out of Edit mode: tested below).
+    if (ImGui::GetIO().WantTextInput || ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel))
+      key(sandbox, SDLK_ESCAPE);
     for (const ParticleDef& p : state.editor.draft.particles) REQUIRE(finite(p.position));
   }
   CHECK(state.editor.active);
   state.editor.draft = Scene{};  // whatever the clicks left, a scene that can play
+  state.editor.selected.clear();  // (nothing of the draft is left to be selected)
+  state.editor.constraint = -1;
   state.editor.dirty = true;
   key(sandbox, SDLK_2);
   click_at(sandbox, screen_of(sandbox, {0.0, 0.0, 0.0}));
@@ -518,6 +524,59 @@ TEST_CASE("lanes step aside while editing and come back on Play, started from th
   CHECK(sandbox.state().sim.world(1).particle_count() == particles);
   CHECK(sandbox.world().particle_count() == particles);
   CHECK(sandbox.state().sim.world(1).state().position == sandbox.world().state().position);
+}
+
+}  // namespace lagrange::app::test
+
+namespace lagrange::app::test {
+
+TEST_CASE("Esc in Edit mode backs out one level: the field or dialog, the gesture, the selection, then Edit mode") {
+  Sandbox sandbox(test_options(1000, 640));
+  editing_empty_scene(sandbox);
+  SandboxState& state = sandbox.state();
+  const EditorState& e = state.editor;
+  key(sandbox, SDLK_2);
+  click_at(sandbox, screen_of(sandbox, {0.0, 0.0, 0.0}));  // one particle, selected
+  click_at(sandbox, screen_of(sandbox, {1.0, 0.0, 0.0}));  // a second one
+  REQUIRE(e.draft.particles.size() == 2u);
+  key(sandbox, SDLK_1);
+  click_at(sandbox, screen_of(sandbox, {1.0, 0.0, 0.0}));
+  REQUIRE(e.selected == std::vector<int>{1});
+  // A text field: Esc leaves the field, nothing else (the selection, Edit mode stay).
+  click_widget(sandbox, "edit save path field");
+  run_frames(sandbox, 1, 0.0);
+  REQUIRE(ImGui::GetIO().WantTextInput);
+  key(sandbox, SDLK_ESCAPE);
+  run_frames(sandbox, 2, 0.0);  // io.WantTextInput says so two frames later
+  CHECK(!ImGui::GetIO().WantTextInput);
+  CHECK(e.active);
+  CHECK(e.selected == std::vector<int>{1});
+  // A dialog (the chain generator's popup): Esc closes it, nothing else.
+  click_widget(sandbox, "chain button");
+  run_frames(sandbox, 1, 0.0);
+  REQUIRE(ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel));
+  key(sandbox, SDLK_ESCAPE);
+  run_frames(sandbox, 1, 0.0);
+  CHECK(!ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel));
+  CHECK(e.active);
+  CHECK(e.selected == std::vector<int>{1});
+  // The help over the editor: Esc closes it.
+  key(sandbox, SDLK_h);
+  REQUIRE(state.view.help);
+  key(sandbox, SDLK_ESCAPE);
+  CHECK(!state.view.help);
+  CHECK(e.active);
+  // The selection, then Edit mode: the edited scene plays, as after E.
+  key(sandbox, SDLK_ESCAPE);
+  CHECK(e.selected.empty());
+  CHECK(e.active);
+  key(sandbox, SDLK_ESCAPE);
+  CHECK(!e.active);
+  CHECK(sandbox.world().particle_count() == 2u);
+  CHECK(!state.paused);
+  // In play Esc does not open Edit mode again.
+  key(sandbox, SDLK_ESCAPE);
+  CHECK(!e.active);
 }
 
 }  // namespace lagrange::app::test

@@ -8,6 +8,8 @@
 
 #include "app_fixture.h"
 #include "sandbox/sandbox.h"
+#include "ui/layout_check.h"
+#include "ui/measure_panel.h"
 #include "ui/ui.h"
 
 namespace lagrange::app::test {
@@ -578,6 +580,61 @@ TEST_CASE("shot --measure draws the Measure strip under the scene, the same pixe
   CHECK(same == total);                      // deterministic: simulated time only, no wall clock in the strip
   CHECK(differs_from_panels > total / 20);   // and it is there
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("the Measure strip is tall enough for every line of the Timer: 1x to 2x at 1280x720, 1x to 3x at 1920x1080") {
+  // Found at 1280x720, 2x, light, two lanes: the strip showed the top half of "T = 1.6420 s" as its last line.
+  struct Screen {
+    int w, h;
+    double scale;
+  };
+  for (const Screen screen : {Screen{1280, 720, 1.0}, Screen{1280, 720, 1.5}, Screen{1280, 720, 2.0},
+                              Screen{1920, 1080, 1.0}, Screen{1920, 1080, 2.0}, Screen{1920, 1080, 3.0}}) {
+    CAPTURE(screen.w);
+    CAPTURE(screen.scale);
+    SandboxOptions options = test_options(screen.w, screen.h);
+    options.appearance = {Theme::Light, screen.scale};
+    Sandbox sandbox(options);
+    REQUIRE(sandbox.load_scene(asset("simple_pendulum.json")) == "");
+    SandboxState& state = sandbox.state();
+    push_key(SDLK_l);  // two lanes
+    run_frames(sandbox, 2, kDt);
+    REQUIRE(state.lane_count() == 2u);
+    state.measure.shown = true;
+    sandbox.advance_steps(600);  // 10 s: a measured period, the exact one and the difference all shown
+    state.paused = true;
+    run_frames(sandbox, 3, 0.0);
+    REQUIRE(state.measure.readout.period);
+    REQUIRE(state.measure.readout.difference);
+    const Rect panel = state.widget_rects.at("measure panel");
+    // Every widget of the Timer lies whole inside the strip, as drawn (no scrolling needed to read it).
+    int widgets = 0;
+    for (const char* name : {"measure: restart timer", "measure: timed particle", "measure: period", "measure: exact",
+                             "measure: difference", "measure: small angle", "measure: stopwatch time",
+                             "measure: stopwatch start", "measure: stopwatch lap", "measure: stopwatch reset"}) {
+      CAPTURE(name);
+      REQUIRE(state.widget_rects.count(name) == 1);
+      const Rect r = state.widget_rects.at(name);
+      CHECK(r[1] >= panel[1] - 0.5f);
+      CHECK(r[3] <= panel[3] + 0.5f);
+      ++widgets;
+    }
+    CHECK(widgets == 10);
+    // And what reaches the screen: no glyph of the strip runs past the bottom of its clip rectangle, and the period's
+    // digits are there.
+    std::string strip_text;
+    for (const DrawnGlyph& g : drawn_glyphs()) {
+      if (!g.window.starts_with("Measure")) continue;
+      CHECK(g.y1 <= g.clip_y1 + 0.5f);
+      CHECK(!g.trimmed_down);
+      if (g.codepoint < 0x80) strip_text += static_cast<char>(g.codepoint);
+    }
+    char period[32];
+    std::snprintf(period, sizeof period, "T=%.4fs", *state.measure.readout.period);
+    CHECK(strip_text.find(period) != std::string::npos);
+    // The scene stays the largest thing: at least as tall as the strip, as wide.
+    CHECK(sandbox.camera().height() >= panel[3] - panel[1]);
+  }
 }
 
 }  // namespace lagrange::app::test

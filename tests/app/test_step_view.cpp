@@ -2,6 +2,9 @@
 // Home / End step through its iterates, I or Esc leaves, and anything that moves the scene ends it.
 #include "app_fixture.h"
 
+#include "ui/layout_check.h"
+#include "ui/ui.h"
+#include "view/scene_draw.h"
 #include "view/step_view.h"
 
 namespace lagrange::app::test {
@@ -124,6 +127,62 @@ TEST_CASE("step view: every solver opens it, SHAKE shows one row at a time and R
   }
   CHECK(sandbox.toggle_step_view("nonsense").find("unknown solver") != std::string::npos);
   CHECK(!state.step_view.active);
+}
+
+TEST_CASE("step view at 1280x720 2x: a narrow panel beside the top line, its labels clear of every bead drawn") {
+  // Found at 1280x720, 2x, two lanes: the panel took 45 % of the scene's width and hid the top line's second line (the
+  // lanes' names and the time), and the labels q, q*, q' touched the beads.
+  for (const double scale : {1.0, 2.0}) {
+    CAPTURE(scale);
+    SandboxOptions options = test_options(1280, 720);
+    options.appearance = {Theme::Light, scale};
+    Sandbox sandbox(options);
+    REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
+    SandboxState& state = sandbox.state();
+    push_key(SDLK_l);  // two lanes overlaid: the top line has two lines
+    run_frames(sandbox, 60, sandbox.world().settings().dt);
+    push_key(SDLK_i);
+    run_frames(sandbox, 3, 0.0);
+    REQUIRE(state.step_view.active);
+    using Rect = std::array<float, 4>;
+    const Rect panel = state.widget_rects.at("step view");
+    const Rect hud = state.widget_rects.at("hud");
+    const auto scene = scene_viewport(state);
+    const float r = static_cast<float>(state.pixel_ratio);
+    CAPTURE(panel[2] - panel[0]);
+    CHECK(panel[2] - panel[0] <= scene[2] / r / 3.0f);  // was 584 of 1280 at 2x
+    const auto apart = [](const Rect& a, const Rect& b) {
+      return a[2] <= b[0] || b[2] <= a[0] || a[3] <= b[1] || b[3] <= a[1];
+    };
+    CHECK(apart(panel, hud));
+    // Every glyph drawn whole: the top line's (none under the panel), the panel's (no number broken), none cut.
+    for (const std::string& problem : layout_problems(state, sandbox.radii())) FAIL_CHECK(problem);
+    // The labels: none on any bead the frame draws (the scene's and the ghosts'), none on another, none on the panel.
+    DrawList list;
+    build_draw_list(state, sandbox.radii(), list);
+    REQUIRE(!list.spheres.empty());
+    std::vector<Rect> labels;
+    for (const char* name : {"step view label q", "step view label q*", "step view label iterate"}) {
+      CAPTURE(name);
+      REQUIRE(state.widget_rects.count(name) == 1);
+      const Rect label = state.widget_rects.at(name);
+      labels.push_back(label);
+      CHECK(apart(label, panel));
+      for (const SphereInstance& sphere : list.spheres) {
+        const auto at = state.camera.project(glm::dvec3(sphere.centre));
+        if (!at) continue;
+        const double cx = at->x / r, cy = at->y / r;
+        const double radius = sphere.radius * state.camera.pixels_per_unit(glm::dvec3(sphere.centre)) / r;
+        const double dx = std::max({label[0] - cx, 0.0, cx - label[2]});
+        const double dy = std::max({label[1] - cy, 0.0, cy - label[3]});
+        CAPTURE(cx);
+        CAPTURE(cy);
+        CHECK(std::sqrt(dx * dx + dy * dy) >= radius);
+      }
+    }
+    for (std::size_t a = 0; a < labels.size(); ++a)
+      for (std::size_t b = a + 1; b < labels.size(); ++b) CHECK(apart(labels[a], labels[b]));
+  }
 }
 
 }  // namespace lagrange::app::test

@@ -182,12 +182,12 @@ TEST_CASE("a write that fails exits 1 with the reason and never Success") {
   CHECK(png.out.find("No space left on device") != std::string::npos);
   CHECK(png.out.find("Success") == std::string::npos);
   CHECK(is_char_device(dev_full));
-  fs::create_directories(dir / "folder");
-  const CliResult folder = cli("shot " + asset("simple_pendulum.json") + " --size 64x64 --out " + quote(dir / "folder"));
+  fs::create_directories(dir / "folder.png");  // a PNG's name (shot --out takes no other), a folder there
+  const CliResult folder = cli("shot " + asset("simple_pendulum.json") + " --size 64x64 --out " + quote(dir / "folder.png"));
   CHECK(folder.code == 1);
   CHECK(folder.out.find("is a folder") != std::string::npos);
   CHECK(folder.out.find("Success") == std::string::npos);
-  CHECK(fs::is_empty(dir / "folder"));
+  CHECK(fs::is_empty(dir / "folder.png"));
 #endif
 }
 

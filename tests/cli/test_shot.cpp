@@ -195,6 +195,32 @@ TEST_CASE("shot never prints an escape sequence from a value, a file name or a s
   }
 }
 
+TEST_CASE("shot --out and converge --plot both write a PNG only to a .png name: exit 2 naming the option otherwise") {
+  const fs::path dir = fresh_dir("png-names");
+  const std::string pendulum = asset("simple_pendulum.json");
+  for (const char* name : {"picture.jpg", "picture", "picture.png.txt", "png", ".png"}) {
+    CAPTURE(name);
+    const CliResult shot = cli("shot " + pendulum + " --size 64x64 --out " + quote(dir / name));
+    CHECK(shot.code == 2);
+    CHECK(shot.out.find("lagrange-lab shot: --out: the file name must end in .png") != std::string::npos);
+    CHECK(shot.out.find(name) != std::string::npos);
+    CHECK(shot.out.find("usage:") == std::string::npos);  // one line, as for the other problems with the output
+    const CliResult plot = cli("converge " + pendulum + " --until 0.1 --levels 2 --plot " + quote(dir / name));
+    CHECK(plot.code == 2);
+    CHECK(plot.out.find("lagrange-lab converge: --plot: the file name must end in .png") != std::string::npos);
+  }
+  CHECK(fs::is_empty(dir));  // nothing written under any of those names
+  // A .png name in any case is a PNG file; a device takes one too (nothing kept).
+  for (const char* name : {"a.png", "b.PNG"}) {
+    CAPTURE(name);
+    CHECK(cli("shot " + pendulum + " --size 64x64 --out " + quote(dir / name)).code == 0);
+    CHECK(read_all(dir / name).rfind("\x89PNG", 0) == 0);
+  }
+  CHECK(cli("converge " + pendulum + " --until 0.1 --levels 2 --plot " + quote(dir / "c.Png")).code == 0);
+  CHECK(read_all(dir / "c.Png").rfind("\x89PNG", 0) == 0);
+  CHECK(cli("shot " + pendulum + " --size 64x64 --out /dev/null").code == 0);
+}
+
 TEST_CASE("shot --out into a folder that does not exist fails and creates nothing") {
   const fs::path dir = fresh_dir("shot-no-folder");
   const CliResult r = cli("shot " + asset("simple_pendulum.json") + " --size 64x64 --out " +

@@ -61,6 +61,60 @@ TEST_CASE("step trace: projection's last iterate is seed 003's q' after one proj
   }
 }
 
+TEST_CASE("step trace: for projection, SHAKE and RATTLE the correction M⁻¹∇C(q)ᵀλ is the move from q* to q'") {
+  // The correction is rebuilt from the trace's λ and the gradients at q; the move is what the substep committed.
+  for (const std::string solver : {"projection", "shake", "rattle"}) {
+    for (const bool fast : {false, true}) {
+      CAPTURE(solver);
+      CAPTURE(fast);
+      const World world = fast ? fast_double_pendulum(solver.c_str(), 1.0 / 120.0)
+                                : lagrange::test::seed_pendulum(solver.c_str());
+      const StepTrace trace = trace_substep(world);
+      REQUIRE(trace.split_substeps == 0);
+      REQUIRE(trace.correction.size() == trace.result.size());
+      double largest = 0.0;
+      for (std::size_t i = 0; i < trace.result.size(); ++i) {
+        const Vec3 moved = trace.result[i] - trace.prediction[i];
+        largest = std::max(largest, glm::length(moved));
+        CHECK(glm::length(trace.correction[i] - moved) <= 1e-13);  // rounding of positions of order 1 m
+      }
+      CHECK(largest > 1e-6);  // a correction far above that to compare
+    }
+  }
+}
+
+TEST_CASE("step trace: a single rod's λ is the closed form for projection, SHAKE and RATTLE, moving or not") {
+  // Pivot fixed at the origin, bob of mass m at q on a rod of length L, u = q / L. The position-level solvers end at
+  // q' = q* + (λ/m) u with |q'| = L. With δ = q* − q split along u (δ·u) and across it (|δ⊥|):
+  // λ = m (√(L² − |δ⊥|²) − L − δ·u). The prediction q* = q + h v + h² g for projection (semi-implicit Euler), and
+  // q + h v + (h²/2) g for SHAKE and RATTLE (velocity Verlet's half kick and drift).
+  const double theta = 0.7, length = 1.5, g = 9.81, m = 1.0, h = 1e-3;
+  const Vec3 u(std::sin(theta), -std::cos(theta), 0.0), across(std::cos(theta), std::sin(theta), 0.0);
+  // At rest; swinging; swinging with the rod stretching at 0.3 m/s (SHAKE's reported force, its second half-kick,
+  // is then not 2λ/h²).
+  for (const Vec3 v : {Vec3(0.0), 2.0 * across, 2.0 * across + 0.3 * u}) {
+    for (const std::string solver : {"projection", "shake", "rattle"}) {
+      CAPTURE(solver);
+      CAPTURE(v.x);
+      CAPTURE(v.y);
+      World world = lagrange::test::simple_pendulum(solver.c_str(), theta, length, h, g);
+      world.state().velocity[1] = v;
+      const StepTrace trace = trace_substep(world);
+      REQUIRE(trace.lambda.size() == 1u);
+      const double kick = solver == "projection" ? 1.0 : 0.5;
+      const Vec3 delta = h * v + kick * h * h * Vec3(0.0, -g, 0.0);
+      const double along = glm::dot(delta, u), off = glm::length(delta - along * u);
+      const double expected = m * (std::sqrt(length * length - off * off) - length - along);
+      CAPTURE(expected);
+      CHECK(std::abs(trace.lambda[0] - expected) <= 1e-12);
+      CHECK(std::abs(trace.lambda[0] - expected) <= 1e-6 * std::abs(expected));
+      // Its correction is (λ/m) u on the bob, nothing on the pivot.
+      CHECK(glm::length(trace.correction[1] - (expected / m) * u) <= 1e-12);
+      CHECK(trace.correction[0] == Vec3(0.0));
+    }
+  }
+}
+
 TEST_CASE("step trace: the acceleration level's multipliers and forces are seed 002's") {
   // Seed 002: λ = (−g/2, 3g/2, −g/4) for the rod written |r|² − L² (here |r| − L: λ_rod = 2|r|·(−g/4)), and
   // F_C = (0, g, −g/2, g/2), which does not depend on how the rows are written.

@@ -61,6 +61,11 @@ struct StepTrace {
   void record_velocity(IterateKind kind, std::span<const Vec3> x, std::span<const Vec3> v);
   // The prediction q*; a second call (projection split a lost substep in halves) counts in split_substeps.
   void predicted(std::span<const Vec3> x);
+  // The position multipliers the solver committed, per row (the model's first; contact rows after them are left
+  // out), when its reported force is not λ/h²: SHAKE and RATTLE (λ = (h²/2) F for RATTLE; SHAKE reports the force of
+  // its second half-kick, 2κ/h², κ ≠ λ when the rows moved across themselves at the start). A split substep: the
+  // last half's.
+  void multipliers(std::span<const double> lambda);
 
   std::string solver;  // the solver's id
   double h = 0.0;      // the substep's length (s)
@@ -72,8 +77,9 @@ struct StepTrace {
   std::size_t kept_values = 0;  // Vec3 values kept in the iterates
   // What the substep commits (every solver, whatever it records).
   std::vector<Vec3> result, result_velocity;
-  // Per model row, in each solver's convention: position level λ with q' = q* + M⁻¹∇Cᵀλ (projection, SHAKE,
-  // RATTLE; λ = h²F, RATTLE h²F/2); acceleration level λ = F in newtons (C = |x_a − x_b| − L for a rod).
+  // Per model row, in each solver's convention: position level λ with q' = q* + M⁻¹∇C(q)ᵀλ (projection: λ = h²F;
+  // SHAKE and RATTLE: the multipliers they solved for, from multipliers(), (h²/2) × the mean force); acceleration
+  // level λ = F in newtons (C = |x_a − x_b| − L for a rod).
   std::vector<double> lambda;
   std::vector<double> row_force;  // the substep's constraint force per row (N), State::row_force
   // Position level: M⁻¹ ∇C(q)ᵀ λ per particle. It is q' − q* unless the projection re-linearized.

@@ -111,6 +111,7 @@ class RattleSolver final : public Solver {
     // The position multipliers are λ = (h²/2) Λ for the average constraint force Λ over the step.
     auto& force = context.state.row_force;
     for (std::size_t k = 0; k < force.size(); ++k) force[k] = 2.0 * lambda_[k] / (h * h);
+    if (context.trace) context.trace->multipliers(lambda_);
     if (contacts) {
       const std::size_t first = model.rows().size();
       for (std::size_t k = 0; k < contacts->rows.size(); ++k) {

@@ -273,6 +273,7 @@ class ShakeSolver final : public Solver {
     const double to_force = 2.0 / (h * h);
     auto& force = context.state.row_force;
     for (std::size_t k = 0; k < force.size(); ++k) force[k] = kick_[k] * to_force;
+    if (context.trace) context.trace->multipliers(lambda_);  // q' = q* + M⁻¹∇C(q)ᵀλ: λ, not κ
     if (contacts) {
       const std::size_t first = model.rows().size();
       for (std::size_t k = 0; k < contacts->rows.size(); ++k) contacts->rows[k].lambda = std::max(0.0, lambda_[first + k]);
