@@ -267,6 +267,38 @@ void Sandbox::update_viewport() {
 void Sandbox::frame_scene() {
   update_viewport();  // the free middle between the panels: the scene is framed into it
   const auto views = lane_viewports(state_);
+  // Side by side the lanes share one scale, so the legend goes where it costs them least: in the last view, in a band
+  // under every view, or (costing more than a fifth of the scale either way: a cramped window) nowhere.
+  state_.legend_place = SandboxState::LegendPlace::View;
+  if (views.size() > 1 && state_.view.legend && !state_.view.presentation && !state_.editor.active) {
+    // Pixels per metre of the most zoomed-out lane compared, each framed beside its overlays.
+    const auto common_scale = [&] {
+      double scale = INFINITY;
+      for (std::size_t k = 0; k < views.size(); ++k) {
+        if (!lane_in_scale(state_, k)) continue;
+        glm::dvec3 lo, hi;
+        view_reach(state_, k, lo, hi);
+        const double pad = std::max(state_.length_scale * 0.3, 0.06 * glm::length(hi - lo));
+        const double w = hi.x - lo.x + 2.0 * pad, h = std::max(hi.y - lo.y + 2.0 * pad, 1e-9);
+        const std::array<int, 4> free = framing_rect(state_, k, std::max(w, 1e-9) / h);
+        scale = std::min(scale, std::min(free[2] / std::max(w, 1e-9), free[3] / h));
+      }
+      return scale;
+    };
+    using Place = SandboxState::LegendPlace;
+    double best = -1.0, with_legend = -1.0;
+    Place chosen = Place::View;
+    for (const Place place : {Place::View, Place::Band}) {
+      state_.legend_place = place;
+      if (const double scale = common_scale(); scale > best * 1.001) {
+        best = with_legend = scale;
+        chosen = place;
+      }
+    }
+    state_.legend_place = Place::None;
+    if (common_scale() > 1.25 * with_legend) chosen = Place::None;
+    state_.legend_place = chosen;
+  }
   for (std::size_t k = 0; k < views.size(); ++k) {
     // Each view on its own lane's reach (side by side: a lane that drifted or blew up is framed on its own).
     const World& world = state_.lane_world(views.size() > 1 ? k : 0);

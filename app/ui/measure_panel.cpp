@@ -652,6 +652,9 @@ float measure_strip_height(const SandboxState& state, float width) {
   // The base height; taller when the Timer's lines need it, up to as tall as the scene left above it (the scene
   // stays the largest thing on the screen).
   const float base = base_height(state);
+  // Lanes side by side need the scene's height more (each view is half of it or less): the strip keeps its base
+  // height then, and a Timer taller than that scrolls.
+  if (state.lane_view == LaneView::Split && state.lane_count() > 1) return base;
   const float most = std::max(base, std::floor(0.5f * (window - timeline_height(state))) - 1.0f);
   return std::min(std::max(base, std::ceil(measure_lines_height(state, width))), most);
 }

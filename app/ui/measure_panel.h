@@ -16,7 +16,7 @@ namespace lagrange::app {
 // panels are hidden): tall enough for every line of the Timer tool as it is laid out at that width (its tallest tool
 // of fixed content; measure_lines_height), at least a third of the window (255 to 340 units × the UI scale, at most
 // 30 % of it), and never taller than the scene above it, which stays the largest thing on the screen (a tool that
-// does not fit then scrolls).
+// does not fit then scrolls). With lanes side by side it keeps that base height: their views need the scene's.
 float measure_strip_height(const SandboxState& state, float width);
 // The height the strip's lines need at that width, in window units: its padding, the row of tool buttons when the
 // tools are shown one at a time, and the Timer's lines (the period, the exact values, the stopwatch; side by side in

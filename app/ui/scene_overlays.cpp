@@ -32,11 +32,32 @@ float font_of(const SandboxState& state) { return state.ui_scale > 2.4 ? static_
 float margin_of(const SandboxState& state) { return 8.0f * scale_of(state); }
 
 // A view's rectangle in window units.
+TextBox legend(const SandboxState& state, float max_width);
+
+// Side by side, the legend may be one band across the bottom of the whole scene, under every view (two lines where one
+// view's width takes five, and every lane is drawn at that view's smaller scale): where the framing chose it
+// (SandboxState::legend_place). Its box in window units; empty when it is not there.
+Box legend_band(const SandboxState& state, float* text_width = nullptr) {
+  if (!state.view.legend || state.view.presentation || state.editor.active || lane_viewports(state).size() < 2 ||
+      state.legend_place != SandboxState::LegendPlace::Band)
+    return {};
+  const std::array<int, 4> s = scene_viewport(state);
+  const float r = static_cast<float>(std::max(state.pixel_ratio, 1e-6));
+  const Box scene{s[0] / r, s[1] / r, (s[0] + s[2]) / r, (s[1] + s[3]) / r};
+  const float width = std::max(scene.width() - 2.0f * margin_of(state) - 2.0f * pad_of(state), 40.0f);
+  if (text_width) *text_width = width;
+  const ImVec2 size = legend(state, width).size();
+  return overlay_box(scene, Anchor::BottomLeft, size.x, size.y, margin_of(state));
+}
+
 Box view_box(const SandboxState& state, std::size_t view) {
   const auto views = lane_viewports(state);
   const auto& v = views[std::min(view, views.size() - 1)];
   const float r = static_cast<float>(std::max(state.pixel_ratio, 1e-6));
   Box box{v[0] / r, v[1] / r, (v[0] + v[2]) / r, (v[1] + v[3]) / r};
+  // The views side by side end above the legend's band: their overlays and framing keep clear of it.
+  if (const Box band = legend_band(state); !band.empty() && box.y1 > band.y0)
+    box.y1 = std::max(box.y0 + 1.0f, band.y0);
   // The step view's panel takes the right of the scene: the overlays and the framing of a view it lies over keep to
   // its left (a view it would leave less than a quarter of is covered, as it is).
   if (state.step_view.active && !state.editor.active) {
@@ -193,8 +214,9 @@ TextBox edit_banner(const SandboxState& state, float max_width) {
 }
 
 // The overlays of view `view`, in the order they are placed: lane 1's view has the top line (and the messages),
-// every later view side by side its lane's name; the legend goes in the last view, at most `legend_width` of it
-// wide (a narrower legend takes more lines: framing tries a few widths).
+// every later view side by side its lane's name; the legend in the last view, at most `legend_width` of it wide (a
+// narrower legend takes more lines: framing tries a few widths), unless side by side the framing placed it in a band
+// of its own or left it out (SandboxState::legend_place).
 std::vector<Item> overlays(const SandboxState& state, std::size_t view, bool messages, float legend_width = 1.0f) {
   std::vector<Item> items;
   const Box v = view_box(state, view);
@@ -219,7 +241,8 @@ std::vector<Item> overlays(const SandboxState& state, std::size_t view, bool mes
     add("message", message_box(state, message_width),
         {Anchor::BottomCentre, Anchor::TopCentre, Anchor::TopRight, Anchor::BottomRight, Anchor::BottomLeft,
          Anchor::TopLeft});
-  if (state.view.legend && !state.view.presentation && view + 1 == views && legend_width > 0.0f)
+  if (state.view.legend && !state.view.presentation && view + 1 == views && legend_width > 0.0f &&
+      (views == 1 || state.legend_place == SandboxState::LegendPlace::View))
     add("legend", legend(state, std::max(width * legend_width, 60.0f * scale_of(state))),
         {Anchor::BottomLeft, Anchor::BottomRight, Anchor::TopRight, Anchor::TopLeft});
   return items;
@@ -305,6 +328,11 @@ void draw_scene_overlays(SandboxState& state) {
       state.overlay_anchors[items[k].name] = static_cast<int>(anchors[k]);
       if (items[k].name == "message" && !state.alert.empty()) state.widget_rects["alert"] = {b.x0, b.y0, b.x1, b.y1};
     }
+  }
+  float band_text = 0.0f;
+  if (const Box band = legend_band(state, &band_text); !band.empty()) {
+    legend(state, band_text).draw(draw, ImVec2(band.x0, band.y0), backdrop, 3.0f * scale_of(state));
+    state.widget_rects["legend"] = {band.x0, band.y0, band.x1, band.y1};
   }
 }
 

@@ -357,6 +357,62 @@ TEST_CASE("lanes side by side: each framed on its own reach at lane 1's scale, a
 }
 
 
+TEST_CASE("lanes side by side beside the panels: each draws its reach over most of its view, the legend off it") {
+  // Found at 1280x720, 2x, with the left panel and the Measure strip open: the lanes' pendulums drawn 60-70 px tall,
+  // the legend squeezed into the last view five lines tall and every lane drawn at that view's scale. The same with
+  // four lanes beside both panels at 1x. (Lane views of 367 x 446 and 319 x 344 units: the reach was drawn over 47 %
+  // and 61 % of their shorter side.)
+  struct Case {
+    Screen screen;
+    int lanes;
+    bool measure;
+    double fraction;  // of the view's shorter side, at least
+  };
+  for (const Case c :
+       {Case{{1280, 720, 2.0, Theme::Light}, 2, true, 0.55}, Case{{1280, 720, 1.0, Theme::Dark}, 4, false, 0.64}}) {
+    CAPTURE(describe(c.screen));
+    Sandbox sandbox(options_for(c.screen));
+    REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
+    SandboxState& state = sandbox.state();
+    for (int k = 1; k < c.lanes; ++k) push_key(SDLK_l);
+    run_frames(sandbox, 2, kDt);
+    state.lane_view = LaneView::Split;
+    state.measure.shown = c.measure;
+    open_panel(state, ViewOptions::Side::Left);
+    if (c.measure) state.view.right_open = false;
+    state.paused = true;
+    state.push(Command::Kind::FrameScene);
+    run_frames(sandbox, 4, 0.0);
+    REQUIRE(panel_layout(state).left_open);
+    const auto views = lane_viewports(state);
+    REQUIRE(views.size() == static_cast<std::size_t>(c.lanes));
+    const float r = static_cast<float>(state.pixel_ratio);
+    for (std::size_t k = 0; k < views.size(); ++k) {
+      CAPTURE(k);
+      // The lane's reach (every place its pendulum can go: the engine's reach_bounds), as its camera draws it.
+      glm::dvec3 lo, hi;
+      reach_bounds(state.lane_world(k), lo, hi);
+      const Camera& camera = state.view_camera(k);
+      const auto a = camera.project(lo), b = camera.project(hi);
+      REQUIRE(a.has_value());
+      REQUIRE(b.has_value());
+      const double drawn = std::min(std::abs(b->x - a->x), std::abs(b->y - a->y));
+      const double side = std::min(views[k][2], views[k][3]);
+      CAPTURE(drawn);
+      CAPTURE(side);
+      CHECK(drawn >= c.fraction * side);
+      // The legend, wherever it went, is not on the reach.
+      if (state.widget_rects.count("legend")) {
+        const Rect legend = state.widget_rects.at("legend");
+        const Rect reach{static_cast<float>(std::min(a->x, b->x)) / r, static_cast<float>(std::min(a->y, b->y)) / r,
+                         static_cast<float>(std::max(a->x, b->x)) / r, static_cast<float>(std::max(a->y, b->y)) / r};
+        CHECK(!(legend[0] < reach[2] && reach[0] < legend[2] && legend[1] < reach[3] && reach[1] < legend[3]));
+      }
+    }
+    check_layout(sandbox, describe(c.screen) + " split beside the panels");
+  }
+}
+
 TEST_CASE("a message with a long path (a screenshot saved) wraps inside the scene at 2x with split lanes") {
   // Found driving the real window: at 1280x720, 2x, two lanes side by side and the Measure strip, F12's "Saved
   // /long/path..." was one word wider than lane 1's view, centred, and ran off the window's left edge.
