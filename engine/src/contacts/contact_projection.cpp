@@ -23,6 +23,18 @@ namespace {
 // stays cold and unfinished for good (its sweeps need ~height² from a cold start).
 constexpr double kWarmResidual = 1e-3;
 
+// One row's normal update at gap g (normal n, weight w): its multiplier λ ← max(0, λ − ω g / w), the particles moved
+// by the change along ±n.
+void push(const ContactRow& row, double& lambda, double g, const Vec3& n, double w, double omega,
+          std::span<const double> inv_mass, std::vector<Vec3>& x) {
+  const double next = std::max(0.0, lambda - omega * g / w);
+  const double change = next - lambda;
+  if (change == 0.0) return;
+  lambda = next;
+  x[row.a] += (inv_mass[row.a] * change) * n;
+  if (row.b >= 0) x[row.b] -= (inv_mass[row.b] * change) * n;
+}
+
 // The tangential part of the friction update of one row; returns its change (N·s²) times w, in metres.
 double friction_update(ContactRow& row, const Vec3& n, double w, std::span<const double> inv_mass,
                        std::span<const Vec3> q, std::vector<Vec3>& x) {
@@ -68,13 +80,7 @@ double ContactSet::sweep(std::span<const double> inv_mass, std::span<const Vec3>
     const double g = gap(row, x, n) - row.allowed;
     const double residual = row.lambda > 0.0 ? std::abs(g) : std::max(0.0, -g);
     if (!(residual <= worst * row.scale)) worst = residual / row.scale;  // NaN wins
-    const double lambda = std::max(0.0, row.lambda - omega * g / w);
-    const double change = lambda - row.lambda;
-    if (change != 0.0) {
-      row.lambda = lambda;
-      x[row.a] += (inv_mass[row.a] * change) * n;
-      if (row.b >= 0) x[row.b] -= (inv_mass[row.b] * change) * n;
-    }
+    push(row, row.lambda, g, n, w, omega, inv_mass, x);
     if (row.friction > 0.0 || row.lambda_t != Vec3(0.0)) {
       const double moved = friction_update(row, n, w, inv_mass, q, x);
       if (!(moved <= worst * row.scale)) worst = moved / row.scale;
@@ -140,11 +146,7 @@ int ContactSet::stabilize(std::span<const double> inv_mass, std::vector<Vec3>& x
       const double g = gap(row, x, n);
       const double residual = push_[k] > 0.0 ? std::abs(g) : std::max(0.0, -g);
       if (!(residual <= worst * row.scale)) worst = residual / row.scale;
-      const double change = std::max(0.0, push_[k] - g / w) - push_[k];
-      if (change == 0.0) continue;
-      push_[k] += change;
-      x[row.a] += (inv_mass[row.a] * change) * n;
-      if (row.b >= 0) x[row.b] -= (inv_mass[row.b] * change) * n;
+      push(row, push_[k], g, n, w, 1.0, inv_mass, x);
     }
     done = worst <= tol;
     if (deadline && sweeps % 8 == 7 && std::chrono::steady_clock::now() > *deadline) break;

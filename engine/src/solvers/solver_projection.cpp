@@ -443,7 +443,7 @@ class ProjectionSolver final : public Solver {
       stats.iterations += contacts->project(model.inv_mass(), x0, x_star_, h, context.settings.max_iterations, converged);
       if (!converged) ++stats.failures;
       commit_with_impacts(context, x_star_, x0, h);
-      stats.iterations += contacts->stabilize(model.inv_mass(), context.state.position, ContactSet::stabilize_sweeps(context.settings));
+      stats.iterations += contacts->stabilize(model.inv_mass(), context.state.position, context.settings.max_iterations);
       return;
     }
     combine_rows(model, contacts, combined_, rows_version_, signature_);
@@ -591,7 +591,7 @@ void hold_contacts(StepContext& context, const std::vector<Vec3>& x0, double h, 
     particles.velocity[i] += (x[i] - particles.position[i]) * inv_h;
     particles.position[i] = x[i];
   }
-  stats.iterations += contacts.stabilize(context.inv_mass(), particles.position, ContactSet::stabilize_sweeps(context.settings));
+  stats.iterations += contacts.stabilize(context.inv_mass(), particles.position, context.settings.max_iterations);
 }
 
 namespace {

@@ -233,7 +233,7 @@ class ShakeSolver final : public Solver {
                                             false);
       if (!converged) ++stats.failures;
       commit(context, h, nullptr);
-      stats.iterations += contacts->stabilize(model.inv_mass(), context.state.position, ContactSet::stabilize_sweeps(context.settings));
+      stats.iterations += contacts->stabilize(model.inv_mass(), context.state.position, context.settings.max_iterations);
       return;
     }
     RowSet rows = context.model;
