@@ -97,6 +97,12 @@ int converge_main(int argc, char** argv, const PlotRenderer& render_plot) {
   apply_sets(scene.settings, sets);
   study.until = *until;
   if (dt) study.coarsest = *dt;
+  // Both outputs opened before the study (a target that cannot be written fails at once), and renamed only once
+  // everything is written and the summary has arrived (as shot's): a run that exits 1 leaves the previous files as
+  // they were.
+  std::optional<io::OutputFile> csv_file, plot_file;
+  if (csv) csv_file.emplace(*csv);
+  if (plot) plot_file.emplace(*plot);
   ConvergenceReport report;
   try {
     report = convergence_study(scene, study);
@@ -105,8 +111,8 @@ int converge_main(int argc, char** argv, const PlotRenderer& render_plot) {
   }
   const bool data_on_stdout = csv && io::is_standard_output(*csv);
   std::FILE* summary = data_on_stdout ? stderr : stdout;
-  if (csv) {
-    io::OutputFile file(*csv);
+  if (csv_file) {
+    io::OutputFile& file = *csv_file;
     file.write("solver,dt,error\n");
     for (const ConvergenceResult& r : report.results)
       for (const ConvergenceLevel& level : r.levels)
@@ -114,9 +120,9 @@ int converge_main(int argc, char** argv, const PlotRenderer& render_plot) {
     file.write("solver,order\n");
     for (const ConvergenceResult& r : report.results)
       file.print("%s,%s\n", r.solver.c_str(), format_number(r.order).c_str());
-    file.commit();
+    file.finish();
   }
-  if (plot) {
+  if (plot_file) {
     const std::string title = "Order of accuracy: " + std::filesystem::path(*scene_path).filename().string() +
                               ", positions at T = " + format_number(*until) + " s";
     std::string png;
@@ -124,9 +130,8 @@ int converge_main(int argc, char** argv, const PlotRenderer& render_plot) {
       std::fprintf(stderr, "lagrange-lab converge: --plot: %s; no PNG written\n", problem.c_str());
       return kExitOutputFailed;
     }
-    io::OutputFile file(*plot);
-    file.write(png);
-    file.commit();
+    plot_file->write(png);
+    plot_file->finish();
   }
   std::fprintf(summary, "reference rattle at dt %.4g\n", report.reference_dt);
   bool failed = false;
@@ -136,10 +141,9 @@ int converge_main(int argc, char** argv, const PlotRenderer& render_plot) {
                  finest.dt);
     failed |= !std::isfinite(finest.error);
   }
-  if (std::fflush(summary) != 0 || std::ferror(summary)) {
-    std::fputs("lagrange-lab converge: could not write the summary\n", stderr);
-    return kExitOutputFailed;
-  }
+  if (summary == stdout) io::check_standard_output();  // the system's reason, exit code 1
+  if (csv_file) csv_file->commit();
+  if (plot_file) plot_file->commit();
   return failed ? kExitSimulationFailed : 0;
 }
 

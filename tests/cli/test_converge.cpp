@@ -103,4 +103,28 @@ TEST_CASE("converge --plot writes nothing on bad input and never replaces a file
   CHECK(cli("converge " + quote(dir / "scene.png") + " --until 1 --plot " + quote(dir / "scene.png")).code == 2);
   CHECK(read_all(dir / "scene.png") == read_all(asset("simple_pendulum.json")));
 }
+
+TEST_CASE("converge exiting 1 leaves its previous --csv and --plot as they were: summary lost, a plot target refused") {
+  const fs::path dir = fresh_dir("converge-exit-1");
+  const std::string pendulum = quote(asset("simple_pendulum.json"));
+  const fs::path csv = dir / "o.csv", png = dir / "p.png";
+  write_all(csv, "keep csv");
+  write_all(png, "keep png");
+  const std::string study = "converge " + pendulum + " --until 0.2 --levels 2 --solvers projection,rattle";
+  // The summary cannot be written (standard output full): exit 1 with the system's reason, both files unchanged.
+  const CliResult lost = cli(study + " --csv " + quote(csv) + " --plot " + quote(png), "> /dev/full 2>&1");
+  CHECK(lost.code == 1);
+  CHECK(read_all(csv) == "keep csv");
+  CHECK(read_all(png) == "keep png");
+  // A --plot target that cannot be written (a folder): refused before the study, the --csv not replaced either.
+  fs::create_directory(dir / "d.png");
+  const CliResult folder = cli(study + " --csv " + quote(csv) + " --plot " + quote(dir / "d.png"));
+  CHECK(folder.code == 1);
+  CHECK(folder.out.find("is a folder") != std::string::npos);
+  CHECK(read_all(csv) == "keep csv");
+  // The same study with a writable standard output replaces both (so the checks above could fail).
+  CHECK(cli(study + " --csv " + quote(csv) + " --plot " + quote(png)).code == 0);
+  CHECK(read_all(csv).rfind("solver,dt,error", 0) == 0);
+  CHECK(read_all(png).substr(1, 3) == "PNG");
+}
 #endif
