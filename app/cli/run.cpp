@@ -340,6 +340,9 @@ void print_one_lane(std::FILE* report, const SimLane& lane) {
   if (a.held)
     std::fprintf(report, "held         %ld substep(s): rigid rods lying flat or straight could not follow the "
                          "step and were held (docs/physics.md, \"Flat sheets\")\n", a.held);
+  if (a.fallbacks)
+    std::fprintf(report, "fallbacks    %ld substep(s): lost by the solver's sweeps and Newton, done again by "
+                         "projection (docs/physics.md, \"When the sweeps do not converge\")\n", a.fallbacks);
 }
 
 // The summary: the scene, the steps done, then each lane's balance.

@@ -101,6 +101,9 @@ void warning_rows(SandboxState& state) {
   if (stats.failures)
     number_row(state, "above tolerance", "substeps that ended with |C| above the tolerance (last step): the solver "
                                          "could not meet it within the iteration cap", "%d substeps", stats.failures);
+  if (stats.fallbacks)
+    number_row(state, "by projection", "SHAKE or RATTLE substeps that their sweeps and Newton could not finish, done "
+                                       "again by projection (last step)", "%d substeps", stats.fallbacks);
   if (stats.held)
     number_row(state, "held flat", "substeps in which rigid rods lying flat or straight (a flat sheet, a taut edge) "
                                    "could not move as the step asked (they would need infinite tension) and were held; "

@@ -154,6 +154,7 @@ void Simulation::advance_lane(std::size_t k) {
   a.max_drift = std::max(a.max_drift, std::abs(a.drift(st.energy.total(), work)));
   a.iterations += st.iterations;
   a.recoveries += st.recoveries;
+  a.fallbacks += st.fallbacks;
   a.held += st.held;
   a.failures += st.failures;
   a.rollbacks += st.non_finite ? 1 : 0;

@@ -399,6 +399,7 @@ void bind_world(py::module_& m) {
         d["failures"] = a.failures;
         d["rollbacks"] = a.rollbacks;
         d["held"] = a.held;
+        d["fallbacks"] = a.fallbacks;
         return d;
       }, "run's summary since the start: energy balance, worst violations, iterations, failures")
       .def_property("solver", [](const PyWorld& w) { return w.world().settings().solver; },

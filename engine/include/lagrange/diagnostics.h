@@ -32,6 +32,7 @@ struct StepStats {
   double solve_seconds = 0.0;           // wall time of the step
   int recoveries = 0;       // substeps whose linearization lost its real solution and were re-linearized or split
   int failures = 0;         // substeps that ended above tolerance (reported, never hidden)
+  int fallbacks = 0;        // SHAKE or RATTLE substeps still lost after their recovery, done again by projection
   int dependent_rows = 0;   // redundant or contradictory rows dropped from the last linear solve
   int held = 0;             // substeps in which rigid rods lying flat or straight (a flat sheet, a taut edge) could not
                             // follow the step and were held where they were (projection; docs/physics.md, "Flat

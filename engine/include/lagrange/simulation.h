@@ -33,7 +33,7 @@ struct LaneAccounts {
   double worst_violation = 0.0;  // max |C|/L, the starting state included
   double worst_velocity = 0.0;   // max |J v|, m/s
   double max_drift = 0.0;        // max |drift| after any step, J
-  long steps = 0, iterations = 0, recoveries = 0, failures = 0, rollbacks = 0, held = 0;
+  long steps = 0, iterations = 0, recoveries = 0, failures = 0, rollbacks = 0, held = 0, fallbacks = 0;
   int dependent = 0;             // most redundant rows dropped in one step
 
   // The drift at total energy E with the work W done so far: E − E₀ − W_mouse − W_damping (the one place it is

@@ -37,6 +37,7 @@ class RattleSolver final : public Solver {
     const std::size_t n = particles.position.size();
     x0_ = particles.position;
     const std::vector<Vec3>& x0 = x0_;
+    saved_.save(contacts);
     if (contacts) contacts->resolve_impacts(model, particles, context.settings, h, false);
     context.external_forces(particles.velocity, force_);
     v_.resize(n);
@@ -52,13 +53,14 @@ class RattleSolver final : public Solver {
     x_ = x_star_;
     gather_compliant_rows(rows, h, 2.0, soft_);  // λ = (h²/2) Λ here, hence α̃ = 2α/h²
     const ShakeStage stage = shake_stage(context, rows, system_, g_, x_, lambda_, soft_, x0, !unilateral, depth,
-                                         [&] { x_ = x_star_; }, newton_, stats);
+                                         x_star_, newton_, stats);
     if (stage.split) {  // two half substeps instead
       advance(context, 0.5 * h, stats, depth + 1);
       advance(context, 0.5 * h, stats, depth + 1);
       return;
     }
     ShakeResult result = stage.result;
+    if (lost(result)) return fall_back(fallback_, context, h, stats, saved_);
     if (contacts) {  // Coulomb friction on the contacts that push, then SHAKE again from there
       const std::size_t first = model.rows().size();
       for (std::size_t k = 0; k < contacts->rows.size(); ++k) contacts->rows[k].lambda = lambda_[first + k];
@@ -67,9 +69,10 @@ class RattleSolver final : public Solver {
         result = shake_positions(context, rows, g_, x_, more, soft_, x0);
         stats.iterations += result.sweeps;
         for (std::size_t k = 0; k < lambda_.size(); ++k) lambda_[k] += more[k];
+        if (lost(result)) return fall_back(fallback_, context, h, stats, saved_);
       }
     }
-    if (!result.converged) ++stats.failures;
+    if (!result.converged) ++stats.failures;  // stopped by the deadline
     for (std::size_t i = 0; i < n; ++i) v_[i] += (x_[i] - x_star_[i]) / h;
 
     context.external_forces(v_, force_);
@@ -204,6 +207,8 @@ class RattleSolver final : public Solver {
 
   RowSystem system_;
   NewtonScratch newton_;
+  std::unique_ptr<Solver> fallback_;  // projection, for a substep still lost (solvers.h, fall_back)
+  ContactsBefore saved_;              // the contact rows before the impacts and the sweeps changed them
   std::vector<CompliantRow> soft_;
   std::vector<DiagonalTerm> diagonal_;
   std::vector<Vec3> x0_, x_, x_star_, v_, force_;

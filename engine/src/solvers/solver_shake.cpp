@@ -25,6 +25,9 @@ constexpr double kMinCosine = 0.05;
 constexpr double kGrowth = 1e3;
 constexpr double kDivergedAt = 0.1;
 constexpr int kNewtonIterations = 30;
+// The second half of the constraint impulse, squared in the mass norm, beyond which it has run away: 4 times what the
+// first half and the start's velocity across the rows can account for (ShakeSolver::kick_velocities).
+constexpr double kKickBound = 2.0;
 constexpr int kMaxHalvings = 4;
 
 }  // namespace
@@ -187,7 +190,7 @@ bool newton_positions(const StepContext& context, const RowSet& row_set, RowSyst
 
 ShakeStage shake_stage(const StepContext& context, const RowSet& rows, RowSystem& system, const RowGradients& g0,
                        std::vector<Vec3>& x, std::vector<double>& lambda, const std::vector<CompliantRow>& soft,
-                       std::span<const Vec3> x0, bool newton, int depth, const std::function<void()>& restart,
+                       std::span<const Vec3> x0, bool newton, int depth, std::span<const Vec3> predicted,
                        NewtonScratch& scratch, StepStats& stats) {
   ShakeStage stage;
   ShakeResult& result = stage.result;
@@ -198,15 +201,39 @@ ShakeStage shake_stage(const StepContext& context, const RowSet& rows, RowSystem
   if (newton) {
     // Newton from the sweeps' iterate, or from the prediction when the sweeps went astray.
     if (result.diverged || !(result.residual < kNewtonFromSweeps)) {
-      restart();
+      x.assign(predicted.begin(), predicted.end());
       lambda.assign(lambda.size(), 0.0);
     }
     result.converged = newton_positions(context, rows, system, g0, x, lambda, soft, x0, scratch, stats.iterations);
     result.stopped = context.past_deadline();
     stage.newton_converged = result.converged;
   }
-  stage.split = !result.converged && !result.stopped && depth < kMaxSplitDepth;
+  stage.split = !result.converged && !result.stopped && newton && depth < kMaxSplitDepth;
   return stage;
+}
+
+void fall_back(std::unique_ptr<Solver>& projection, StepContext& context, double h, StepStats& stats,
+               const ContactsBefore& saved) {
+  if (!projection) projection = make_projection_solver();
+  if (context.contacts) {
+    context.contacts->rows = saved.rows;
+    context.contacts->impact_work = saved.impact_work;
+  }
+  ++stats.fallbacks;
+  // The state's velocity is velocity Verlet's, at the substep's start; projection's is the mean over the substep
+  // before, half a kick of the outside forces behind. Converted there and back, so the substep is projection's own
+  // and no kick is taken twice or lost.
+  State& state = context.state;
+  const auto half_kick = [&](double sign) {
+    const auto inv_mass = context.inv_mass();
+    for (std::size_t i = 0; i < state.velocity.size(); ++i)
+      if (!context.fixed(i))
+        state.velocity[i] += (sign * 0.5 * h * inv_mass[i]) *
+                             context.model.external_force(context.settings, i, state.velocity[i]);
+  };
+  half_kick(-1.0);
+  projection->substep(context, h, stats);
+  half_kick(1.0);
 }
 
 namespace {
@@ -222,6 +249,7 @@ class ShakeSolver final : public Solver {
     ContactSet* contacts = context.contacts;
     const Model& model = context.model;
     x0_ = context.state.position;
+    if (!model.rows().empty()) saved_.save(contacts);  // contacts alone are never handed to projection
     if (contacts) contacts->resolve_impacts(model, context.state, context.settings, h, false);
     predict_semi_implicit(context, h, x_, v_, 0.5);  // velocity Verlet's half kick and drift
     if (contacts)
@@ -247,15 +275,16 @@ class ShakeSolver final : public Solver {
     // The fallback's equations: no unilateral row, and no compliant one (a soft sheet's Newton root came with
     // velocities hundreds of m/s off and gained 370 J on soft_cloth in 5 s; there its halves alone keep the energy).
     const bool newton = !contacts && !model.has_unilateral_rows() && soft_.empty();
-    const ShakeStage stage = shake_stage(context, rows, system_, g0_, x_, lambda_, soft_, x0_, newton, depth, [&] {
-      for (std::size_t i = 0; i < x_.size(); ++i) x_[i] = x0_[i] + h * v_[i];  // x*, as predicted
-    }, newton_, stats);
+    x_star_ = x_;
+    const ShakeStage stage = shake_stage(context, rows, system_, g0_, x_, lambda_, soft_, x0_, newton, depth, x_star_,
+                                         newton_, stats);
     if (stage.split) {  // two half substeps instead
       advance(context, 0.5 * h, stats, depth + 1);
       advance(context, 0.5 * h, stats, depth + 1);
       return;
     }
     ShakeResult result = stage.result;
+    if (lost(result)) return fall_back(fallback_, context, h, stats, saved_);
     const bool factored = stage.newton_converged;  // system_ holds Newton's last matrix, ≈ ∇C(q) M⁻¹ ∇C(q)ᵀ
     if (contacts) {  // Coulomb friction on the contacts that push, then SHAKE again from there
       const std::size_t first = model.rows().size();
@@ -265,10 +294,12 @@ class ShakeSolver final : public Solver {
         result = shake_positions(context, rows, g0_, x_, more, soft_, x0_);
         stats.iterations += result.sweeps;
         for (std::size_t k = 0; k < lambda_.size(); ++k) lambda_[k] += more[k];
+        if (lost(result)) return fall_back(fallback_, context, h, stats, saved_);
       }
     }
-    if (!result.converged) ++stats.failures;
+    if (!result.converged) ++stats.failures;  // stopped by the deadline
     second_half(context, h, rows, factored);
+    if (!kick_velocities(context, h, rows)) return fall_back(fallback_, context, h, stats, saved_);
     // κ = (h²/2) Λ for the mean constraint force Λ over the step (λ too, unless the rows moved across themselves)
     const double to_force = 2.0 / (h * h);
     auto& force = context.state.row_force;
@@ -326,6 +357,50 @@ class ShakeSolver final : public Solver {
     }
   }
 
+  // The second half of the constraint impulse as velocities, κ/h along M⁻¹∇C(x_)ᵀ, into kick_v_, with the gradients
+  // at x_ left in g0_ (commit() adds the kicks row by row, in the order it always has: the same bits where nothing
+  // runs away). Returns false when it runs away: in the mass norm, h²|Δv|² may be at most kKickBound times the first
+  // half's |x_ − x*|² plus h² Σ_p m_p u_p², u_p the particle's speed across its rows at the start (what κ's other part
+  // takes out), as the two halves of one impulse are alike (ratio 0.98–1.47 on the shipped chains and pendulums). A
+  // flat sheet's self-stress (multipliers that cancel along ∇C(q), so the positions are right) does not cancel along
+  // ∇C(x_): a hanging cloth's kick took it from 17 J to 175 J in one substep with every rod at its length (ratio 253).
+  bool kick_velocities(const StepContext& context, double h, const RowSet& rows) {
+    const auto inv_mass = context.inv_mass();
+    const std::vector<Vec3>& v0 = context.state.velocity;  // still the start's
+    const std::size_t n = v0.size();
+    // Each particle's speed across its rows at the start, Σ_k |∇C_k · v0| / |∇_p C_k| (gradients still at q).
+    across_v_.assign(n, 0.0);
+    for (std::size_t k = 0; k < rows.rows.size(); ++k) {
+      const Row& row = rows.rows[k];
+      double u = 0.0;
+      for (int s = 0; s < row.count; ++s) u += glm::dot(g0_[k].g[s], v0[row.particle[s]]);
+      for (int s = 0; s < row.count; ++s) {
+        const double g = glm::length(g0_[k].g[s]);
+        if (g > 0.0) across_v_[row.particle[s]] += std::abs(u) / g;
+      }
+    }
+    kick_v_.assign(n, Vec3(0.0));
+    system_.evaluate(rows, x_, c_, g0_);
+    const double inv_h = 1.0 / h;
+    for (std::size_t k = 0; k < rows.rows.size(); ++k) {
+      const Row& row = rows.rows[k];
+      if (kick_[k] == 0.0) continue;
+      for (int s = 0; s < row.count; ++s) {
+        const int p = row.particle[s];
+        if (!context.fixed(p)) kick_v_[p] += (kick_[k] * inv_h * inv_mass[p]) * g0_[k].g[s];
+      }
+    }
+    double second = 0.0, first = 0.0, across = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (context.fixed(i) || inv_mass[i] == 0.0) continue;
+      const double m = 1.0 / inv_mass[i];
+      second += m * glm::dot(kick_v_[i], kick_v_[i]);
+      first += m * glm::dot(x_[i] - x_star_[i], x_[i] - x_star_[i]);
+      across += m * across_v_[i] * across_v_[i];
+    }
+    return h * h * second <= kKickBound * (first + h * h * across);
+  }
+
   // The positions x_ and the velocity at the step's end: (x_ − x0)/h with the impacts' change, the second half kick
   // of the external forces at x_, and the second half of the constraint impulse: κ/h along M⁻¹∇C(x_)ᵀ for every row
   // (`rows`, with the contacts' normal rows; κ in kick_, second_half()), λ_t/h for the contacts' friction. Contacts
@@ -339,8 +414,7 @@ class ShakeSolver final : public Solver {
     for (std::size_t i = 0; i < v.size(); ++i)
       if (!context.fixed(i)) v[i] += (0.5 * h * inv_mass[i]) * v_[i];
     const double inv_h = 1.0 / h;
-    if (rows) {
-      system_.evaluate(*rows, x_, c_, g0_);
+    if (rows) {  // row by row into v, as kick_velocities() summed them (g0_ holds the gradients at x_ from there)
       for (std::size_t k = 0; k < rows->rows.size(); ++k) {
         const Row& row = rows->rows[k];
         if (kick_[k] == 0.0) continue;
@@ -369,10 +443,12 @@ class ShakeSolver final : public Solver {
 
   RowSystem system_;  // its row evaluation, and the matrix of the Newton fallback
   NewtonScratch newton_;
+  std::unique_ptr<Solver> fallback_;  // projection, for a substep still lost (solvers.h, fall_back)
+  ContactsBefore saved_;              // the contact rows before the impacts and the sweeps changed them
   std::vector<CompliantRow> soft_;
-  std::vector<Vec3> x0_, x_, v_;
+  std::vector<Vec3> x0_, x_, x_star_, v_, kick_v_;
   RowGradients g0_;
-  std::vector<double> c_, lambda_, kick_, spread_, across_;
+  std::vector<double> c_, lambda_, kick_, spread_, across_, across_v_;
   std::vector<char> compliant_;
   std::vector<Row> combined_;
   std::vector<int> signature_;

@@ -71,19 +71,39 @@ bool newton_positions(const StepContext& context, const RowSet& rows, RowSystem&
 // SHAKE's position stage with its recovery, as shake and rattle both run it (docs/physics.md, "shake"): the sweeps
 // (shake_positions, told whether Newton follows); a substep they lose, unless the deadline stopped them or it has
 // contacts, counts in stats.recoveries and, with `newton` (no unilateral row), is solved again by newton_positions —
-// from the sweeps' iterate, or from the prediction when they went astray (restart() puts the prediction back in x;
-// lambda is zeroed here). `split`: still lost at a depth below kMaxSplitDepth, so the caller does the substep again
-// as two halves of h/2 (at depth + 1) and drops this one. `newton_converged`: `system` holds Newton's last matrix.
+// from the sweeps' iterate, or from the prediction (`predicted`, x*) when they went astray. `split`: Newton too lost it
+// at a depth below kMaxSplitDepth, so the caller does the substep again as two halves of h/2 (at depth + 1) and drops
+// this one; lost without Newton, it goes to fall_back at once. `newton_converged`: `system` holds Newton's last
+// matrix.
 struct ShakeStage {
   ShakeResult result;
   bool newton_converged = false;
   bool split = false;
 };
 inline constexpr int kMaxSplitDepth = 4;
+// A SHAKE or RATTLE substep still lost after that recovery — not converged, and not stopped by the deadline — or
+// lost at all with contacts (Newton here does not solve unilateral rows) is done again, from its start, by one
+// projection substep (`projection`, made at the first use): the same position equations from the same prediction,
+// solved with the active set and Newton. Before, it was counted as a failure and went on from wherever the sweeps
+// stopped: a chain over a peg gained 1e8 J, a hanging cloth 1e35 J. Counted in StepStats::fallbacks, never silent;
+// The state must still be the substep's start; with contacts, `saved` (taken before the impacts) puts the contact
+// rows back as gathered, so the impacts are not counted twice.
+inline bool lost(const ShakeResult& result) { return !result.converged && !result.stopped; }
+struct ContactsBefore {
+  std::vector<ContactRow> rows;
+  double impact_work = 0.0;
+  void save(const ContactSet* contacts) {
+    if (!contacts) return;
+    rows = contacts->rows;
+    impact_work = contacts->impact_work;
+  }
+};
+void fall_back(std::unique_ptr<Solver>& projection, StepContext& context, double h, StepStats& stats,
+               const ContactsBefore& saved);
 inline constexpr double kNewtonFromSweeps = 1e-2;  // max |C|/L below which Newton starts from the sweeps' iterate
 ShakeStage shake_stage(const StepContext& context, const RowSet& rows, RowSystem& system, const RowGradients& g0,
                        std::vector<Vec3>& x, std::vector<double>& lambda, const std::vector<CompliantRow>& soft,
-                       std::span<const Vec3> x0, bool newton, int depth, const std::function<void()>& restart,
+                       std::span<const Vec3> x0, bool newton, int depth, std::span<const Vec3> predicted,
                        NewtonScratch& scratch, StepStats& stats);
 
 // Copies x into the state's positions and (x − x0) / h into its velocities (movable particles only).
