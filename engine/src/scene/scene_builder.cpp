@@ -28,25 +28,27 @@ World make_world(const Scene& scene, const Settings& settings) {
   } catch (const Error& error) {
     fail("settings", error.what());
   }
+  // Each item's path ("particles[12]") is spelled only when it has a problem: 100 000 of them cost a tenth of the
+  // start-up of a 100 000-link chain.
   for (std::size_t i = 0; i < scene.particles.size(); ++i) {
-    const std::string path = join_index("particles", i);
-    fail_on(file, path, particle_problem(scene.particles[i], scene.dimension));
+    if (auto problem = particle_problem(scene.particles[i], scene.dimension))
+      fail_on(file, join_index("particles", i), problem);
     try {
       world->add_particle(scene.particles[i]);
     } catch (const Error& error) {
-      fail(path, error.what());
+      fail(join_index("particles", i), error.what());
     }
   }
   for (std::size_t i = 0; i < scene.constraints.size(); ++i) {
-    const std::string path = join_index("constraints", i);
     const ConstraintDef& c = scene.constraints[i];
-    fail_on(file, path, constraint_problem(c, scene.particles, scene.dimension));
+    if (auto problem = constraint_problem(c, scene.particles, scene.dimension))
+      fail_on(file, join_index("constraints", i), problem);
     try {
       std::unique_ptr<Constraint> constraint = find_kind(c.type)->create(c, scene.particles, scene.dimension);
       constraint->set_compliance(c.compliance, c.damping);
       world->add_constraint(std::move(constraint));
     } catch (const Error& error) {
-      fail(path, error.what());
+      fail(join_index("constraints", i), error.what());
     }
   }
   std::string field;

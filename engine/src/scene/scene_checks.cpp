@@ -31,10 +31,10 @@ void fail_on(const std::string& file, const std::string& path, const std::option
   if (problem) fail(file, problem->field.empty() ? path : join_key(path, problem->field), problem->text);
 }
 
-std::optional<FieldProblem> vector_problem(const std::string& field, Vec3 v, int dimension) {
-  if (!finite(v)) return FieldProblem{field, "must have finite coordinates"};
+std::optional<FieldProblem> vector_problem(std::string_view field, Vec3 v, int dimension) {
+  if (!finite(v)) return FieldProblem{std::string(field), "must have finite coordinates"};
   if (dimension == 2 && v.z != 0.0)
-    return FieldProblem{field + "[2]", "must be 0 in a 2D scene, got " + format_number(v.z) +
+    return FieldProblem{std::string(field) + "[2]", "must be 0 in a 2D scene, got " + format_number(v.z) +
                                            " (set \"dimension\": 3 for a 3D scene)"};
   return std::nullopt;
 }

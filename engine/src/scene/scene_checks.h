@@ -25,7 +25,7 @@ std::string join_index(const std::string& path, std::size_t index);
 void fail_on(const std::string& file, const std::string& path, const std::optional<FieldProblem>& problem);
 
 // Finite, and z = 0 in a 2D scene.
-std::optional<FieldProblem> vector_problem(const std::string& field, Vec3 v, int dimension);
+std::optional<FieldProblem> vector_problem(std::string_view field, Vec3 v, int dimension);
 // Position, velocity, mass, radius of one particle.
 std::optional<FieldProblem> particle_problem(const ParticleDef& p, int dimension);
 

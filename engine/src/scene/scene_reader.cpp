@@ -12,6 +12,7 @@
 #include <array>
 #include <cctype>
 #include <charconv>
+#include <cstdint>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -318,20 +319,39 @@ struct SizeBudget {
   // Which constraints repeat an earlier rigid one exactly: sorted by particles, type and values (a stable sort, so
   // equal ones stay in file order), each equal to the one before it is a repeat. O(n log n): 10 000 distinct pins
   // on one particle compared pairwise took seconds.
+  // The definitions are compared in place, values key by key and coordinate by coordinate (copying them into sortable
+  // keys cost a 100 000-link chain a sixth of its start-up).
   static std::vector<bool> rigid_repeats(const std::vector<ConstraintDef>& constraints) {
-    using Values = std::vector<std::pair<std::string, std::array<double, 3>>>;
-    std::vector<Values> values(constraints.size());
     std::vector<std::size_t> order;
-    for (std::size_t k = 0; k < constraints.size(); ++k) {
-      if (constraints[k].compliance != 0.0) continue;
-      for (const auto& [key, v] : constraints[k].values) values[k].push_back({key, {v.x, v.y, v.z}});
-      order.push_back(k);
+    for (std::size_t k = 0; k < constraints.size(); ++k)
+      if (constraints[k].compliance == 0.0) order.push_back(k);
+    // <0, 0, >0 as a is before, equal to or after b
+    const auto compare = [&](std::size_t a, std::size_t b) -> int {
+      const ConstraintDef &x = constraints[a], &y = constraints[b];
+      if (x.particles != y.particles) return x.particles < y.particles ? -1 : 1;
+      if (const int c = x.type.compare(y.type)) return c;
+      auto i = x.values.begin(), j = y.values.begin();
+      for (; i != x.values.end() && j != y.values.end(); ++i, ++j) {
+        if (const int c = i->first.compare(j->first)) return c;
+        for (int d = 0; d < 3; ++d)
+          if (i->second[d] != j->second[d]) return i->second[d] < j->second[d] ? -1 : 1;
+      }
+      return (i != x.values.end()) - (j != y.values.end());
+    };
+    // First by the first two particles as one integer (most definitions differ there; the sort's comparisons
+    // otherwise went through memcmp of the particle lists), then by everything.
+    std::vector<std::uint64_t> head(constraints.size(), 0);
+    for (std::size_t k : order) {
+      const auto& p = constraints[k].particles;
+      const auto at = [&](std::size_t i) { return i < p.size() ? static_cast<std::uint32_t>(p[i]) : 0u; };
+      head[k] = (std::uint64_t{at(0)} << 32) | at(1);
     }
-    const auto key = [&](std::size_t k) { return std::tie(constraints[k].particles, constraints[k].type, values[k]); };
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return key(a) < key(b); });
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return head[a] != head[b] ? head[a] < head[b] : compare(a, b) < 0;
+    });
     std::vector<bool> repeat(constraints.size(), false);
     for (std::size_t i = 1; i < order.size(); ++i)
-      if (key(order[i - 1]) == key(order[i])) repeat[order[i]] = true;
+      if (compare(order[i - 1], order[i]) == 0) repeat[order[i]] = true;
     return repeat;
   }
 };
@@ -544,7 +564,7 @@ void read_particles(const JsonReader& reader, const Json& root, const SceneLimit
 
 // The listed constraints, each checked against the particles as it is read, then the generated ones.
 void read_constraints(const JsonReader& reader, const Json& root, const SceneLimits& limits, Scene& scene,
-                      const Scene& generated) {
+                      Scene& generated) {
   if (root.contains("constraints")) {
     const Json& list = reader.array(root["constraints"], "constraints");
     if (list.size() > limits.max_rows)
@@ -553,10 +573,12 @@ void read_constraints(const JsonReader& reader, const Json& root, const SceneLim
       const std::string path = join_index("constraints", i);
       ConstraintDef c = read_constraint(reader, list[i], path);
       fail_on(reader, path, constraint_problem(c, scene.particles, scene.dimension));
-      scene.constraints.push_back(c);
+      scene.constraints.push_back(std::move(c));
     }
   }
-  scene.constraints.insert(scene.constraints.end(), generated.constraints.begin(), generated.constraints.end());
+  scene.constraints.insert(scene.constraints.end(), std::make_move_iterator(generated.constraints.begin()),
+                           std::make_move_iterator(generated.constraints.end()));
+  generated.constraints.clear();
   SizeBudget{limits}.check_coupling(reader, scene);
 }
 
