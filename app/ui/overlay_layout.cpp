@@ -11,6 +11,9 @@ bool left(Anchor a) { return a == Anchor::TopLeft || a == Anchor::BottomLeft; }
 bool right(Anchor a) { return a == Anchor::TopRight || a == Anchor::BottomRight; }
 bool centre(Anchor a) { return a == Anchor::TopCentre || a == Anchor::BottomCentre; }
 
+// The share of the largest framing's size a framing nearer the view's middle may give up (frame_beside).
+constexpr float kCentredShare = 0.85f;
+
 // The height a box of `aspect` gets when fitted into `free`.
 float fitted_height(const Box& free, float aspect) {
   if (free.empty()) return 0.0f;
@@ -45,6 +48,12 @@ Framing frame_beside(const Box& view, float aspect, std::span<const Overlay> ove
   for (const Overlay& o : overlays) best.anchors.push_back(o.anchors.empty() ? Anchor::TopLeft : o.anchors.front());
   std::vector<Anchor> chosen(overlays.size());
   std::vector<Box> boxes(overlays.size());
+  struct Candidate {
+    Box free;
+    std::vector<Anchor> anchors;
+    float scale;
+  };
+  std::vector<Candidate> candidates;
   // Depth-first over every overlay's (anchor, band or column), the free rectangle narrowed as it goes.
   std::function<void(std::size_t, Box)> visit = [&](std::size_t k, Box free) {
     if (k == overlays.size()) {
@@ -53,6 +62,7 @@ Framing frame_beside(const Box& view, float aspect, std::span<const Overlay> ove
         free = Box{view.x0 + dx, view.y0 + dy, view.x1 - dx, view.y1 - dy};
       }
       const float h = fitted_height(free, aspect);
+      candidates.push_back({free, chosen, h});
       if (h > best.scale) {
         best.scale = h;
         best.free = free;
@@ -88,6 +98,35 @@ Framing frame_beside(const Box& view, float aspect, std::span<const Overlay> ove
   };
   visit(0, view);
   best.scale = std::max(best.scale, 0.0f);
+  if (centred || best.scale <= 0.0f) return best;
+  // The reach goes as near the view's middle as its free rectangle lets it, not to that rectangle's middle; and a
+  // framing that draws it at least kCentredShare as large but nearer the middle wins over the largest (the largest
+  // put a pendulum beside a legend column in the right half of the view, the left half empty).
+  const float mx = 0.5f * (view.x0 + view.x1), my = 0.5f * (view.y0 + view.y1);
+  const auto placed = [&](const Candidate& c) {
+    const float h = c.scale, w = std::min(aspect * h, c.free.width());
+    const auto slide = [](float middle, float size, float lo, float hi) {
+      return std::clamp(middle, lo + 0.5f * size, std::max(hi - 0.5f * size, lo + 0.5f * size));
+    };
+    const float cx = slide(mx, w, c.free.x0, c.free.x1), cy = slide(my, h, c.free.y0, c.free.y1);
+    return Box{cx - 0.5f * w, cy - 0.5f * h, cx + 0.5f * w, cy + 0.5f * h};
+  };
+  const Candidate* pick = nullptr;
+  float nearest = 0.0f;
+  for (const Candidate& c : candidates) {
+    if (c.free.empty() || c.scale < kCentredShare * best.scale) continue;
+    const Box b = placed(c);
+    const float off = std::abs(0.5f * (b.x0 + b.x1) - mx) + std::abs(0.5f * (b.y0 + b.y1) - my);
+    if (!pick || off < nearest - 0.5f || (off < nearest + 0.5f && c.scale > pick->scale)) {
+      pick = &c;
+      nearest = off;
+    }
+  }
+  if (pick) {
+    best.free = placed(*pick);
+    best.anchors = pick->anchors;
+    best.scale = pick->scale;
+  }
   return best;
 }
 

@@ -5,7 +5,9 @@
 // Framing: an overlay in a corner takes either a band across the view (top or bottom, its height) or a column down
 // it (left or right, its width) away from the scene. Every choice of corner and of band or column for every overlay
 // leaves a free rectangle; the scene's reach (a box of known aspect) is fitted into each, and the choice that draws
-// it largest wins (ties: the earlier choice, so the preferred corners). The reach then covers no overlay by
+// it largest wins (ties: the earlier choice, so the preferred corners), unless one at least 85 % as large puts it
+// nearer the view's middle; the reach goes as near the middle as its free rectangle lets it (`Framing::free` is then
+// the reach's own rectangle). The reach then covers no overlay by
 // construction. Each frame, the overlays are placed again against where the reach is now (a pan or a zoom moves it):
 // the first corner, in the overlay's order, whose box covers neither the reach nor an overlay already placed.
 #pragma once

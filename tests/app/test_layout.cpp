@@ -62,11 +62,15 @@ TEST_CASE("overlays go to a corner clear of the scene's reach, and the framing l
   const Box view{0, 0, 1000, 600};
   // A top line 400 x 40 and a legend 300 x 60 beside a square reach: bands across the top and bottom would leave it
   // 600 − (8 + 40 + 4) − (8 + 60 + 4) = 476 high; both on the left as columns leave it 1000 − (8 + 400 + 4) = 588
-  // wide and the whole height, so a square 588 high: the framing takes the columns.
+  // wide and the whole height, a square 588 high, but squeezed into the right of the view (its middle 206 units
+  // right of the view's); the top line as a band and the legend as a column leave 600 − 52 = 548 high and 688 wide,
+  // the square's middle 86 units right and 26 down: 548 is within 0.85 of 588, and nearer the middle, so it wins.
   const std::vector<Overlay> overlays = {{400, 40, {Anchor::TopLeft, Anchor::TopRight}},
                                          {300, 60, {Anchor::BottomLeft, Anchor::BottomRight}}};
   const Framing f = frame_beside(view, 1.0f, overlays, 8.0f, 4.0f);
-  CHECK(f.scale == doctest::Approx(588.0f));
+  CHECK(f.scale == doctest::Approx(548.0f));
+  CHECK(f.free.width() == doctest::Approx(548.0f));  // the free rectangle is the reach's own place
+  CHECK(0.5f * (f.free.x0 + f.free.x1) == doctest::Approx(312.0f + 274.0f));  // as far left as the legend lets it
   for (std::size_t k = 0; k < overlays.size(); ++k)
     CHECK(overlap_area(overlay_box(view, f.anchors[k], overlays[k].width, overlays[k].height, 8.0f), f.free) == 0.0f);
   // A wide reach (aspect 4) is limited by the width: the overlays take columns of a band's worth of nothing.
