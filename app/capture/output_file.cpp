@@ -166,7 +166,7 @@ bool same_output(const std::string& a, const std::string& b) {
   return pa == pb;
 }
 
-OutputFile::OutputFile(std::string target) : target_(std::move(target)) {
+OutputFile::OutputFile(std::string target, bool standard_output) : target_(std::move(target)) {
   if (target_.empty()) throw OutputError("an output needs a file name");
   if (target_ == "-") {
     fd_ = STDOUT_FILENO;
@@ -181,7 +181,8 @@ OutputFile::OutputFile(std::string target) : target_(std::move(target)) {
     // A link's target is not ours to replace (nor is the link, which someone made on purpose). A link to a device
     // or a FIFO (/dev/stdout) is written straight, below.
     throw OutputError(shown() + ": is a symbolic link" + (found ? "" : " to a missing file") +
-                      "; refusing to write through it (give the file's own path, or - for standard output)");
+                      "; refusing to write through it (give the file's own path" +
+                      (standard_output ? ", or - for standard output)" : ")"));
   if (found) {
     if (S_ISDIR(st.st_mode)) throw OutputError(shown() + ": is a folder; give a file name");
     if (!S_ISREG(st.st_mode)) {
@@ -411,6 +412,11 @@ std::string png_name_problem(const std::string& option, const std::string& path,
   if (standard_output && is_standard_output(path)) return {};
   struct stat target {};
   if (::stat(path.c_str(), &target) == 0 && S_ISCHR(target.st_mode)) return {};  // /dev/null, /dev/full
+  const std::size_t slash = path.find_last_of('/');
+  std::string last = path.substr(slash == std::string::npos ? 0 : slash + 1);
+  for (char& c : last) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (last == ".png")  // the extension alone: no name before it
+    return option + ": needs a file name before .png, got " + lagrange::quoted(path);
   return option + ": the file name must end in .png (a PNG is written), got " + lagrange::quoted(path);
 }
 

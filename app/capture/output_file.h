@@ -38,8 +38,9 @@ bool same_output(const std::string& a, const std::string& b);
 
 class OutputFile {
  public:
-  // Opens `target` for writing (see above). Throws OutputError with the reason when it cannot.
-  explicit OutputFile(std::string target);
+  // Opens `target` for writing (see above). Throws OutputError with the reason when it cannot. `standard_output`:
+  // whether the option also takes "-" (a refusal then says so; converge's --plot does not: its summary is there).
+  explicit OutputFile(std::string target, bool standard_output = true);
   ~OutputFile();  // not committed: the temporary file is removed, the target left as it was
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;

@@ -102,7 +102,7 @@ int converge_main(int argc, char** argv, const PlotRenderer& render_plot) {
   // they were.
   std::optional<io::OutputFile> csv_file, plot_file;
   if (csv) csv_file.emplace(*csv);
-  if (plot) plot_file.emplace(*plot);
+  if (plot) plot_file.emplace(*plot, false);  // the summary owns standard output
   ConvergenceReport report;
   try {
     report = convergence_study(scene, study);

@@ -61,15 +61,24 @@ std::string row_name(const MatrixRow& row) {
 
 std::string csv_text(const MatrixAnalysis& m) {
   std::string text = "row,constraint,kind,particles,b,lambda";
-  for (int l = 0; l < m.rows; ++l) text += ",A" + std::to_string(l);
+  for (int l = 0; l < m.rows; ++l) {
+    text += ",A";
+    text += std::to_string(l);
+  }
   text += "\n";
   for (int k = 0; k < m.rows; ++k) {
     const MatrixRow& r = m.row_info[k];
     std::string particles;
-    for (std::size_t i = 0; i < r.particles.size(); ++i) particles += (i ? " " : "") + std::to_string(r.particles[i]);
+    for (std::size_t i = 0; i < r.particles.size(); ++i) {  // appended piece by piece: "," + a temporary string
+      if (i) particles += ' ';                                  // set off GCC 12's -Wrestrict (a false alarm)
+      particles += std::to_string(r.particles[i]);
+    }
     text += std::to_string(k) + "," + std::to_string(r.constraint) + "," + r.kind + "," + particles + "," +
             format_number(m.rhs[k]) + "," + format_number(m.lambda[k]);
-    for (int l = 0; l < m.rows; ++l) text += "," + format_number(m.a[static_cast<std::size_t>(k) * m.rows + l]);
+    for (int l = 0; l < m.rows; ++l) {
+      text += ',';
+      text += format_number(m.a[static_cast<std::size_t>(k) * m.rows + l]);
+    }
     text += "\n";
   }
   return text;

@@ -198,17 +198,29 @@ TEST_CASE("shot never prints an escape sequence from a value, a file name or a s
 TEST_CASE("shot --out and converge --plot both write a PNG only to a .png name: exit 2 naming the option otherwise") {
   const fs::path dir = fresh_dir("png-names");
   const std::string pendulum = asset("simple_pendulum.json");
-  for (const char* name : {"picture.jpg", "picture", "picture.png.txt", "png", ".png"}) {
+  for (const char* name : {"picture.jpg", "picture", "picture.png.txt", "png", ".png", ".PNG"}) {
     CAPTURE(name);
+    // ".png" alone ends in .png but names nothing before it: said so, not "must end in .png"
+    const std::string problem = name[0] == '.' ? "needs a file name before .png" : "the file name must end in .png";
     const CliResult shot = cli("shot " + pendulum + " --size 64x64 --out " + quote(dir / name));
     CHECK(shot.code == 2);
-    CHECK(shot.out.find("lagrange-lab shot: --out: the file name must end in .png") != std::string::npos);
+    CHECK(shot.out.find("lagrange-lab shot: --out: " + problem) != std::string::npos);
     CHECK(shot.out.find(name) != std::string::npos);
     CHECK(shot.out.find("usage:") == std::string::npos);  // one line, as for the other problems with the output
     const CliResult plot = cli("converge " + pendulum + " --until 0.1 --levels 2 --plot " + quote(dir / name));
     CHECK(plot.code == 2);
-    CHECK(plot.out.find("lagrange-lab converge: --plot: the file name must end in .png") != std::string::npos);
+    CHECK(plot.out.find("lagrange-lab converge: --plot: " + problem) != std::string::npos);
   }
+  // A link refused: only an option that takes "-" suggests it (converge's summary owns standard output).
+  fs::create_symlink(dir / "elsewhere.png", dir / "link.png");
+  const CliResult linked_plot = cli("converge " + pendulum + " --until 0.1 --levels 2 --plot " + quote(dir / "link.png"));
+  CHECK(linked_plot.code != 0);
+  CHECK(linked_plot.out.find("symbolic link") != std::string::npos);
+  CHECK(linked_plot.out.find("or - for standard output") == std::string::npos);
+  const CliResult linked_shot = cli("shot " + pendulum + " --size 64x64 --out " + quote(dir / "link.png"));
+  CHECK(linked_shot.code != 0);
+  CHECK(linked_shot.out.find("or - for standard output") != std::string::npos);  // shot --out - writes the PNG there
+  fs::remove(dir / "link.png");
   CHECK(fs::is_empty(dir));  // nothing written under any of those names
   // A .png name in any case is a PNG file; a device takes one too (nothing kept).
   for (const char* name : {"a.png", "b.PNG"}) {
