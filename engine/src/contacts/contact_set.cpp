@@ -229,6 +229,24 @@ void ContactSet::broad_phase(const Model& model, std::span<const Vec3> x, std::s
   }
 }
 
+void ContactSet::restart_substep() {
+  for (ContactRow& row : rows) {
+    row.force = 0.0;
+    row.force_t = Vec3(0.0);
+    row.impulse = Vec3(0.0);
+    row.lambda = 0.0;
+    row.lambda_t = Vec3(0.0);
+    row.allowed = 0.0;
+    row.impacts = 0;
+  }
+  dx.clear();
+  dv.clear();
+  moved.clear();
+  impact_work = 0.0;
+  overlap_left = false;
+  finished = true;
+}
+
 void ContactSet::gather(const Model& model, const State& state, const Settings& settings, double step) {
   h = step;
   tol = tolerance(settings);

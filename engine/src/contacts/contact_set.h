@@ -117,6 +117,11 @@ class ContactSet {
   // with them a third more (SHAKE: 12 J → 18 J). Cold, an unfinished pile sags (counted as failures) and loses energy.
   bool finished = true;
 
+  // Back to the substep as gather() left it, before the impacts and any solve: every row's multipliers, forces,
+  // impulse, impact count and held gap zeroed (its warm start kept), no impact work, the flags as gathered. For a
+  // substep that a solver drops to do it again another way (SHAKE's and RATTLE's fallback to projection).
+  void restart_substep();
+
   // One friction pass (and normal re-check) on rows whose λ the solver found: Coulomb at the position level.
   // Returns whether it moved anything (the solver then holds its own rows again).
   bool friction_pass(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x);

@@ -37,7 +37,6 @@ class RattleSolver final : public Solver {
     const std::size_t n = particles.position.size();
     x0_ = particles.position;
     const std::vector<Vec3>& x0 = x0_;
-    saved_.save(contacts);
     if (contacts) contacts->resolve_impacts(model, particles, context.settings, h, false);
     context.external_forces(particles.velocity, force_);
     v_.resize(n);
@@ -60,7 +59,7 @@ class RattleSolver final : public Solver {
       return;
     }
     ShakeResult result = stage.result;
-    if (lost(result)) return fall_back(fallback_, context, h, stats, saved_);
+    if (lost(result)) return fall_back(fallback_, context, h, stats);
     if (contacts) {  // Coulomb friction on the contacts that push, then SHAKE again from there
       const std::size_t first = model.rows().size();
       for (std::size_t k = 0; k < contacts->rows.size(); ++k) contacts->rows[k].lambda = lambda_[first + k];
@@ -69,7 +68,7 @@ class RattleSolver final : public Solver {
         result = shake_positions(context, rows, g_, x_, more, soft_, x0);
         stats.iterations += result.sweeps;
         for (std::size_t k = 0; k < lambda_.size(); ++k) lambda_[k] += more[k];
-        if (lost(result)) return fall_back(fallback_, context, h, stats, saved_);
+        if (lost(result)) return fall_back(fallback_, context, h, stats);
       }
     }
     if (!result.converged) ++stats.failures;  // stopped by the deadline
@@ -208,7 +207,6 @@ class RattleSolver final : public Solver {
   RowSystem system_;
   NewtonScratch newton_;
   std::unique_ptr<Solver> fallback_;  // projection, for a substep still lost (solvers.h, fall_back)
-  ContactsBefore saved_;              // the contact rows before the impacts and the sweeps changed them
   std::vector<CompliantRow> soft_;
   std::vector<DiagonalTerm> diagonal_;
   std::vector<Vec3> x0_, x_, x_star_, v_, force_;

@@ -212,13 +212,9 @@ ShakeStage shake_stage(const StepContext& context, const RowSet& rows, RowSystem
   return stage;
 }
 
-void fall_back(std::unique_ptr<Solver>& projection, StepContext& context, double h, StepStats& stats,
-               const ContactsBefore& saved) {
+void fall_back(std::unique_ptr<Solver>& projection, StepContext& context, double h, StepStats& stats) {
   if (!projection) projection = make_projection_solver();
-  if (context.contacts) {
-    context.contacts->rows = saved.rows;
-    context.contacts->impact_work = saved.impact_work;
-  }
+  if (context.contacts) context.contacts->restart_substep();
   ++stats.fallbacks;
   // The state's velocity is velocity Verlet's, at the substep's start; projection's is the mean over the substep
   // before, half a kick of the outside forces behind. Converted there and back, so the substep is projection's own
@@ -249,7 +245,6 @@ class ShakeSolver final : public Solver {
     ContactSet* contacts = context.contacts;
     const Model& model = context.model;
     x0_ = context.state.position;
-    if (!model.rows().empty()) saved_.save(contacts);  // contacts alone are never handed to projection
     if (contacts) contacts->resolve_impacts(model, context.state, context.settings, h, false);
     predict_semi_implicit(context, h, x_, v_, 0.5);  // velocity Verlet's half kick and drift
     if (contacts)
@@ -284,7 +279,7 @@ class ShakeSolver final : public Solver {
       return;
     }
     ShakeResult result = stage.result;
-    if (lost(result)) return fall_back(fallback_, context, h, stats, saved_);
+    if (lost(result)) return fall_back(fallback_, context, h, stats);
     const bool factored = stage.newton_converged;  // system_ holds Newton's last matrix, ≈ ∇C(q) M⁻¹ ∇C(q)ᵀ
     if (contacts) {  // Coulomb friction on the contacts that push, then SHAKE again from there
       const std::size_t first = model.rows().size();
@@ -294,12 +289,12 @@ class ShakeSolver final : public Solver {
         result = shake_positions(context, rows, g0_, x_, more, soft_, x0_);
         stats.iterations += result.sweeps;
         for (std::size_t k = 0; k < lambda_.size(); ++k) lambda_[k] += more[k];
-        if (lost(result)) return fall_back(fallback_, context, h, stats, saved_);
+        if (lost(result)) return fall_back(fallback_, context, h, stats);
       }
     }
     if (!result.converged) ++stats.failures;  // stopped by the deadline
     second_half(context, h, rows, factored);
-    if (!kick_velocities(context, h, rows)) return fall_back(fallback_, context, h, stats, saved_);
+    if (!kick_velocities(context, h, rows)) return fall_back(fallback_, context, h, stats);
     // κ = (h²/2) Λ for the mean constraint force Λ over the step (λ too, unless the rows moved across themselves)
     const double to_force = 2.0 / (h * h);
     auto& force = context.state.row_force;
@@ -449,7 +444,6 @@ class ShakeSolver final : public Solver {
   RowSystem system_;  // its row evaluation, and the matrix of the Newton fallback
   NewtonScratch newton_;
   std::unique_ptr<Solver> fallback_;  // projection, for a substep still lost (solvers.h, fall_back)
-  ContactsBefore saved_;              // the contact rows before the impacts and the sweeps changed them
   std::vector<CompliantRow> soft_;
   std::vector<Vec3> x0_, x_, x_star_, v_, kick_v_;
   RowGradients g0_;

@@ -86,20 +86,10 @@ inline constexpr int kMaxSplitDepth = 4;
 // projection substep (`projection`, made at the first use): the same position equations from the same prediction,
 // solved with the active set and Newton. Before, it was counted as a failure and went on from wherever the sweeps
 // stopped: a chain over a peg gained 1e8 J, a hanging cloth 1e35 J. Counted in StepStats::fallbacks, never silent;
-// The state must still be the substep's start; with contacts, `saved` (taken before the impacts) puts the contact
-// rows back as gathered, so the impacts are not counted twice.
+// The state must still be the substep's start; the contact rows go back to how they were gathered
+// (ContactSet::restart_substep), so the impacts are not counted twice.
 inline bool lost(const ShakeResult& result) { return !result.converged && !result.stopped; }
-struct ContactsBefore {
-  std::vector<ContactRow> rows;
-  double impact_work = 0.0;
-  void save(const ContactSet* contacts) {
-    if (!contacts) return;
-    rows = contacts->rows;
-    impact_work = contacts->impact_work;
-  }
-};
-void fall_back(std::unique_ptr<Solver>& projection, StepContext& context, double h, StepStats& stats,
-               const ContactsBefore& saved);
+void fall_back(std::unique_ptr<Solver>& projection, StepContext& context, double h, StepStats& stats);
 inline constexpr double kNewtonFromSweeps = 1e-2;  // max |C|/L below which Newton starts from the sweeps' iterate
 ShakeStage shake_stage(const StepContext& context, const RowSet& rows, RowSystem& system, const RowGradients& g0,
                        std::vector<Vec3>& x, std::vector<double>& lambda, const std::vector<CompliantRow>& soft,
