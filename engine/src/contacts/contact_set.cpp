@@ -252,12 +252,7 @@ void ContactSet::gather(const Model& model, const State& state, const Settings& 
   tol = tolerance(settings);
   rows.clear();
   constraints_.clear();
-  dx.clear();
-  dv.clear();
-  moved.clear();
-  impact_work = 0.0;
-  overlap_left = false;
-  finished = true;
+  restart_substep();  // no rows yet: the impacts' results and the flags
   build_faces(model);
   const std::size_t n = model.particle_count();
   const auto& x = state.position;
