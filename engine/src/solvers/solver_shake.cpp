@@ -25,8 +25,8 @@ constexpr double kMinCosine = 0.05;
 constexpr double kGrowth = 1e3;
 constexpr double kDivergedAt = 0.1;
 constexpr int kNewtonIterations = 30;
-// The second half of the constraint impulse, squared in the mass norm, beyond which it has run away: 4 times what the
-// first half and the start's velocity across the rows can account for (ShakeSolver::kick_velocities).
+// The second half of the constraint impulse, squared in the mass norm, beyond which it has run away: this many times
+// what the first half and the start's velocity across the rows can account for (ShakeSolver::kick_velocities).
 constexpr double kKickBound = 2.0;
 constexpr int kMaxHalvings = 4;
 

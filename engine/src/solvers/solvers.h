@@ -1,7 +1,6 @@
 // Factories of the solvers listed in solver_registry.cpp, and the SHAKE iteration shared by shake and rattle.
 #pragma once
 
-#include <functional>
 #include <memory>
 #include <vector>
 
@@ -85,7 +84,7 @@ inline constexpr int kMaxSplitDepth = 4;
 // lost at all with contacts (Newton here does not solve unilateral rows) is done again, from its start, by one
 // projection substep (`projection`, made at the first use): the same position equations from the same prediction,
 // solved with the active set and Newton. Before, it was counted as a failure and went on from wherever the sweeps
-// stopped: a chain over a peg gained 1e8 J, a hanging cloth 1e35 J. Counted in StepStats::fallbacks, never silent;
+// stopped: a chain over a peg gained 1e8 J, a hanging cloth 1e35 J. Counted in StepStats::fallbacks, never silent.
 // The state must still be the substep's start; the contact rows go back to how they were gathered
 // (ContactSet::restart_substep), so the impacts are not counted twice.
 inline bool lost(const ShakeResult& result) { return !result.converged && !result.stopped; }
