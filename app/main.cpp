@@ -16,8 +16,11 @@
 #include "lagrange/text.h"
 #include "options/args.h"
 #ifdef LAGRANGE_HAVE_SANDBOX
-#include "sandbox/sandbox.h"
-#include "capture/screenshot.h"
+#include <mutex>
+#include <stdexcept>
+
+#include "capture/module_file.h"
+#include "window_module.h"
 #endif
 
 namespace {
@@ -35,6 +38,22 @@ usage: lagrange-lab [SCENE.json]            open the sandbox window (default sce
        lagrange-lab bench [options]         benchmark workloads x solvers
        lagrange-lab COMMAND --help          options of a command
 )";
+
+#ifdef LAGRANGE_HAVE_SANDBOX
+// The window's module (window_module.h), loaded by the first command that draws.
+const lagrange::app::WindowModule& window() {
+  static std::once_flag once;
+  static const lagrange::app::WindowModule* module = nullptr;
+  static std::string error;
+  std::call_once(once, [] {
+    const auto entry = reinterpret_cast<lagrange::app::WindowModuleEntry>(lagrange::io::load_module_symbol(
+        "lagrange-window.so", LAGRANGE_WINDOW_MODULE, lagrange::app::kWindowModuleEntry, error));
+    if (entry) module = entry();
+  });
+  if (!module) throw std::runtime_error("cannot load the window (SDL2, OpenGL): " + error);
+  return *module;
+}
+#endif
 
 int dispatch(int argc, char** argv) {
   using namespace lagrange;
@@ -54,16 +73,20 @@ int dispatch(int argc, char** argv) {
   if (command == "solvers") return cli::solvers_main(argc - 2, argv + 2);
   if (command == "bench") return cli::bench_main(argc - 2, argv + 2);
 #ifdef LAGRANGE_HAVE_SANDBOX
-  if (command == "converge") return cli::converge_main(argc - 2, argv + 2, app::render_convergence_plot);
+  if (command == "converge")
+    return cli::converge_main(argc - 2, argv + 2, [](const ConvergenceReport& report, const std::string& title,
+                                                     std::string& png) {
+      return window().render_convergence_plot(report, title, png);
+    });
   if (command == "matrix")
     return cli::matrix_main(argc - 2, argv + 2, [](int w, int h, const std::vector<std::uint8_t>& rgba, std::string& png) {
-      return app::encode_png(app::Image{w, h, rgba}, png);
+      return window().encode_png(w, h, rgba, png);
     });
-  if (command == "shot") return app::shot_main(argc - 2, argv + 2);
-  if (command == "record") return app::record_main(argc - 2, argv + 2);
-  if (command == "gui") return app::sandbox_main(argc - 2, argv + 2);
+  if (command == "shot") return window().shot_main(argc - 2, argv + 2);
+  if (command == "record") return window().record_main(argc - 2, argv + 2);
+  if (command == "gui") return window().sandbox_main(argc - 2, argv + 2);
   if (command.empty() || command.ends_with(".json") || command[0] == '-')
-    return app::sandbox_main(argc - 1, argv + 1);
+    return window().sandbox_main(argc - 1, argv + 1);
 #else
   if (command == "converge") return cli::converge_main(argc - 2, argv + 2, {});
   if (command == "matrix") return cli::matrix_main(argc - 2, argv + 2, {});

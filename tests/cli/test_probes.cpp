@@ -139,6 +139,50 @@ TEST_CASE("a truncated video module beside the program is a clean exit 1, not SI
   CHECK(read_all(dir / "clip.mp4") == "previous\n");
   CHECK(temporaries(dir).empty());
 }
+
+TEST_CASE("the headless commands start without the window's libraries, and the commands that draw load them") {
+  // The dynamic loader names every library it opens (LD_DEBUG=files); SDL2 is the window module's, not the program's.
+  const std::string loader = "LD_DEBUG=files " + std::string(LAGRANGE_EXE) + " ";
+  const std::string scene = asset("simple_pendulum.json");
+  const fs::path dir = fresh_dir("window-libraries");
+  for (const std::string& command :
+       {"run " + scene + " --steps 5 --quiet", std::string("bench --workload pendulum --solver projection --steps 2 --repeats 1"),
+        "converge " + scene + " --until 0.1 --levels 3", "matrix " + scene, std::string("solvers")}) {
+    CAPTURE(command);
+    int code = -1;
+    const std::string out = capture_output(loader + command + " 2>&1 >/dev/null", &code);
+    CHECK(code == 0);
+    CHECK(out.find("calling init:") != std::string::npos);  // the loader did report
+    CHECK(out.find("libSDL2") == std::string::npos);
+    CHECK(out.find("lagrange-window.so") == std::string::npos);
+  }
+  int code = -1;
+  const std::string out = capture_output(loader + "shot " + scene + " --size 64x64 --out " +
+                                             quote(dir / "s.png") + " 2>&1 >/dev/null", &code);
+  CHECK(code == 0);
+  CHECK(out.find("lagrange-window.so") != std::string::npos);
+  CHECK(out.find("libSDL2") != std::string::npos);
+}
+
+TEST_CASE("a truncated window module beside the program: the drawing commands exit 1 cleanly and run is untouched") {
+  const fs::path dir = fresh_dir("window-module");
+  fs::copy_file(LAGRANGE_EXE, dir / "lagrange-lab");
+  const std::string module = read_all(fs::path(LAGRANGE_EXE).parent_path() / "lagrange-window.so");
+  REQUIRE(module.size() > 10'000);
+  write_all(dir / "lagrange-window.so", module.substr(0, 1000));
+  write_all(dir / "s.png", "previous\n");
+  const std::string in_dir = "cd " + quote(dir) + " && ./lagrange-lab ";
+  const std::string out =
+      capture_output(in_dir + "shot " + asset("simple_pendulum.json") + " --out s.png 2>&1; echo \"exit=$?\"");
+  CHECK(out.find("exit=1") != std::string::npos);
+  CHECK(out.find("cannot load the window") != std::string::npos);
+  CHECK(out.find("truncated or damaged") != std::string::npos);
+  CHECK(read_all(dir / "s.png") == "previous\n");
+  CHECK(temporaries(dir).empty());
+  int code = -1;
+  capture_output(in_dir + "run " + asset("simple_pendulum.json") + " --steps 5 --quiet 2>&1", &code);
+  CHECK(code == 0);
+}
 #endif
 
 TEST_CASE("one file by two spellings is refused with exit code 2 and nothing is written") {
