@@ -8,6 +8,8 @@
 // slip's force stays inside the cone and otherwise slides with a friction force of exactly μ times the normal one.
 // The rows start from their multipliers of the last substep (a resting pile is then already in balance and takes a
 // sweep or two); the result does not depend on that start beyond the tolerance.
+#include <Eigen/SparseCholesky>
+#include <Eigen/SparseCore>
 #include <algorithm>
 #include <cmath>
 
@@ -23,11 +25,19 @@ namespace {
 // stays cold and unfinished for good (its sweeps need ~height² from a cold start).
 constexpr double kWarmResidual = 1e-3;
 
-// One row's normal update at gap g (normal n, weight w): its multiplier λ ← max(0, λ − ω g / w), the particles moved
+// A subspace step after every kSubspaceEvery − 1 sweeps (it counts as one of the project()'s sweeps), and its
+// regularization: ε of each row's diagonal (subspace_step).
+constexpr int kSubspaceEvery = 6;
+constexpr double kRegularization = 1e-6;
+// At most this many a substep: a resting pile needs one to three; a pile still landing, whose contacts come and go,
+// gains little from more (a 1000-ball pile landing took 6 times as long a step with one every 6 sweeps).
+constexpr int kMaxSubspaceSteps = 3;
+
+// One row's normal update at gap g (normal n, weight w): its multiplier λ ← max(0, λ − g / w), the particles moved
 // by the change along ±n.
-void push(const ContactRow& row, double& lambda, double g, const Vec3& n, double w, double omega,
+void push(const ContactRow& row, double& lambda, double g, const Vec3& n, double w,
           std::span<const double> inv_mass, std::vector<Vec3>& x) {
-  const double next = std::max(0.0, lambda - omega * g / w);
+  const double next = std::max(0.0, lambda - g / w);
   const double change = next - lambda;
   if (change == 0.0) return;
   lambda = next;
@@ -69,7 +79,7 @@ void ContactSet::apply_warm(std::span<const double> inv_mass, std::vector<Vec3>&
 }
 
 double ContactSet::sweep(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x,
-                         double omega, bool backward) {
+                         bool backward) {
   double worst = 0.0;
   const std::size_t m = rows.size();
   for (std::size_t t = 0; t < m; ++t) {
@@ -80,13 +90,154 @@ double ContactSet::sweep(std::span<const double> inv_mass, std::span<const Vec3>
     const double g = gap(row, x, n) - row.allowed;
     const double residual = row.lambda > 0.0 ? std::abs(g) : std::max(0.0, -g);
     if (!(residual <= worst * row.scale)) worst = residual / row.scale;  // NaN wins
-    push(row, row.lambda, g, n, w, omega, inv_mass, x);
+    push(row, row.lambda, g, n, w, inv_mass, x);
     if (row.friction > 0.0 || row.lambda_t != Vec3(0.0)) {
       const double moved = friction_update(row, n, w, inv_mass, q, x);
       if (!(moved <= worst * row.scale)) worst = moved / row.scale;
     }
   }
   return worst;
+}
+
+// Subspace minimization (Silcowitz, Niebe & Erleben 2010, "Projected Gauss–Seidel subspace minimization"): Newton
+// on the rows that push, as equalities — each normal row at its gap, C − allowed = 0, and each contact that sticks
+// (|λ_t| < μ λ) along its tangents at no slip since q — in one linear solve (J W Jᵀ + ε D) δλ = −r. One solve fixes
+// what Gauss–Seidel needs a pile's height squared of sweeps for; the sweeps that follow drop the rows that would pull,
+// take in those left overlapping and put back on the friction cone what left it. ε = 1e-6 of each row's diagonal
+// keeps the matrix positive definite where a pile's contacts are redundant (more rows than a ball has directions):
+// a jammed row of balls wall to wall has a multiplier only up to such a combination.
+bool ContactSet::subspace_step(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x) {
+  sub_.clear();
+  double worst = 0.0;
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const ContactRow& row = rows[k];
+    const double w = weight(row, inv_mass);
+    if (!(row.lambda > 0.0) || w == 0.0) continue;
+    SubspaceRow normal{static_cast<int>(k), Vec3(0.0), 0.0, true};
+    normal.residual = -(gap(row, x, normal.direction) - row.allowed);
+    worst = std::max(worst, std::abs(normal.residual) / row.scale);
+    sub_.push_back(normal);
+    if (row.friction > 0.0 && glm::length(row.lambda_t) < row.friction * row.lambda * (1.0 - 1e-9)) {
+      const Vec3 n = normal.direction;
+      const Vec3 slip = (x[row.a] - q[row.a]) - (row.b >= 0 ? x[row.b] - q[row.b] : Vec3(0.0));
+      // Tangents: in the plane of a 2D scene one; in 3D two, orthonormal to n.
+      Vec3 t1 = dimension == 2 ? Vec3(-n.y, n.x, 0.0)
+                               : glm::normalize(std::abs(n.x) < 0.6 ? glm::cross(n, Vec3(1, 0, 0)) : glm::cross(n, Vec3(0, 1, 0)));
+      for (int d = 0; d < (dimension == 2 ? 1 : 2); ++d) {
+        const Vec3 t = d == 0 ? t1 : glm::cross(n, t1);
+        SubspaceRow tangent{static_cast<int>(k), t, -glm::dot(slip, t), false};
+        worst = std::max(worst, std::abs(tangent.residual) / row.scale);
+        sub_.push_back(tangent);
+      }
+    }
+  }
+  const int m = static_cast<int>(sub_.size());
+  if (m == 0 || !(worst > tol)) return false;
+  const std::size_t n = x.size();
+  // The subspace rows at each particle (CSR), with the sign of the particle's gradient.
+  slot_start_.assign(n + 1, 0);
+  for (const SubspaceRow& r : sub_) {
+    ++slot_start_[rows[r.row].a + 1];
+    if (rows[r.row].b >= 0) ++slot_start_[rows[r.row].b + 1];
+  }
+  for (std::size_t i = 0; i < n; ++i) slot_start_[i + 1] += slot_start_[i];
+  slot_row_.resize(slot_start_[n]);
+  {
+    std::vector<int> fill(slot_start_.begin(), slot_start_.end() - 1);
+    for (int t = 0; t < m; ++t) {
+      const ContactRow& row = rows[sub_[t].row];
+      slot_row_[fill[row.a]++] = t + 1;  // +: particle a; −: particle b
+      if (row.b >= 0) slot_row_[fill[row.b]++] = -(t + 1);
+    }
+  }
+  triplets_.clear();
+  for (std::size_t i = 0; i < n; ++i) {
+    const double w = inv_mass[i];
+    if (w == 0.0) continue;
+    for (int u = slot_start_[i]; u < slot_start_[i + 1]; ++u) {
+      const int tu = std::abs(slot_row_[u]) - 1;
+      const Vec3 gu = slot_row_[u] > 0 ? sub_[tu].direction : -sub_[tu].direction;
+      for (int v = slot_start_[i]; v < slot_start_[i + 1]; ++v) {
+        const int tv = std::abs(slot_row_[v]) - 1;
+        if (tv > tu) continue;  // the lower triangle
+        const Vec3 gv = slot_row_[v] > 0 ? sub_[tv].direction : -sub_[tv].direction;
+        triplets_.emplace_back(tu, tv, w * glm::dot(gu, gv) * (tu == tv ? 1.0 + kRegularization : 1.0));
+      }
+    }
+  }
+  Eigen::SparseMatrix<double> matrix(m, m);
+  matrix.setFromTriplets(triplets_.begin(), triplets_.end());
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower> ldlt(matrix);
+  if (ldlt.info() != Eigen::Success) return false;
+  Eigen::VectorXd rhs(m);
+  for (int t = 0; t < m; ++t) rhs[t] = sub_[t].residual;
+  const Eigen::VectorXd delta = ldlt.solve(rhs);
+  for (int t = 0; t < m; ++t)
+    if (!std::isfinite(delta[t])) return false;
+  // The complementarity error of the subspace rows: a normal row's gap where it pushes, its overlap where it does
+  // not; a tangent's slip while its contact pushes.
+  const auto merit = [&] {
+    double error = 0.0;
+    for (const SubspaceRow& r : sub_) {
+      const ContactRow& row = rows[r.row];
+      double e = 0.0;
+      if (r.normal) {
+        Vec3 normal;
+        const double g = gap(row, x, normal) - row.allowed;
+        e = row.lambda > 0.0 ? std::abs(g) : std::max(0.0, -g);
+      } else if (row.lambda > 0.0) {
+        const Vec3 slip = (x[row.a] - q[row.a]) - (row.b >= 0 ? x[row.b] - q[row.b] : Vec3(0.0));
+        e = std::abs(glm::dot(slip, r.direction));
+      }
+      error = std::max(error, e / row.scale);
+    }
+    return error;
+  };
+  // Moves the multipliers by `scale` δλ — normal ones kept ≥ 0 — and the particles by what actually changed.
+  applied_.resize(m);
+  const auto apply = [&](double scale) {
+    for (int t = 0; t < m; ++t) {
+      ContactRow& row = rows[sub_[t].row];
+      double change = scale * delta[t];
+      if (sub_[t].normal) {
+        change = std::max(0.0, row.lambda + change) - row.lambda;
+        row.lambda += change;
+      } else {
+        row.lambda_t += change * sub_[t].direction;
+      }
+      applied_[t] = change;
+      x[row.a] += (inv_mass[row.a] * change) * sub_[t].direction;
+      if (row.b >= 0) x[row.b] -= (inv_mass[row.b] * change) * sub_[t].direction;
+    }
+  };
+  const auto undo = [&] {
+    for (int t = 0; t < m; ++t) {
+      ContactRow& row = rows[sub_[t].row];
+      if (sub_[t].normal)
+        row.lambda -= applied_[t];
+      else
+        row.lambda_t -= applied_[t] * sub_[t].direction;
+    }
+    x = saved_x_;
+  };
+  saved_x_ = x;
+  // The whole step, multipliers that would pull held at zero (projected, as Gauss–Seidel does); kept if it brought
+  // the error down. Else the ratio test of an active-set method: only as far as the first normal multiplier it brings
+  // to zero (where the pile's contacts are redundant and their gaps inconsistent, δλ is large along the redundancy,
+  // and projecting it moves particles far).
+  apply(1.0);
+  if (merit() < worst) return true;
+  undo();
+  double alpha = 1.0;
+  for (int t = 0; t < m; ++t) {
+    const double lambda = rows[sub_[t].row].lambda;
+    if (sub_[t].normal && delta[t] < 0.0 && lambda + alpha * delta[t] < 0.0) alpha = lambda / -delta[t];
+  }
+  if (!(alpha > 0.0)) return false;
+  apply(alpha);
+  if (merit() < worst) return true;
+  undo();
+  return false;
 }
 
 int ContactSet::project(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x,
@@ -103,23 +254,29 @@ int ContactSet::project(std::span<const double> inv_mass, std::span<const Vec3> 
   if (warm) apply_warm(inv_mass, x);
   converged = rows.empty();
   int sweeps = 0;
-  // Successive over-relaxation once plain Gauss–Seidel shows its rate ρ (a pile of balls: ρ → 1 as the pile grows,
-  // and the sweeps needed grow as its height squared): ω = 2 / (1 + √(1 − ρ)), the optimum for such systems, brings
-  // them down to about the height. Forward and backward sweeps alternate (load travels both ways in a pile). The
-  // solution does not depend on ω: every sweep keeps λ ≥ 0 and stops only at C ≥ 0, C λ = 0 to the tolerance.
-  double omega = 1.0, first = 0.0, previous = INFINITY, residual = 0.0;
+  // Gauss–Seidel sweeps, forward and backward in turn (load travels both ways in a pile), and every kSubspaceEvery-th
+  // step a subspace step (subspace_step): a pile of balls, whose sweeps alone need its height squared (a 20-ball-high
+  // pile of 400 did not finish within 100 sweeps and was left overlapping by 0.2 % of a radius), finishes in a few
+  // of each. The solution does not depend on the mix: every step keeps λ ≥ 0, and the loop stops only at C ≥ 0,
+  // C λ = 0 to the tolerance.
+  double residual = 0.0;
+  int interval = kSubspaceEvery, next_subspace = kSubspaceEvery, subspace_steps = 0;
   while (!converged && sweeps < max_sweeps) {
-    residual = sweep(inv_mass, q, x, omega, sweeps % 2 == 1);
+    residual = sweep(inv_mass, q, x, sweeps % 2 == 1);
     ++sweeps;
     converged = residual <= tol;
-    if (sweeps == 4) first = residual;
-    if (sweeps == 12 && first > 0.0 && residual > 0.0 && residual < first) {
-      const double rho = std::pow(residual / first, 1.0 / 8.0);
-      omega = std::clamp(2.0 / (1.0 + std::sqrt(1.0 - rho)), 1.0, 1.9);
+    // Only with room for the sweeps after it: they drop what it left pulling and put friction back in its cone; a
+    // step they cannot follow left a pile stopped at 8 sweeps gaining energy. A step that did not bring the error
+    // down (a pile still landing: its contacts come and go) waits twice as long for the next: each costs a sparse
+    // factorization.
+    if (!converged && sweeps == next_subspace && sweeps + kSubspaceEvery <= max_sweeps &&
+        subspace_steps < kMaxSubspaceSteps) {
+      ++subspace_steps;
+      interval = subspace_step(inv_mass, q, x) ? kSubspaceEvery : 2 * interval;
+      ++sweeps;
+      next_subspace = sweeps + interval - 1;
     }
-    if (omega > 1.0 && sweeps > 12 && residual > 4.0 * previous) omega = 1.0;  // diverging: back to Gauss–Seidel
-    previous = residual;
-    if (deadline && sweeps % 8 == 0 && std::chrono::steady_clock::now() > *deadline) break;
+    if (deadline && sweeps % 8 < 2 && std::chrono::steady_clock::now() > *deadline) break;
   }
   overlap_left = carried || !converged;
   finished = converged || residual <= kWarmResidual;
@@ -146,7 +303,7 @@ int ContactSet::stabilize(std::span<const double> inv_mass, std::vector<Vec3>& x
       const double g = gap(row, x, n);
       const double residual = push_[k] > 0.0 ? std::abs(g) : std::max(0.0, -g);
       if (!(residual <= worst * row.scale)) worst = residual / row.scale;
-      push(row, push_[k], g, n, w, 1.0, inv_mass, x);
+      push(row, push_[k], g, n, w, inv_mass, x);
     }
     done = worst <= tol;
     if (deadline && sweeps % 8 == 7 && std::chrono::steady_clock::now() > *deadline) break;

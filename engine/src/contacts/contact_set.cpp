@@ -250,6 +250,7 @@ void ContactSet::restart_substep() {
 void ContactSet::gather(const Model& model, const State& state, const Settings& settings, double step) {
   h = step;
   tol = tolerance(settings);
+  dimension = model.dimension();
   rows.clear();
   constraints_.clear();
   restart_substep();  // no rows yet: the impacts' results and the flags

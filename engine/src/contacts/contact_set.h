@@ -21,6 +21,8 @@
 #include <span>
 #include <vector>
 
+#include <Eigen/SparseCore>
+
 #include "lagrange/constraint.h"
 #include "lagrange/model.h"
 #include "lagrange/settings.h"
@@ -95,7 +97,7 @@ class ContactSet {
   // |λ_t| ≤ μ λ (the slip measured from q), moving x. Returns the largest complementarity residual over the rows,
   // relative to their scale: |C| where λ > 0, max(0, −C) where λ = 0, and the friction multipliers' change.
   double sweep(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x,
-               double omega = 1.0, bool backward = false);
+               bool backward = false);
   // x moved by every row's warm multipliers (the start of the iteration).
   void apply_warm(std::span<const double> inv_mass, std::vector<Vec3>& x) const;
   // Sweeps until the residual is below the contact tolerance or `max_sweeps` ran; returns the sweeps and sets
@@ -109,6 +111,8 @@ class ContactSet {
   // when needed (`overlap_left`), for at most `max_sweeps` sweeps (the solver's own: with a quarter of them, a
   // 2000-ball pile sagged by 11 % of a radius instead of 3 %); returns the sweeps.
   int stabilize(std::span<const double> inv_mass, std::vector<Vec3>& x, int max_sweeps);
+  // One subspace-minimization step of project(): Newton on the rows that push (contact_projection.cpp).
+  bool subspace_step(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x);
   bool overlap_left = false;  // project() left rows below their gap (or held some at an overlap): stabilize() has work
   // Whether the last projection of the rows converged. Only then are its multipliers forces: kept for the next
   // substep's warm start (record) and given to SHAKE's second half kick. A pile's unfinished multipliers are out of
@@ -137,6 +141,7 @@ class ContactSet {
   std::vector<ObstacleFace> faces;
   double tol = 1e-8;  // tolerance(settings)
   double h = 0.0;     // the substep being solved
+  int dimension = 3;  // the model's (2: one tangent per contact, 3: two)
   // The world's wall-clock deadline (the window's frame budget, bench's --budget): project()'s sweeps stop there,
   // unconverged (a failure), as the solvers' own iterations do.
   std::optional<std::chrono::steady_clock::time_point> deadline;
@@ -168,6 +173,18 @@ class ContactSet {
   std::vector<double> margin_;
   std::vector<Vec3> force_;
   std::vector<double> push_;  // stabilize()'s multipliers
+  // subspace_step()'s scratch: the rows that push, the rows at each particle, their normals and residuals.
+  struct SubspaceRow {
+    int row;
+    Vec3 direction;   // the gradient on particle a: the normal, or a tangent
+    double residual;  // −(C − allowed), or −(the slip along the tangent)
+    bool normal;
+  };
+  std::vector<SubspaceRow> sub_;
+  std::vector<int> slot_start_, slot_row_;
+  std::vector<Vec3> saved_x_;
+  std::vector<double> applied_;
+  std::vector<Eigen::Triplet<double>> triplets_;
   // Impact-stage scratch (impacts.cpp).
   std::vector<double> seg_t_;
   std::vector<Vec3> seg_p_, seg_u_, accel_, at_;
