@@ -124,12 +124,18 @@ TEST_CASE("a link planted at the output during a recording is left as it is, and
   CHECK(temporaries(dir).empty());
 }
 
-TEST_CASE("a truncated video module beside the program is a clean exit 1, not SIGBUS") {
-  const fs::path dir = fresh_dir("module");
+// A fresh folder holding a copy of the program and the first 1000 bytes of its module `module` (a copy cut short).
+fs::path program_with_truncated_module(const std::string& name, const std::string& module) {
+  const fs::path dir = fresh_dir(name);
   fs::copy_file(LAGRANGE_EXE, dir / "lagrange-lab");
-  const std::string module = read_all(fs::path(LAGRANGE_EXE).parent_path() / "lagrange-video.so");
-  REQUIRE(module.size() > 10'000);
-  write_all(dir / "lagrange-video.so", module.substr(0, 1000));
+  const std::string whole = read_all(fs::path(LAGRANGE_EXE).parent_path() / module);
+  REQUIRE(whole.size() > 10'000);
+  write_all(dir / module, whole.substr(0, 1000));
+  return dir;
+}
+
+TEST_CASE("a truncated video module beside the program is a clean exit 1, not SIGBUS") {
+  const fs::path dir = program_with_truncated_module("module", "lagrange-video.so");
   write_all(dir / "clip.mp4", "previous\n");
   const std::string command = "cd " + quote(dir) + " && ./lagrange-lab record " + asset("simple_pendulum.json") +
                               " --duration 0.2 --size 64x64 --out clip.mp4 2>&1; echo \"exit=$?\"";
@@ -165,11 +171,7 @@ TEST_CASE("the headless commands start without the window's libraries, and the c
 }
 
 TEST_CASE("a truncated window module beside the program: the drawing commands exit 1 cleanly and run is untouched") {
-  const fs::path dir = fresh_dir("window-module");
-  fs::copy_file(LAGRANGE_EXE, dir / "lagrange-lab");
-  const std::string module = read_all(fs::path(LAGRANGE_EXE).parent_path() / "lagrange-window.so");
-  REQUIRE(module.size() > 10'000);
-  write_all(dir / "lagrange-window.so", module.substr(0, 1000));
+  const fs::path dir = program_with_truncated_module("window-module", "lagrange-window.so");
   write_all(dir / "s.png", "previous\n");
   const std::string in_dir = "cd " + quote(dir) + " && ./lagrange-lab ";
   const std::string out =

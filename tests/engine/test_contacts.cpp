@@ -33,6 +33,28 @@ Settings contact_settings(const char* solver = "projection", Vec3 gravity = {0.0
   return s;
 }
 
+// A pile to be: columns² balls of 1 cm and 10 g on a loose square grid (2.2 radii apart, jittered by 5 % of a radius)
+// in a 2D box `columns` grid cells wide and twice as tall, e = 0, μ = 0.3.
+constexpr double kPileRadius = 0.01;
+void add_pile(World& world, int columns, unsigned seed) {
+  const double r = kPileRadius, spacing = 2.2 * r;
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<double> jitter(-0.05 * r, 0.05 * r);
+  for (int k = 0; k < columns * columns; ++k)
+    world.add_particle({.position = {(k % columns + 0.5) * spacing + jitter(random), 1.05 * r + (k / columns) * spacing, 0.0},
+                        .mass = 0.01,
+                        .radius = r});
+  ContactSettings contacts;
+  contacts.given = true;
+  contacts.friction = 0.3;
+  Obstacle box;
+  box.shape = ObstacleShape::Box;
+  box.min = Vec3(0.0, 0.0, 0.0);
+  box.max = Vec3(columns * spacing, 2.0 * columns * spacing, 0.0);
+  contacts.obstacles.push_back(box);
+  world.model().set_contacts(contacts);
+}
+
 Obstacle plane(Vec3 point, Vec3 normal) {
   Obstacle o;
   o.shape = ObstacleShape::Plane;
@@ -442,23 +464,9 @@ TEST_CASE("a pile whose contact sweeps stop short never gains energy: it sags, i
     Settings settings = contact_settings(solver.c_str());
     settings.max_iterations = 8;
     World world(2, settings);
-    const double r = 0.01, spacing = 2.2 * r;
-    const int columns = 26, n = columns * columns;
-    std::mt19937 random(7);
-    std::uniform_real_distribution<double> jitter(-0.05 * r, 0.05 * r);
-    for (int k = 0; k < n; ++k)
-      world.add_particle({.position = {(k % columns + 0.5) * spacing + jitter(random), 1.05 * r + (k / columns) * spacing, 0.0},
-                          .mass = 0.01,
-                          .radius = r});
-    ContactSettings contacts;
-    contacts.given = true;
-    contacts.friction = 0.3;
-    Obstacle box;
-    box.shape = ObstacleShape::Box;
-    box.min = Vec3(0.0, 0.0, 0.0);
-    box.max = Vec3(columns * spacing, 2.0 * columns * spacing, 0.0);
-    contacts.obstacles.push_back(box);
-    world.model().set_contacts(contacts);
+    const double r = kPileRadius, spacing = 2.2 * r;
+    const int columns = 26;
+    add_pile(world, columns, 7);
     const double top = 1.05 * r + (columns - 1) * spacing, fastest = std::sqrt(2.0 * kG * top);
     const double e0 = world.energy().total();
     double highest = e0, speed = 0.0;
@@ -487,23 +495,10 @@ TEST_CASE("a pile 20 balls high with friction finishes every substep within the 
   for (const std::string solver : {"projection"}) {
     CAPTURE(solver);
     World world(2, contact_settings(solver.c_str()));
-    const double r = 0.01, spacing = 2.2 * r;
+    const double r = kPileRadius, spacing = 2.2 * r;
     const int columns = 20, n = columns * columns;
-    std::mt19937 random(11);
-    std::uniform_real_distribution<double> jitter(-0.05 * r, 0.05 * r);
-    for (int k = 0; k < n; ++k)
-      world.add_particle({.position = {(k % columns + 0.5) * spacing + jitter(random), 1.05 * r + (k / columns) * spacing, 0.0},
-                          .mass = 0.01,
-                          .radius = r});
-    ContactSettings contacts;
-    contacts.given = true;
-    contacts.friction = 0.3;
-    Obstacle box;
-    box.shape = ObstacleShape::Box;
-    box.min = Vec3(0.0, 0.0, 0.0);
-    box.max = Vec3(columns * spacing, 2.0 * columns * spacing, 0.0);
-    contacts.obstacles.push_back(box);
-    world.model().set_contacts(contacts);
+    add_pile(world, columns, 11);
+    const double width = columns * spacing;
     const double e0 = world.energy().total();
     long failures = 0;
     double deepest = 0.0;
@@ -513,7 +508,7 @@ TEST_CASE("a pile 20 balls high with friction finishes every substep within the 
       const auto& x = world.state().position;
       for (int i = 0; i < n; ++i) {
         for (int j = i + 1; j < n; ++j) deepest = std::max(deepest, 2.0 * r - glm::length(x[i] - x[j]));
-        deepest = std::max({deepest, r - x[i].x, x[i].x + r - box.max.x, r - x[i].y});
+        deepest = std::max({deepest, r - x[i].x, x[i].x + r - width, r - x[i].y});
       }
     }
     CHECK(failures == 0);
