@@ -29,9 +29,10 @@ constexpr double kWarmResidual = 1e-3;
 // regularization: ε of each row's diagonal (subspace_step).
 constexpr int kSubspaceEvery = 6;
 constexpr double kRegularization = 1e-6;
-// At most this many a substep: a resting pile needs one to three; a pile still landing, whose contacts come and go,
-// gains little from more (a 1000-ball pile landing took 6 times as long a step with one every 6 sweeps).
-constexpr int kMaxSubspaceSteps = 3;
+// A subspace step that does not divide the rows' worst error by 10 is the substep's last: a resting pile's each gain
+// orders of magnitude, a pile still landing (its contacts come and go) gains little from them, and each is a sparse
+// factorization (a 1000-ball pile landing took 6 times as long a step with one every 6 sweeps).
+constexpr double kProductiveGain = 0.1;
 
 // One row's normal update at gap g (normal n, weight w): its multiplier λ ← max(0, λ − g / w), the particles moved
 // by the change along ±n.
@@ -106,7 +107,7 @@ double ContactSet::sweep(std::span<const double> inv_mass, std::span<const Vec3>
 // take in those left overlapping and put back on the friction cone what left it. ε = 1e-6 of each row's diagonal
 // keeps the matrix positive definite where a pile's contacts are redundant (more rows than a ball has directions):
 // a jammed row of balls wall to wall has a multiplier only up to such a combination.
-bool ContactSet::subspace_step(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x) {
+double ContactSet::subspace_step(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x) {
   sub_.clear();
   double worst = 0.0;
   for (std::size_t k = 0; k < rows.size(); ++k) {
@@ -132,7 +133,7 @@ bool ContactSet::subspace_step(std::span<const double> inv_mass, std::span<const
     }
   }
   const int m = static_cast<int>(sub_.size());
-  if (m == 0 || !(worst > tol)) return false;
+  if (m == 0 || !(worst > tol)) return 1.0;
   const std::size_t n = x.size();
   // The subspace rows at each particle (CSR), with the sign of the particle's gradient.
   slot_start_.assign(n + 1, 0);
@@ -168,12 +169,12 @@ bool ContactSet::subspace_step(std::span<const double> inv_mass, std::span<const
   Eigen::SparseMatrix<double> matrix(m, m);
   matrix.setFromTriplets(triplets_.begin(), triplets_.end());
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower> ldlt(matrix);
-  if (ldlt.info() != Eigen::Success) return false;
+  if (ldlt.info() != Eigen::Success) return 1.0;
   Eigen::VectorXd rhs(m);
   for (int t = 0; t < m; ++t) rhs[t] = sub_[t].residual;
   const Eigen::VectorXd delta = ldlt.solve(rhs);
   for (int t = 0; t < m; ++t)
-    if (!std::isfinite(delta[t])) return false;
+    if (!std::isfinite(delta[t])) return 1.0;
   // The complementarity error of the subspace rows: a normal row's gap where it pushes, its overlap where it does
   // not; a tangent's slip while its contact pushes.
   const auto merit = [&] {
@@ -226,18 +227,18 @@ bool ContactSet::subspace_step(std::span<const double> inv_mass, std::span<const
   // to zero (where the pile's contacts are redundant and their gaps inconsistent, δλ is large along the redundancy,
   // and projecting it moves particles far).
   apply(1.0);
-  if (merit() < worst) return true;
+  if (const double after = merit(); after < worst) return after / worst;
   undo();
   double alpha = 1.0;
   for (int t = 0; t < m; ++t) {
     const double lambda = rows[sub_[t].row].lambda;
     if (sub_[t].normal && delta[t] < 0.0 && lambda + alpha * delta[t] < 0.0) alpha = lambda / -delta[t];
   }
-  if (!(alpha > 0.0)) return false;
+  if (!(alpha > 0.0)) return 1.0;
   apply(alpha);
-  if (merit() < worst) return true;
+  if (const double after = merit(); after < worst) return after / worst;
   undo();
-  return false;
+  return 1.0;
 }
 
 int ContactSet::project(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x,
@@ -260,21 +261,18 @@ int ContactSet::project(std::span<const double> inv_mass, std::span<const Vec3> 
   // of each. The solution does not depend on the mix: every step keeps λ ≥ 0, and the loop stops only at C ≥ 0,
   // C λ = 0 to the tolerance.
   double residual = 0.0;
-  int interval = kSubspaceEvery, next_subspace = kSubspaceEvery, subspace_steps = 0;
+  int next_subspace = kSubspaceEvery;
+  bool idle = false;
   while (!converged && sweeps < max_sweeps) {
     residual = sweep(inv_mass, q, x, sweeps % 2 == 1);
     ++sweeps;
     converged = residual <= tol;
     // Only with room for the sweeps after it: they drop what it left pulling and put friction back in its cone; a
-    // step they cannot follow left a pile stopped at 8 sweeps gaining energy. A step that did not bring the error
-    // down (a pile still landing: its contacts come and go) waits twice as long for the next: each costs a sparse
-    // factorization.
-    if (!converged && sweeps == next_subspace && sweeps + kSubspaceEvery <= max_sweeps &&
-        subspace_steps < kMaxSubspaceSteps) {
-      ++subspace_steps;
-      interval = subspace_step(inv_mass, q, x) ? kSubspaceEvery : 2 * interval;
+    // step they cannot follow left a pile stopped at 8 sweeps gaining energy. After an idle one, none (kProductiveGain).
+    if (!converged && sweeps == next_subspace && sweeps + kSubspaceEvery <= max_sweeps && !idle) {
+      idle = subspace_step(inv_mass, q, x) > kProductiveGain;
       ++sweeps;
-      next_subspace = sweeps + interval - 1;
+      next_subspace = sweeps + kSubspaceEvery - 1;
     }
     if (deadline && sweeps % 8 < 2 && std::chrono::steady_clock::now() > *deadline) break;
   }

@@ -111,8 +111,9 @@ class ContactSet {
   // when needed (`overlap_left`), for at most `max_sweeps` sweeps (the solver's own: with a quarter of them, a
   // 2000-ball pile sagged by 11 % of a radius instead of 3 %); returns the sweeps.
   int stabilize(std::span<const double> inv_mass, std::vector<Vec3>& x, int max_sweeps);
-  // One subspace-minimization step of project(): Newton on the rows that push (contact_projection.cpp).
-  bool subspace_step(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x);
+  // One subspace-minimization step of project(): Newton on the rows that push (contact_projection.cpp). Returns the
+  // factor by which it lowered the rows' worst error (< 1), or 1 when it was not taken.
+  double subspace_step(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x);
   bool overlap_left = false;  // project() left rows below their gap (or held some at an overlap): stabilize() has work
   // Whether the last projection of the rows converged. Only then are its multipliers forces: kept for the next
   // substep's warm start (record) and given to SHAKE's second half kick. A pile's unfinished multipliers are out of
