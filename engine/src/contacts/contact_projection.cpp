@@ -46,12 +46,17 @@ void push(const ContactRow& row, double& lambda, double g, const Vec3& n, double
   if (row.b >= 0) x[row.b] -= (inv_mass[row.b] * change) * n;
 }
 
+// How far the contact's particles have moved against each other since q (the start of the substep).
+Vec3 slip_of(const ContactRow& row, std::span<const Vec3> q, std::span<const Vec3> x) {
+  return (x[row.a] - q[row.a]) - (row.b >= 0 ? x[row.b] - q[row.b] : Vec3(0.0));
+}
+
 // The tangential part of the friction update of one row; returns its change (N·s²) times w, in metres.
 double friction_update(ContactRow& row, const Vec3& n, double w, std::span<const double> inv_mass,
                        std::span<const Vec3> q, std::vector<Vec3>& x) {
   Vec3 target(0.0);
   if (row.friction > 0.0 && row.lambda > 0.0) {
-    const Vec3 slip = (x[row.a] - q[row.a]) - (row.b >= 0 ? x[row.b] - q[row.b] : Vec3(0.0));
+    const Vec3 slip = slip_of(row, q, x);
     const Vec3 slip_t = slip - glm::dot(slip, n) * n;
     target = row.lambda_t - slip_t / w;
     target -= glm::dot(target, n) * n;  // stays in the tangent plane as the normal turns
@@ -120,7 +125,7 @@ double ContactSet::subspace_step(std::span<const double> inv_mass, std::span<con
     sub_.push_back(normal);
     if (row.friction > 0.0 && glm::length(row.lambda_t) < row.friction * row.lambda * (1.0 - 1e-9)) {
       const Vec3 n = normal.direction;
-      const Vec3 slip = (x[row.a] - q[row.a]) - (row.b >= 0 ? x[row.b] - q[row.b] : Vec3(0.0));
+      const Vec3 slip = slip_of(row, q, x);
       // Tangents: in the plane of a 2D scene one; in 3D two, orthonormal to n.
       Vec3 t1 = dimension == 2 ? Vec3(-n.y, n.x, 0.0)
                                : glm::normalize(std::abs(n.x) < 0.6 ? glm::cross(n, Vec3(1, 0, 0)) : glm::cross(n, Vec3(0, 1, 0)));
@@ -187,7 +192,7 @@ double ContactSet::subspace_step(std::span<const double> inv_mass, std::span<con
         const double g = gap(row, x, normal) - row.allowed;
         e = row.lambda > 0.0 ? std::abs(g) : std::max(0.0, -g);
       } else if (row.lambda > 0.0) {
-        const Vec3 slip = (x[row.a] - q[row.a]) - (row.b >= 0 ? x[row.b] - q[row.b] : Vec3(0.0));
+        const Vec3 slip = slip_of(row, q, x);
         e = std::abs(glm::dot(slip, r.direction));
       }
       error = std::max(error, e / row.scale);

@@ -174,7 +174,7 @@ class ContactSet {
   std::vector<double> margin_;
   std::vector<Vec3> force_;
   std::vector<double> push_;  // stabilize()'s multipliers
-  // subspace_step()'s scratch: the rows that push, the rows at each particle, their normals and residuals.
+  // subspace_step()'s scratch: its rows (normals and tangents), the rows at each particle, the state to undo a step.
   struct SubspaceRow {
     int row;
     Vec3 direction;   // the gradient on particle a: the normal, or a tangent
