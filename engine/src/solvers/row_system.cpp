@@ -111,11 +111,35 @@ void RowSystem::prepare(const RowSet& model) {
   for (int k = 0; k < m; ++k)
     if (twin_[k] >= 0) shadows_.push_back(k);
 
-  // Which rows touch each movable particle, and through which slot. Fixed particles couple nothing, nor do twins.
-  std::vector<std::vector<std::pair<int, int>>> touching(model.particle_count);
+  movable_.resize(model.particle_count);
+  for (std::size_t i = 0; i < model.particle_count; ++i) movable_[i] = !model.fixed(i);
+  pattern_ready_ = false;  // ensure_pattern(), at the first factorization: Newton's system may never need one
+  stream_chain_ = false;
+}
+
+void RowSystem::ensure_pattern() {
+  if (pattern_ready_) return;
+  pattern_ready_ = true;
+  const int m = rows_;
+  const std::size_t particles = movable_.size();
+  // Which rows touch each movable particle, and through which slot, as one array in particle order (a list per
+  // particle cost a hundred thousand allocations on a long chain). Fixed particles couple nothing, nor do twins.
+  std::vector<int> start(particles + 1, 0);
   for (int k = 0; k < m; ++k)
-    for (int s = 0; s < rows[k].count && twin_[k] < 0; ++s)
-      if (!model.fixed(rows[k].particle[s])) touching[rows[k].particle[s]].push_back({k, s});
+    for (int s = 0; s < row_count_[k] && twin_[k] < 0; ++s) {
+      const int p = particle_[static_cast<std::size_t>(k) * stride_ + s];
+      if (movable_[p]) ++start[p + 1];
+    }
+  for (std::size_t i = 0; i < particles; ++i) start[i + 1] += start[i];
+  std::vector<std::pair<int, int>> touching(start[particles]);
+  {
+    std::vector<int> next(start.begin(), start.end() - 1);
+    for (int k = 0; k < m; ++k)
+      for (int s = 0; s < row_count_[k] && twin_[k] < 0; ++s) {
+        const int p = particle_[static_cast<std::size_t>(k) * stride_ + s];
+        if (movable_[p]) touching[next[p]++] = {k, s};
+      }
+  }
 
   // Every (k, l, slots) a shared particle gives, sorted by the pair (k, l) and, within a pair, kept in the order
   // found: one flat array and one sort, where a map of lists cost a list per pair (a particle held by 2000 rows
@@ -126,13 +150,16 @@ void RowSystem::prepare(const RowSet& model) {
   };
   std::vector<Shared> shared;
   std::size_t total = 0;
-  for (const auto& list : touching) total += list.size() * (list.size() - 1) / 2;
+  for (std::size_t p = 0; p < particles; ++p) {
+    const std::size_t n = static_cast<std::size_t>(start[p + 1] - start[p]);
+    total += n * (n - (n > 0)) / 2;
+  }
   shared.reserve(total);
-  for (const auto& list : touching) {
-    for (std::size_t a = 0; a < list.size(); ++a)
-      for (std::size_t b = a + 1; b < list.size(); ++b) {
-        auto [k, sk] = list[a];
-        auto [l, sl] = list[b];
+  for (std::size_t p = 0; p < particles; ++p) {
+    for (int a = start[p]; a < start[p + 1]; ++a)
+      for (int b = a + 1; b < start[p + 1]; ++b) {
+        auto [k, sk] = touching[a];
+        auto [l, sl] = touching[b];
         if (k == l) continue;
         if (k > l) {
           std::swap(k, l);
@@ -142,8 +169,9 @@ void RowSystem::prepare(const RowSet& model) {
                           static_cast<unsigned char>(sl)});
       }
   }
-  // Deterministic order: same run, same bits.
-  std::stable_sort(shared.begin(), shared.end(), [](const Shared& a, const Shared& b) { return a.key < b.key; });
+  // Deterministic order: same run, same bits. Usually sorted already (rows in order along the particles).
+  if (!std::is_sorted(shared.begin(), shared.end(), [](const Shared& a, const Shared& b) { return a.key < b.key; }))
+    std::stable_sort(shared.begin(), shared.end(), [](const Shared& a, const Shared& b) { return a.key < b.key; });
   std::vector<std::pair<int, int>> pairs;
   for (std::size_t i = 0; i < shared.size(); ++i)
     if (i == 0 || shared[i].key != shared[i - 1].key)
@@ -162,7 +190,8 @@ void RowSystem::prepare(const RowSet& model) {
   }
   // A chain in natural order: row k joins particles k and k + 1, and rows couple only through the particle between
   // them (slot 1 of the one, slot 0 of the next), once.
-  stream_chain_ = chain_kernel() && m > 0 && model.particle_count == static_cast<std::size_t>(m) + 1;
+  stream_chain_ = all_rods_ && shadows_.empty() && linear_->bidiagonal_sub() != nullptr && m > 0 &&
+                  particles == static_cast<std::size_t>(m) + 1;
   for (int k = 0; stream_chain_ && k < m; ++k) stream_chain_ = rod_[k].a == k && rod_[k].b == k + 1;
   coupled_.assign(stream_chain_ ? m : 0, 0);
   for (const Coupling& c : couplings_) {
@@ -405,6 +434,7 @@ void RowSystem::velocity_rows(const RowSet& model, const RowGradients& grad, std
 
 int RowSystem::factorize(const RowGradients& left, const RowGradients& right_weighted,
                          std::span<const DiagonalTerm> extra) {
+  ensure_pattern();
   with_stride(stride_, [&](auto stride) {
     constexpr std::size_t S = stride;
     const Vec3* a = left.data();

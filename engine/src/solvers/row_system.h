@@ -118,7 +118,10 @@ class RowSystem {
   // factor is bidiagonal): one chord step fused into two passes over the rows. With δ = −A⁻¹c: λ += δ,
   // x += M⁻¹∇Cᵀδ (weighted), then c = C(x); returns max |C|/L and leaves δ in work. The same arithmetic as solve(), displace() and values()
   // except the order in which a shared particle sums its two rows' moves. Only when chain_kernel() is true.
-  bool chain_kernel() const { return all_rods_ && shadows_.empty() && linear_->bidiagonal_sub() != nullptr; }
+  bool chain_kernel() {
+    ensure_pattern();  // whether the factor is bidiagonal is known from the pattern's analysis
+    return all_rods_ && shadows_.empty() && linear_->bidiagonal_sub() != nullptr;
+  }
   // `own_factor`: with the factorization chain_setup() made (of its J) instead of the last factorize()'s;
   // `forward_done`: work already holds D⁻¹L⁻¹(−c) (chain_setup() leaves it so for the first step).
   double chain_chord_step(const RowGradients& weighted, std::vector<double>& c, std::vector<double>& lambda,
@@ -134,7 +137,10 @@ class RowSystem {
   // gains several digits more. work = D⁻¹L⁻¹(−c), the first step's forward half (forward_done). Returns max |C|/L
   // and the dependent rows of J in `dependent` (J is then not to be used: its pivots say nothing of ∇C(q)'s rank).
   // Only when stream_chain() is true.
-  bool stream_chain() const { return stream_chain_; }
+  bool stream_chain() {
+    ensure_pattern();
+    return stream_chain_;
+  }
   double chain_setup(const RowSet& model, std::span<const Vec3> q, std::span<const Vec3> x_star,
                      RowGradients& weighted, std::vector<double>& lambda, std::vector<Vec3>& x,
                      std::vector<double>& c, std::vector<double>& work, int& dependent);
@@ -175,6 +181,12 @@ class RowSystem {
   // couplings, gets A_kk = 1 and b_k = 0, so its multiplier is 0 (prepare()).
   std::vector<int> twin_, shadows_;
   bool twins_hold(const RowSet& model) const;
+  // The coupling pattern, its symbolic factorization and stream_chain_, built from the rows prepare() copied the
+  // first time they are needed (factorize(), stream_chain(), chain_kernel()): a projection whose chord converges
+  // never analyses Newton's system (half of a 100 000-link chain's start-up).
+  void ensure_pattern();
+  bool pattern_ready_ = false;
+  std::vector<char> movable_;  // per particle: not fixed (fixed particles couple no rows)
   std::vector<double*> diag_entry_;  // where A_kk goes in the factor's storage
   std::unique_ptr<LinearSolver> linear_;
 };
