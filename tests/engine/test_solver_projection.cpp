@@ -150,6 +150,40 @@ TEST_CASE("the Newton matrix matches finite differences of C(q* + M^-1 J(q)^T la
   }
 }
 
+TEST_CASE("the last substep's multipliers start the next projection: the lone roots' root, in fewer iterates") {
+  // A released chain of 5 cm links (the chain kernel's path) and a rigid triangle of 1 m rods swinging from a pin
+  // (the general path, assets/rigid_triangle.json). From the
+  // same state, one step from the lone roots (row forces cleared: no multipliers to start from) and one from the
+  // last substep's multipliers must reach the same root to the tolerance, the second with fewer iterates.
+  Settings settings = settings_for("projection", 1.0 / 240.0, {0.0, -9.81, 0.0});
+  settings.substeps = 1;  // one projection per step: the cleared state starts cold in every projection it takes
+  std::vector<World> worlds;
+  worlds.push_back(lagrange::test::chain(settings, 100, 0.05));
+  worlds.push_back(make_world(parse_scene(
+      R"({"dimension":2,"dt":0.004166666666666667,"substeps":1,"particles":[{"position":[0,0]},{"position":[1,0]},
+          {"position":[0.5,-0.8660254037844386]}],"constraints":[{"type":"pin","particle":0},{"type":"distance","particles":[0,1]},
+          {"type":"distance","particles":[1,2]},{"type":"distance","particles":[2,0]}]})",
+      "rigid triangle")));
+  for (World& warm : worlds) {
+    for (int step = 0; step < 30; ++step) warm.step();
+    REQUIRE(warm.stats().failures == 0);
+    World cold = warm;
+    State cleared = cold.state();
+    std::fill(cleared.row_force.begin(), cleared.row_force.end(), 0.0);
+    cold.restore(cleared);
+    warm.step();
+    cold.step();
+    CHECK(warm.stats().failures == 0);
+    CHECK(cold.stats().failures == 0);
+    CHECK(warm.stats().max_relative_violation < 1e-10);
+    CHECK(warm.stats().iterations < cold.stats().iterations);
+    double apart = 0.0;
+    for (std::size_t i = 0; i < warm.state().position.size(); ++i)
+      apart = std::max(apart, glm::length(warm.state().position[i] - cold.state().position[i]));
+    CHECK(apart < 1e-9 * 0.05);  // both at the rods' lengths to 1e-10: the same root, not a mirrored one
+  }
+}
+
 TEST_CASE("a whipping chain loses its linearization: the solver recovers and keeps every rod exact") {
   // 60 links released horizontally with one 1/30 s step: the free end turns far within a step.
   World world = lagrange::test::chain(settings_for("projection", 1.0 / 30.0, {0.0, -9.81, 0.0}), 60, 0.25);

@@ -20,7 +20,8 @@ namespace lagrange {
 class World;
 
 enum class IterateKind {
-  FirstGuess,     // projection: every row's own root along its fixed direction (seed 000), all at once
+  FirstGuess,     // projection: every row's own root along its fixed direction (seed 000), all at once, or the
+                  // last substep's multipliers when they are close (solver_projection.cpp)
   Chord,          // projection: λ ← λ − A⁻¹C with A = ∇C(q) M⁻¹ ∇C(q)ᵀ factored once (linear convergence)
   Newton,         // projection: the exact Jacobian ∇C(x) M⁻¹ ∇C(q)ᵀ (quadratic convergence near the root)
   Relinearized,   // projection: fast projection, the chord iteration again from the best iterate, along its gradients

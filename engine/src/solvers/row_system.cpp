@@ -278,7 +278,8 @@ double RowSystem::chain_chord_step(const RowGradients& weighted, std::vector<dou
 
 double RowSystem::chain_setup(const RowSet& model, std::span<const Vec3> q, std::span<const Vec3> x_star,
                               RowGradients& weighted, std::vector<double>& lambda, std::vector<Vec3>& x,
-                              std::vector<double>& c, std::vector<double>& work, int& dependent) {
+                              std::vector<double>& c, std::vector<double>& work, int& dependent,
+                              const double* guess) {
   const int m = rows_;
   const double* inv_mass = model.inv_mass.data();
   weighted.resize(m, 2);
@@ -317,16 +318,27 @@ double RowSystem::chain_setup(const RowSet& model, std::span<const Vec3> q, std:
     y = -c[k] - carry;
     z[k] = y * inv_d[k];
   };
+  // Row k's moves per unit multiplier, M⁻¹∇C_k(q), one row ahead of its root (which, with a guess, needs row k + 1's).
+  const auto direction = [&](int k) {
+    Vec3 ga, gb;
+    DistanceConstraint::evaluate_of(q[k], q[k + 1], rod_[k].length, ga, gb);
+    w[2 * k] = inv_mass[k] * ga;
+    w[2 * k + 1] = inv_mass[k + 1] * gb;
+  };
+  if (m > 0) direction(0);
   x[0] = x_star[0];
   for (int k = 0; k < m; ++k) {
-    const double length = rod_[k].length;
-    Vec3 ga, gb;
-    DistanceConstraint::evaluate_of(q[k], q[k + 1], length, ga, gb);
-    const Vec3 wa = inv_mass[k] * ga, wb = inv_mass[k + 1] * gb;
-    w[2 * k] = wa;
-    w[2 * k + 1] = wb;
-    // The lone root from x*, added to x (lone_roots()).
-    const std::optional<double> root = DistanceConstraint::lone_root_of(x_star[k], x_star[k + 1], wa, wb, length);
+    if (k + 1 < m) direction(k + 1);
+    const Vec3 wa = w[2 * k], wb = w[2 * k + 1];
+    // Row k's root from x* (lone_roots()), or, with a guess, from x* moved by its two neighbours' guessed multipliers:
+    // one Jacobi step from the guess, which on a chain (two neighbours a row) brings it closer to the root, and a
+    // rod alone gets its exact root as before.
+    Vec3 a = x_star[k], b = x_star[k + 1];
+    if (guess) {
+      if (k > 0) a += guess[k - 1] * w[2 * k - 1];
+      if (k + 1 < m) b += guess[k + 1] * w[2 * k + 2];
+    }
+    const std::optional<double> root = DistanceConstraint::lone_root_of(a, b, wa, wb, rod_[k].length);
     const double l = root && std::isfinite(*root) ? *root : 0.0;
     lambda[k] = l;
     x[k + 1] = x_star[k + 1];

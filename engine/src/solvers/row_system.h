@@ -129,8 +129,9 @@ class RowSystem {
                           bool forward_done = false) const;
   // A chain in its natural order (chain_kernel(), row k the rod from particle k to particle k + 1, particles
   // 0 .. m): the start of a projection from q in one pass over the rows. Writes weighted = M⁻¹∇C(q) (directions();
-  // the gradients themselves are not kept), lambda and x (the lone roots from x_star, x = x* + M⁻¹∇C(q)ᵀλ, as
-  // lone_roots()), c = C(x) (values()), and factors the chord matrix of this first guess x,
+  // the gradients themselves are not kept), lambda and x (the lone roots from x_star, as lone_roots(), or, given
+  // a `guess` of the multipliers, each row's root from x* moved by its neighbours' guesses; x = x* + M⁻¹∇C(q)ᵀλ), c = C(x) (values()), and factors the chord matrix of this
+  // first guess x,
   //     J = ∇C(x) M⁻¹ ∇C(q)ᵀ      (tridiagonal, unsymmetric: L D U, kept here for chain_chord_step's own_factor)
   // — the Newton matrix at x, where the symmetric ∇C(q) M⁻¹ ∇C(q)ᵀ differs from the Jacobian at the root by the
   // rods' turn over the whole substep, J differs by their turn from the first guess to the root, so each chord step
@@ -143,7 +144,8 @@ class RowSystem {
   }
   double chain_setup(const RowSet& model, std::span<const Vec3> q, std::span<const Vec3> x_star,
                      RowGradients& weighted, std::vector<double>& lambda, std::vector<Vec3>& x,
-                     std::vector<double>& c, std::vector<double>& work, int& dependent);
+                     std::vector<double>& c, std::vector<double>& work, int& dependent,
+                     const double* guess = nullptr);
   // LinearSolver::null_combination: per row, its weight in the dependencies the last factorization found.
   void null_combination(std::vector<double>& v) const { linear_->null_combination(v); }
 

@@ -5,7 +5,10 @@
 //     F(λ) = C(q* + M⁻¹ ∇C(q)ᵀ λ) = 0                                                      (seed 003; seed 000 `mu`)
 // The first guess is every row's own analytic root along its fixed direction, the smaller-magnitude one (seed 000):
 // the other root is the mirrored configuration (seed 003's discarded solution), and an iteration started near the
-// small root stays there. Then v' = (q' − q) / h.
+// small root stays there. Then v' = (q' − q) / h. When the last substep left multipliers (State::row_force · h²) that
+// already put every row within kReuseBelow of its length, they are the first guess instead: the forces change little
+// from one substep to the next, so the iteration starts a few digits closer to the same root (a released chain: one
+// chord step a substep instead of three). They are part of the state, so a saved state still continues bit for bit.
 //
 // The iteration (docs/physics.md, "How the projection is solved"). The Jacobian ∂F/∂λ = ∇C(q_λ) M⁻¹ ∇C(q)ᵀ is
 // sparse (rows sharing a particle couple) and unsymmetric, but within one substep it stays close to the symmetric
@@ -54,7 +57,8 @@ constexpr double kRelinearizedGain = 0.7;  // residual ratio of a whole re-linea
 class ProjectionSolver final : public Solver {
  public:
   void substep(StepContext& context, double h, StepStats& stats) override {
-    if (context.contacts || context.model.has_unilateral_rows()) {
+    warm_start_ = !(context.contacts || context.model.has_unilateral_rows());
+    if (!warm_start_) {
       unilateral_substep(context, h, stats);
       return;
     }
@@ -66,6 +70,10 @@ class ProjectionSolver final : public Solver {
   }
 
  private:
+  bool warm_start_ = false;          // the last substep's multipliers may start this one (substep())
+  double h_ = 0.0;                   // this substep's length (advance())
+  std::vector<double> last_lambda_;  // last_multipliers()
+  double warm_residual_ = 0.0;       // warm_guess()
   struct NewtonResult {
     bool converged = false;
     bool stopped = false;  // the deadline passed
@@ -73,6 +81,7 @@ class ProjectionSolver final : public Solver {
   };
 
   void advance(StepContext& context, double h, StepStats& stats, int depth) {
+    h_ = h;
     const State& particles = context.state;
     // The state's positions stay q until commit_positions(), so they serve as x0 without a copy.
     const std::vector<Vec3>& x0 = particles.position;
@@ -141,10 +150,20 @@ class ProjectionSolver final : public Solver {
         return held;
       }
     }
-    std::optional<Streamed> streamed;  // what chain_setup() found
+    std::optional<Streamed> streamed;  // what chain_setup() found, or the residual of the last substep's multipliers
+    // The last substep's multipliers as the first guess (see the header), for rows of one kind that a guess can
+    // serve: no compliant row (its guess is linear), no twin (its multiplier stays 0), and no unilateral row (an
+    // active set projects several times a substep, each time from another prediction).
+    const double* warm = warm_start_ && with_newton && soft_.empty() && system_.twins() == 0
+                             ? last_multipliers(context)
+                             : nullptr;
     if (stream) {
       int dependent = 0;
-      const double first = chord_system_.chain_setup(rows_, x0, x_star_, r0_, lambda_, x_, c_, delta_, dependent);
+      double first = chord_system_.chain_setup(rows_, x0, x_star_, r0_, lambda_, x_, c_, delta_, dependent, warm);
+      if (warm && !(first <= kReuseBelow)) {  // too far from this substep's root: the lone roots
+        dependent = 0;
+        first = chord_system_.chain_setup(rows_, x0, x_star_, r0_, lambda_, x_, c_, delta_, dependent);
+      }
       // The chain's chord matrix J is Newton's at the first guess: it serves when the first guess is close to the
       // root, as newton() reuses a factorization made there (kReuseBelow). Otherwise (a whip's tip turning far
       // within the substep, where J may lead to another root than Newton from q's chord finds), or when a pivot of J
@@ -153,6 +172,8 @@ class ProjectionSolver final : public Solver {
       streamed = Streamed{first, dependent == 0 && first <= kReuseBelow};
       if (!streamed->own_factor) system_.directions(rows_, x0, g0_, r0_);
       factored_at_q_ = false;  // the chord system's own factorization is not at q
+    } else if (warm && warm_guess()) {
+      streamed = Streamed{warm_residual_, false};
     } else {
       first_guess(context);
     }
@@ -225,6 +246,33 @@ class ProjectionSolver final : public Solver {
     }
   }
 
+  // λ_k = row_force_k · h² (the last substep's multipliers at this substep's length), or null where the state has
+  // none (no substep yet, or all forces 0: x* itself would be the guess, worse than the lone roots).
+  const double* last_multipliers(const StepContext& context) {
+    const std::vector<double>& force = context.state.row_force;
+    if (force.size() != rows_.rows.size()) return nullptr;
+    last_lambda_.resize(force.size());
+    bool any = false;
+    for (std::size_t k = 0; k < force.size(); ++k) {
+      last_lambda_[k] = force[k] * h_ * h_;
+      if (!std::isfinite(last_lambda_[k])) return nullptr;
+      any = any || last_lambda_[k] != 0.0;
+    }
+    return any ? last_lambda_.data() : nullptr;
+  }
+
+  // x = x* + M⁻¹G0ᵀλ for the last substep's multipliers, into lambda_, x_ and c_; true when every row is then within
+  // kReuseBelow of its length (the residual in warm_residual_), false for the lone roots instead. (Not the lone roots
+  // beside the others' multipliers, as on a chain: where four rods share a particle, as in cloth, that Jacobi step
+  // can amplify the guess's error up to about 3 times.)
+  bool warm_guess() {
+    lambda_ = last_lambda_;
+    x_ = x_star_;
+    system_.displace(rows_, r0_, lambda_, x_);
+    warm_residual_ = system_.values(rows_, x_, c_);
+    return warm_residual_ <= kReuseBelow;
+  }
+
   // Residual of the iterate in x_, lambda_ into c_; returns max |residual| / length scale.
   double residual(StepContext& context, bool with_gradients) {
     double r = with_gradients ? system_.evaluate(rows_, x_, c_, g_) : system_.values(rows_, x_, c_);
@@ -235,8 +283,9 @@ class ProjectionSolver final : public Solver {
   // convergence the result is in best_x_, best_lambda_; otherwise lambda_, x_ hold the best iterate for newton().
   // `at_q`: G0 = ∇C(q), whose factorization a second projection from the same q reuses. `frozen`: held particles'
   // weights are zero (project's freeze_held).
-  // `streamed`: chain_setup() left the first guess's residual and its c_, and, with own_factor, the factorization of
-  // the chord matrix at the first guess and the forward half of the first chord step in delta_.
+  // `streamed`: chain_setup() or warm_guess() left the first guess's residual and its c_, and, with own_factor
+  // (chain_setup() only), the factorization of the chord matrix at the first guess and the forward half of the first
+  // chord step in delta_.
   struct Streamed {
     double residual;
     bool own_factor;
