@@ -157,26 +157,32 @@ class ProjectionSolver final : public Solver {
     const double* warm = warm_start_ && with_newton && soft_.empty() && system_.twins() == 0
                              ? last_multipliers(context)
                              : nullptr;
+    bool lone = !stream;  // the lone roots, from first_guess()
     if (stream) {
       int dependent = 0;
-      double first = chord_system_.chain_setup(rows_, x0, x_star_, r0_, lambda_, x_, c_, delta_, dependent, warm);
-      if (warm && !(first <= kReuseBelow)) {  // too far from this substep's root: the lone roots
-        dependent = 0;
-        first = chord_system_.chain_setup(rows_, x0, x_star_, r0_, lambda_, x_, c_, delta_, dependent);
+      const double first =
+          chord_system_.chain_setup(rows_, x0, x_star_, r0_, lambda_, x_, c_, delta_, dependent, warm);
+      if (warm && !(first <= kReuseBelow)) {
+        // Too far from this substep's root: the lone roots, and the chord at q. (chain_setup() again would factor
+        // the lone roots' own J, but on whipping chains, where most rejections happen, they were never within
+        // kReuseBelow either: 0 of 9 482 substeps of a 50-link chain's 60 s.)
+        system_.directions(rows_, x0, g0_, r0_);
+        lone = true;
+      } else {
+        // The chain's chord matrix J is Newton's at the first guess: it serves when the first guess is close to the
+        // root, as newton() reuses a factorization made there (kReuseBelow). Otherwise (a whip's tip turning far
+        // within the substep, where J may lead to another root than Newton from q's chord finds), or when a pivot of
+        // J was lost (∇C(q) lost rank, or a rod turned by about 90°): the chord at q as everywhere else, whose
+        // pivots tell the rows' rank, and Newton after it.
+        streamed = Streamed{first, dependent == 0 && first <= kReuseBelow};
+        if (!streamed->own_factor) system_.directions(rows_, x0, g0_, r0_);
       }
-      // The chain's chord matrix J is Newton's at the first guess: it serves when the first guess is close to the
-      // root, as newton() reuses a factorization made there (kReuseBelow). Otherwise (a whip's tip turning far
-      // within the substep, where J may lead to another root than Newton from q's chord finds), or when a pivot of J
-      // was lost (∇C(q) lost rank, or a rod turned by about 90°): the chord at q as everywhere else, whose pivots
-      // tell the rows' rank, and Newton after it.
-      streamed = Streamed{first, dependent == 0 && first <= kReuseBelow};
-      if (!streamed->own_factor) system_.directions(rows_, x0, g0_, r0_);
       factored_at_q_ = false;  // the chord system's own factorization is not at q
     } else if (warm && warm_guess()) {
       streamed = Streamed{warm_residual_, false};
-    } else {
-      first_guess(context);
+      lone = false;
     }
+    if (lone) first_guess(context);
     NewtonResult result = chord(context, stats, !freeze_held, freeze_held, streamed);
     if (freeze_held) return result;
     rank_lost_ = chord_dependent_ - masked_ > 0;
