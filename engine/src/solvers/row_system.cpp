@@ -279,7 +279,7 @@ double RowSystem::chain_chord_step(const RowGradients& weighted, std::vector<dou
 double RowSystem::chain_setup(const RowSet& model, std::span<const Vec3> q, std::span<const Vec3> x_star,
                               RowGradients& weighted, std::vector<double>& lambda, std::vector<Vec3>& x,
                               std::vector<double>& c, std::vector<double>& work, int& dependent,
-                              const double* guess) {
+                              const double* guess, double give_up_above) {
   const int m = rows_;
   const double* inv_mass = model.inv_mass.data();
   weighted.resize(m, 2);
@@ -345,6 +345,7 @@ double RowSystem::chain_setup(const RowSet& model, std::span<const Vec3> q, std:
     x[k] += l * wa;
     x[k + 1] += l * wb;
     if (k > 0) close(k - 1);
+    if (guess && !(worst <= give_up_above)) return worst;  // the guess is rejected: the rest would be discarded
   }
   close(m - 1);
   return worst;

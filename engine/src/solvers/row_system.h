@@ -4,6 +4,7 @@
 // the acceleration solver and RATTLE's velocity step use J_left = J_right = ∇C(q).
 #pragma once
 
+#include <cmath>
 #include <memory>
 #include <span>
 #include <vector>
@@ -130,14 +131,15 @@ class RowSystem {
   // A chain in its natural order (chain_kernel(), row k the rod from particle k to particle k + 1, particles
   // 0 .. m): the start of a projection from q in one pass over the rows. Writes weighted = M⁻¹∇C(q) (directions();
   // the gradients themselves are not kept), lambda and x (the lone roots from x_star, as lone_roots(), or, given
-  // a `guess` of the multipliers, each row's root from x* moved by its neighbours' guesses; x = x* + M⁻¹∇C(q)ᵀλ), c = C(x) (values()), and factors the chord matrix of this
-  // first guess x,
+  // a `guess` of the multipliers, each row's root from x* moved by its neighbours' guesses; x = x* + M⁻¹∇C(q)ᵀλ),
+  // c = C(x) (values()), and factors the chord matrix of this first guess x,
   //     J = ∇C(x) M⁻¹ ∇C(q)ᵀ      (tridiagonal, unsymmetric: L D U, kept here for chain_chord_step's own_factor)
   // — the Newton matrix at x, where the symmetric ∇C(q) M⁻¹ ∇C(q)ᵀ differs from the Jacobian at the root by the
   // rods' turn over the whole substep, J differs by their turn from the first guess to the root, so each chord step
   // gains several digits more. work = D⁻¹L⁻¹(−c), the first step's forward half (forward_done). Returns max |C|/L
   // and the dependent rows of J in `dependent` (J is then not to be used: its pivots say nothing of ∇C(q)'s rank).
-  // Only when stream_chain() is true.
+  // With a guess, the pass stops as soon as a row's |C|/L is above `give_up_above` and returns it: the caller then
+  // rejects the guess, and the rest of the pass would be discarded. Only when stream_chain() is true.
   bool stream_chain() {
     ensure_pattern();
     return stream_chain_;
@@ -145,7 +147,7 @@ class RowSystem {
   double chain_setup(const RowSet& model, std::span<const Vec3> q, std::span<const Vec3> x_star,
                      RowGradients& weighted, std::vector<double>& lambda, std::vector<Vec3>& x,
                      std::vector<double>& c, std::vector<double>& work, int& dependent,
-                     const double* guess = nullptr);
+                     const double* guess = nullptr, double give_up_above = INFINITY);
   // LinearSolver::null_combination: per row, its weight in the dependencies the last factorization found.
   void null_combination(std::vector<double>& v) const { linear_->null_combination(v); }
 

@@ -161,11 +161,12 @@ class ProjectionSolver final : public Solver {
     if (stream) {
       int dependent = 0;
       const double first =
-          chord_system_.chain_setup(rows_, x0, x_star_, r0_, lambda_, x_, c_, delta_, dependent, warm);
+          chord_system_.chain_setup(rows_, x0, x_star_, r0_, lambda_, x_, c_, delta_, dependent, warm, kReuseBelow);
       if (warm && !(first <= kReuseBelow)) {
-        // Too far from this substep's root: the lone roots, and the chord at q. (chain_setup() again would factor
-        // the lone roots' own J, but on whipping chains, where most rejections happen, they were never within
-        // kReuseBelow either: 0 of 9 482 substeps of a 50-link chain's 60 s.)
+        // Too far from this substep's root (chain_setup() stopped at the first row above kReuseBelow): the lone
+        // roots, and the chord at q. (chain_setup() again would factor the lone roots' own J, but on whipping chains,
+        // where most rejections happen, they were never within kReuseBelow either: 0 of 9 482 substeps of a 50-link
+        // chain's 60 s.)
         system_.directions(rows_, x0, g0_, r0_);
         lone = true;
       } else {
