@@ -3,6 +3,7 @@
 #include <Eigen/OrderingMethods>
 #include <Eigen/SparseCore>
 #include <cmath>
+#include <cstring>
 
 namespace lagrange {
 namespace {
@@ -85,8 +86,8 @@ void SparseLDU::analyze(int n, const std::vector<std::pair<int, int>>& upper) {
   u_.assign(symmetric_ ? 0 : factor_start_[n], 0.0);
   inv_d_.assign(n, 0.0);
   work_.assign(n, 0.0);
-  y_up_.assign(n, 0.0);
-  y_low_.assign(n, 0.0);
+  y_.assign(symmetric_ ? n : 2 * static_cast<std::size_t>(n), 0.0);
+  lu_.assign(symmetric_ ? 0 : 2 * static_cast<std::size_t>(factor_start_[n]), 0.0);
 }
 
 // Permuted strictly-upper pattern, column by column.
@@ -183,12 +184,20 @@ int SparseLDU::factorize_assembled(double pivot_tolerance) {
   return symmetric_ ? factorize_values<true>(pivot_tolerance) : factorize_values<false>(pivot_tolerance);
 }
 
+// Two doubles as one vector (GCC and Clang's vector extension: SSE2 here, WebAssembly SIMD or scalar code elsewhere).
+using Pair = double __attribute__((vector_size(2 * sizeof(double))));
+
 template <bool Symmetric>
 int SparseLDU::factorize_values(double pivot_tolerance) {
   const int n = n_;
   int dependent = 0;
-  double* y_up = y_up_.data();
-  double* y_low = y_low_.data();
+  // Row k being eliminated: its column above the diagonal (the z side, U's) and, unsymmetric, its row left of it
+  // (the w side, L's), interleaved, y[2r] and y[2r + 1], as the factor is built (lu_[2f] = L, lu_[2f + 1] = U): an
+  // elimination step then updates both sides of an entry with one load and one store. The unsymmetric factor is
+  // copied out to l_ and u_ at the end, for solve().
+  constexpr int S = Symmetric ? 1 : 2;
+  double* y = y_.data();
+  double* lu = Symmetric ? l_.data() : lu_.data();
   for (int k = 0; k < n; ++k) {
     double d = a_diag_[k];
     if (bidiagonal_) {  // row k's only entry left of the diagonal is (k, k − 1), with nothing to eliminate
@@ -196,9 +205,9 @@ int SparseLDU::factorize_values(double pivot_tolerance) {
         const int p = col_start_[k], slot = factor_start_[k - 1];
         const double z = a_up_[p], w = Symmetric ? z : a_low_[p];
         const double lki = w * inv_d_[k - 1];
-        l_[slot] = lki;
+        lu[S * slot] = lki;
         sub_[k - 1] = lki;
-        if constexpr (!Symmetric) u_[slot] = z * inv_d_[k - 1];
+        if constexpr (!Symmetric) lu[2 * slot + 1] = z * inv_d_[k - 1];
         d -= lki * z;
       }
       set_pivot(k, d, pivot_tolerance, dependent);
@@ -206,45 +215,51 @@ int SparseLDU::factorize_values(double pivot_tolerance) {
     }
     // Scatter column k above the diagonal and row k left of it, then eliminate along row k's pattern.
     for (int p = col_start_[k]; p < col_start_[k + 1]; ++p) {
-      y_up[col_row_[p]] = a_up_[p];
-      if constexpr (!Symmetric) y_low[col_row_[p]] = a_low_[p];
+      y[S * col_row_[p]] = a_up_[p];
+      if constexpr (!Symmetric) y[2 * col_row_[p] + 1] = a_low_[p];
     }
     for (int t = row_start_[k]; t < row_start_[k + 1]; ++t) {
       const int i = row_col_[t], slot = row_slot_[t];
-      const double z = y_up[i];
-      y_up[i] = 0.0;
-      if (inv_d_[i] == 0.0 && std::isfinite(z) && (Symmetric || std::isfinite(y_low[i]))) {
+      const double z = y[S * i];
+      const double w = Symmetric ? z : y[2 * i + 1];
+      y[S * i] = 0.0;
+      if constexpr (!Symmetric) y[2 * i + 1] = 0.0;
+      if (inv_d_[i] == 0.0 && std::isfinite(z) && std::isfinite(w)) {
         // A dependent column: its entries of L (and U) are z · (1/D_i = 0) = 0, so eliminating along it would only
         // subtract zeros from row k. Skipped, a block of k rows of rank r (a particle held by a thousand identical
         // pins or a thousand rods) costs k² r instead of k³, with the same values (a zero's sign aside).
-        if constexpr (Symmetric) {
-          l_[slot] = z * 0.0;
-        } else {
-          l_[slot] = y_low[i] * 0.0;
-          u_[slot] = z * 0.0;
-          y_low[i] = 0.0;
-        }
+        lu[S * slot] = w * 0.0;
+        if constexpr (!Symmetric) lu[2 * slot + 1] = z * 0.0;
         continue;
       }
       if constexpr (Symmetric) {
-        for (int f = factor_start_[i]; f < slot; ++f) y_up[factor_row_[f]] -= l_[f] * z;
-        const double lki = z * inv_d_[i];
-        l_[slot] = lki;
-        d -= lki * z;
+        for (int f = factor_start_[i]; f < slot; ++f) y[factor_row_[f]] -= lu[f] * z;
       } else {
-        const double w = y_low[i];
-        y_low[i] = 0.0;
-        for (int f = factor_start_[i]; f < slot; ++f) {  // the entries of column i above row k
-          y_up[factor_row_[f]] -= l_[f] * z;
-          y_low[factor_row_[f]] -= u_[f] * w;
+        // The entries of column i above row k, both sides at once: (y_up, y_low)[r] −= (L, U)[f] · (z, w), as two
+        // lanes of one vector (the same IEEE operations per lane as two scalar updates).
+        const Pair zw = {z, w};
+        for (int f = factor_start_[i]; f < slot; ++f) {
+          double* yr = y + 2 * factor_row_[f];
+          Pair yv, lv;
+          std::memcpy(&yv, yr, sizeof yv);
+          std::memcpy(&lv, lu + 2 * f, sizeof lv);
+          yv -= lv * zw;
+          std::memcpy(yr, &yv, sizeof yv);
         }
-        const double lki = w * inv_d_[i];
-        l_[slot] = lki;
-        u_[slot] = z * inv_d_[i];
-        d -= lki * z;
       }
+      const double lki = w * inv_d_[i];
+      lu[S * slot] = lki;
+      if constexpr (!Symmetric) lu[2 * slot + 1] = z * inv_d_[i];
+      d -= lki * z;
     }
     set_pivot(k, d, pivot_tolerance, dependent);
+  }
+  if constexpr (!Symmetric) {
+    const int count = factor_start_[n];
+    for (int f = 0; f < count; ++f) {
+      l_[f] = lu[2 * f];
+      u_[f] = lu[2 * f + 1];
+    }
   }
   return dependent;
 }

@@ -95,7 +95,7 @@ class SparseLDU final : public LinearSolver {
   std::vector<int> row_start_, row_col_, row_slot_;
   // Work arrays.
   mutable std::vector<double> work_;
-  std::vector<double> y_up_, y_low_;
+  std::vector<double> y_, lu_;  // factorize_values(): the row being eliminated; the unsymmetric factor interleaved
   std::vector<int> flag_, pattern_, fill_count_;
 };
 
