@@ -4,33 +4,44 @@
 #include <Eigen/SparseCore>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace lagrange {
 namespace {
 
 // Number of entries the factor of the permuted pattern has beyond the matrix's own (its fill-in), from the
-// elimination tree (Davis's ldl_symbolic). order[new] = original index.
-long symbolic_fill(int n, const std::vector<std::pair<int, int>>& upper, const std::vector<int>& order) {
+// elimination tree (Davis's ldl_symbolic). order[new] = original index. Counting stops once the fill is known to be
+// above `limit` (then limit + 1 is returned): a natural order's fill on a scattered contact graph grows as n², and
+// AMD's is all it is compared with.
+long symbolic_fill(int n, const std::vector<std::pair<int, int>>& upper, const std::vector<int>& order,
+                   long limit = std::numeric_limits<long>::max() - 1) {
   std::vector<int> position(n);
   for (int k = 0; k < n; ++k) position[order[k]] = k;
-  std::vector<std::vector<int>> above(n);  // column j: rows i < j
-  for (const auto& [a, b] : upper) {
-    const int i = position[a], j = position[b];
-    above[std::max(i, j)].push_back(std::min(i, j));
+  std::vector<int> start(n + 1, 0), above(upper.size());  // column j: rows i < j, in one array
+  for (const auto& [a, b] : upper) ++start[std::max(position[a], position[b]) + 1];
+  for (int j = 0; j < n; ++j) start[j + 1] += start[j];
+  {
+    std::vector<int> next(start.begin(), start.end() - 1);
+    for (const auto& [a, b] : upper) {
+      const int i = position[a], j = position[b];
+      above[next[std::max(i, j)]++] = std::min(i, j);
+    }
   }
   std::vector<int> parent(n, -1), flag(n, -1);
+  const long own = static_cast<long>(upper.size());
   long entries = 0;
   for (int k = 0; k < n; ++k) {
     flag[k] = k;
-    for (int i : above[k]) {
-      for (; flag[i] != k; i = parent[i]) {
+    for (int p = start[k]; p < start[k + 1]; ++p) {
+      for (int i = above[p]; flag[i] != k; i = parent[i]) {
         if (parent[i] == -1) parent[i] = k;
         ++entries;
         flag[i] = k;
       }
     }
+    if (entries - own > limit) return limit + 1;  // the entries counted so far only grow
   }
-  return entries - static_cast<long>(upper.size());
+  return entries - own;
 }
 
 // AMD's order on the symmetric pattern of A (the diagonal included).
@@ -55,9 +66,10 @@ std::vector<int> amd_order(int n, const std::vector<std::pair<int, int>>& upper)
 std::vector<int> fill_reducing_order(int n, const std::vector<std::pair<int, int>>& upper) {
   std::vector<int> order(n);
   for (int k = 0; k < n; ++k) order[k] = k;
-  if (n > 2 && !upper.empty() && symbolic_fill(n, upper, order) > 0) {
+  if (n > 2 && !upper.empty() && symbolic_fill(n, upper, order, 0) > 0) {  // any fill at all
     std::vector<int> amd = amd_order(n, upper);
-    if (symbolic_fill(n, upper, amd) < symbolic_fill(n, upper, order)) order = amd;
+    const long amd_fill = symbolic_fill(n, upper, amd);
+    if (symbolic_fill(n, upper, order, amd_fill) > amd_fill) order = amd;
   }
   return order;
 }
@@ -82,8 +94,7 @@ void SparseLDU::analyze(int n, const std::vector<std::pair<int, int>>& upper) {
     bidiagonal_ = count == 0 || (count == 1 && factor_row_[factor_start_[i]] == i + 1);
   }
   sub_.assign(bidiagonal_ ? n : 0, 0.0);
-  l_.assign(factor_start_[n], 0.0);
-  u_.assign(symmetric_ ? 0 : factor_start_[n], 0.0);
+  l_.assign(symmetric_ ? factor_start_[n] : 0, 0.0);
   inv_d_.assign(n, 0.0);
   work_.assign(n, 0.0);
   y_.assign(symmetric_ ? n : 2 * static_cast<std::size_t>(n), 0.0);
@@ -192,9 +203,8 @@ int SparseLDU::factorize_values(double pivot_tolerance) {
   const int n = n_;
   int dependent = 0;
   // Row k being eliminated: its column above the diagonal (the z side, U's) and, unsymmetric, its row left of it
-  // (the w side, L's), interleaved, y[2r] and y[2r + 1], as the factor is built (lu_[2f] = L, lu_[2f + 1] = U): an
-  // elimination step then updates both sides of an entry with one load and one store. The unsymmetric factor is
-  // copied out to l_ and u_ at the end, for solve().
+  // (the w side, L's), interleaved, y[2r] and y[2r + 1], as the factor is kept (lu_[2f] = L, lu_[2f + 1] = U): an
+  // elimination step then updates both sides of an entry with one load and one store.
   constexpr int S = Symmetric ? 1 : 2;
   double* y = y_.data();
   double* lu = Symmetric ? l_.data() : lu_.data();
@@ -254,13 +264,6 @@ int SparseLDU::factorize_values(double pivot_tolerance) {
     }
     set_pivot(k, d, pivot_tolerance, dependent);
   }
-  if constexpr (!Symmetric) {
-    const int count = factor_start_[n];
-    for (int f = 0; f < count; ++f) {
-      l_[f] = lu[2 * f];
-      u_[f] = lu[2 * f + 1];
-    }
-  }
   return dependent;
 }
 
@@ -269,19 +272,28 @@ void SparseLDU::set_pivot(int k, double d, double pivot_tolerance, int& dependen
 }
 
 void SparseLDU::solve(double* b) const {
+  if (symmetric_)
+    solve_with<1>(b, l_.data(), l_.data());  // U = Lᵀ
+  else
+    solve_with<2>(b, lu_.data(), lu_.data() + 1);
+}
+
+// L's entry f is l[Step · f], U's u[Step · f]: the symmetric factor's one array, or the unsymmetric factor's
+// interleaved pairs.
+template <int Step>
+void SparseLDU::solve_with(double* b, const double* l, const double* u) const {
   const int n = n_;
   if (bidiagonal_) {  // the same arithmetic as below, in the same order, for L with one entry per column
-    const double* u = symmetric_ ? l_.data() : u_.data();
     const int* start = factor_start_.data();
     double carry = 0.0;  // L[i, i − 1] y_{i−1}, or 0 when column i − 1 is empty
     for (int i = 0; i < n; ++i) {
       const double yi = b[i] - carry;
-      carry = start[i + 1] > start[i] ? l_[start[i]] * yi : 0.0;
+      carry = start[i + 1] > start[i] ? l[Step * start[i]] * yi : 0.0;
       b[i] = yi * inv_d_[i];
     }
     double next = 0.0;  // x_{i+1}
     for (int i = n - 1; i >= 0; --i) {
-      const double xi = start[i + 1] > start[i] ? b[i] - u[start[i]] * next : b[i];
+      const double xi = start[i + 1] > start[i] ? b[i] - u[Step * start[i]] * next : b[i];
       b[i] = xi;
       next = xi;
     }
@@ -292,13 +304,12 @@ void SparseLDU::solve(double* b) const {
     for (int k = 0; k < n; ++k) y[k] = b[perm_old_[k]];
   for (int i = 0; i < n; ++i) {  // L y = b, then D: y_i is final once the columns before i have been applied
     const double yi = y[i];
-    for (int f = factor_start_[i]; f < factor_start_[i + 1]; ++f) y[factor_row_[f]] -= l_[f] * yi;
+    for (int f = factor_start_[i]; f < factor_start_[i + 1]; ++f) y[factor_row_[f]] -= l[Step * f] * yi;
     y[i] = yi * inv_d_[i];
   }
-  const double* u = symmetric_ ? l_.data() : u_.data();  // U = Lᵀ when A is symmetric
   for (int i = n - 1; i >= 0; --i) {  // U x = y
     double yi = y[i];
-    for (int f = factor_start_[i]; f < factor_start_[i + 1]; ++f) yi -= u[f] * y[factor_row_[f]];
+    for (int f = factor_start_[i]; f < factor_start_[i + 1]; ++f) yi -= u[Step * f] * y[factor_row_[f]];
     y[i] = yi;
   }
   if (!identity_order_)
@@ -310,10 +321,11 @@ void SparseLDU::null_combination(std::vector<double>& v) const {
   std::vector<double> y(n, 0.0);
   for (int k = 0; k < n; ++k)
     if (inv_d_[k] == 0.0) y[k] = 1.0 + 0.125 * (k % 7);  // weights that cannot cancel by accident
-  const double* u = symmetric_ ? l_.data() : u_.data();
+  const double* u = symmetric_ ? l_.data() : lu_.data() + 1;
+  const int step = symmetric_ ? 1 : 2;
   for (int i = n - 1; i >= 0; --i) {  // U x = y, as in solve()
     double yi = y[i];
-    for (int f = factor_start_[i]; f < factor_start_[i + 1]; ++f) yi -= u[f] * y[factor_row_[f]];
+    for (int f = factor_start_[i]; f < factor_start_[i + 1]; ++f) yi -= u[step * f] * y[factor_row_[f]];
     y[i] = yi;
   }
   v.resize(n);

@@ -71,6 +71,8 @@ class SparseLDU final : public LinearSolver {
   int factorize_values(double pivot_tolerance);
   // 1/D_k, or 0 (and one more dependent row) for a pivot that vanishes relative to A_kk.
   void set_pivot(int k, double d, double pivot_tolerance, int& dependent);
+  template <int Step>
+  void solve_with(double* b, const double* l, const double* u) const;
 
   bool symmetric_ = false;
   int n_ = 0;
@@ -90,7 +92,7 @@ class SparseLDU final : public LinearSolver {
   // Elimination tree and factor pattern: column i of L (and row i of U) holds rows factor_row_[f], f in
   // factor_start_[i] .. factor_start_[i] + count.
   std::vector<int> parent_, factor_start_, factor_row_;
-  std::vector<double> l_, u_, inv_d_;
+  std::vector<double> l_, inv_d_;  // the symmetric factor's L (the unsymmetric factor: lu_, below)
   // Row k of L: columns row_col_[t] in topological order, stored at row_slot_[t], t in row_start_[k] .. [k+1].
   std::vector<int> row_start_, row_col_, row_slot_;
   // Work arrays.
