@@ -152,18 +152,19 @@ TEST_CASE("the Newton matrix matches finite differences of C(q* + M^-1 J(q)^T la
 
 TEST_CASE("the last substep's multipliers start the next projection: the lone roots' root, in fewer iterates") {
   // A released chain of 5 cm links (the chain kernel's path) and a rigid triangle of 1 m rods swinging from a pin
-  // (the general path, assets/rigid_triangle.json). From the
-  // same state, one step from the lone roots (row forces cleared: no multipliers to start from) and one from the
-  // last substep's multipliers must reach the same root to the tolerance, the second with fewer iterates.
+  // (the general path, assets/rigid_triangle.json). From the same state, one step from the lone roots (row forces
+  // cleared: no multipliers to start from) and one from the last substep's multipliers must reach the same root to
+  // the tolerance, the second with fewer iterates.
   Settings settings = settings_for("projection", 1.0 / 240.0, {0.0, -9.81, 0.0});
   settings.substeps = 1;  // one projection per step: the cleared state starts cold in every projection it takes
   std::vector<World> worlds;
   worlds.push_back(lagrange::test::chain(settings, 100, 0.05));
-  worlds.push_back(make_world(parse_scene(
-      R"({"dimension":2,"dt":0.004166666666666667,"substeps":1,"particles":[{"position":[0,0]},{"position":[1,0]},
-          {"position":[0.5,-0.8660254037844386]}],"constraints":[{"type":"pin","particle":0},{"type":"distance","particles":[0,1]},
-          {"type":"distance","particles":[1,2]},{"type":"distance","particles":[2,0]}]})",
-      "rigid triangle")));
+  World triangle = make_world(load_scene_file(std::string(LAGRANGE_ASSETS_DIR) + "/rigid_triangle.json"));
+  Settings one = triangle.settings();
+  one.dt = settings.dt;
+  one.substeps = 1;
+  triangle.set_settings(one);
+  worlds.push_back(std::move(triangle));
   for (World& warm : worlds) {
     for (int step = 0; step < 30; ++step) warm.step();
     REQUIRE(warm.stats().failures == 0);

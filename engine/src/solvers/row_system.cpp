@@ -114,7 +114,6 @@ void RowSystem::prepare(const RowSet& model) {
   movable_.resize(model.particle_count);
   for (std::size_t i = 0; i < model.particle_count; ++i) movable_[i] = !model.fixed(i);
   pattern_ready_ = false;  // ensure_pattern(), at the first factorization: Newton's system may never need one
-  stream_chain_ = false;
 }
 
 void RowSystem::ensure_pattern() {
@@ -152,7 +151,7 @@ void RowSystem::ensure_pattern() {
   std::size_t total = 0;
   for (std::size_t p = 0; p < particles; ++p) {
     const std::size_t n = static_cast<std::size_t>(start[p + 1] - start[p]);
-    total += n * (n - (n > 0)) / 2;
+    if (n > 1) total += n * (n - 1) / 2;
   }
   shared.reserve(total);
   for (std::size_t p = 0; p < particles; ++p) {
@@ -190,8 +189,7 @@ void RowSystem::ensure_pattern() {
   }
   // A chain in natural order: row k joins particles k and k + 1, and rows couple only through the particle between
   // them (slot 1 of the one, slot 0 of the next), once.
-  stream_chain_ = all_rods_ && shadows_.empty() && linear_->bidiagonal_sub() != nullptr && m > 0 &&
-                  particles == static_cast<std::size_t>(m) + 1;
+  stream_chain_ = bidiagonal_rods() && m > 0 && particles == static_cast<std::size_t>(m) + 1;
   for (int k = 0; stream_chain_ && k < m; ++k) stream_chain_ = rod_[k].a == k && rod_[k].b == k + 1;
   coupled_.assign(stream_chain_ ? m : 0, 0);
   for (const Coupling& c : couplings_) {

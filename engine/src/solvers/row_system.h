@@ -121,7 +121,7 @@ class RowSystem {
   // except the order in which a shared particle sums its two rows' moves. Only when chain_kernel() is true.
   bool chain_kernel() {
     ensure_pattern();  // whether the factor is bidiagonal is known from the pattern's analysis
-    return all_rods_ && shadows_.empty() && linear_->bidiagonal_sub() != nullptr;
+    return bidiagonal_rods();
   }
   // `own_factor`: with the factorization chain_setup() made (of its J) instead of the last factorize()'s;
   // `forward_done`: work already holds D⁻¹L⁻¹(−c) (chain_setup() leaves it so for the first step).
@@ -189,6 +189,8 @@ class RowSystem {
   // first time they are needed (factorize(), stream_chain(), chain_kernel()): a projection whose chord converges
   // never analyses Newton's system (half of a 100 000-link chain's start-up).
   void ensure_pattern();
+  // Every row a rod, no twin, and the analysed factor bidiagonal (chain_kernel() once the pattern is built).
+  bool bidiagonal_rods() const { return all_rods_ && shadows_.empty() && linear_->bidiagonal_sub() != nullptr; }
   bool pattern_ready_ = false;
   std::vector<char> movable_;  // per particle: not fixed (fixed particles couple no rows)
   std::vector<double*> diag_entry_;  // where A_kk goes in the factor's storage

@@ -27,7 +27,6 @@ class RattleSolver final : public Solver {
     RowSet rows = model;
     if (unilateral) {
       combine_rows(model, contacts, combined_, rows_version_, signature_);
-      original_ = combined_;
       rows = RowSet(combined_, model, rows_version_);
     }
     system_.prepare(rows);
@@ -134,7 +133,7 @@ class RattleSolver final : public Solver {
     const double tolerance = std::max(context.settings.tolerance, ContactSet::tolerance(context.settings));
     active_.assign(m, 1);
     for (std::size_t k = 0; k < m; ++k)
-      if (original_[k].unilateral != 0) active_[k] = original_[k].unilateral * lambda_[k] > 0.0;
+      if (combined_[k].unilateral != 0) active_[k] = combined_[k].unilateral * lambda_[k] > 0.0;
     const std::vector<Vec3> v_start = v_;
     for (int pass = 0; pass < 32; ++pass) {
       // The system of the rows that take part, every bilateral row and the active unilateral ones: a gas's or a
@@ -143,9 +142,9 @@ class RattleSolver final : public Solver {
       velocity_rows_.clear();
       velocity_of_.assign(m, -1);
       for (std::size_t k = 0; k < m; ++k) {
-        if (original_[k].unilateral != 0 && !active_[k]) continue;
+        if (combined_[k].unilateral != 0 && !active_[k]) continue;
         velocity_of_[k] = static_cast<int>(velocity_rows_.size());
-        velocity_rows_.push_back(original_[k]);
+        velocity_rows_.push_back(combined_[k]);
       }
       const RowSet taking_part(velocity_rows_, context.model, ++velocity_version_);
       velocity_system_.prepare(taking_part);
@@ -171,7 +170,7 @@ class RattleSolver final : public Solver {
       bool changed = false;
       RowGradient grad;
       for (std::size_t k = 0; k < m; ++k) {
-        const Row& row = original_[k];
+        const Row& row = combined_[k];
         if (row.unilateral == 0) continue;
         double w = 0.0;
         for (int s = 0; s < row.count; ++s) w += context.inv_mass()[row.particle[s]];
@@ -223,7 +222,7 @@ class RattleSolver final : public Solver {
   std::vector<Vec3> x0_, x_, x_star_, v_, force_;
   RowGradients g_, weighted_;
   std::vector<double> c_, lambda_, mu_;
-  std::vector<Row> combined_, original_;
+  std::vector<Row> combined_;
   std::vector<char> active_;
   std::vector<int> signature_;
   unsigned rows_version_ = 0;
