@@ -35,7 +35,6 @@ class AccelerationSolver final : public Solver {
     system_.prepare(rows);
     stats.dependent_rows = std::max(stats.dependent_rows, system_.twins());  // repeated rows are redundant
     State& particles = context.state;
-    const auto inv_mass = context.inv_mass();
     const std::size_t n = particles.position.size();
     const double beta = context.settings.baumgarte;
     if (contacts) {

@@ -273,27 +273,28 @@ void SparseLDU::set_pivot(int k, double d, double pivot_tolerance, int& dependen
 
 void SparseLDU::solve(double* b) const {
   if (symmetric_)
-    solve_with<1>(b, l_.data(), l_.data());  // U = Lᵀ
+    solve_with<1, 0>(b, l_.data());  // U = Lᵀ
   else
-    solve_with<2>(b, lu_.data(), lu_.data() + 1);
+    solve_with<2, 1>(b, lu_.data());
 }
 
-// L's entry f is l[Step · f], U's u[Step · f]: the symmetric factor's one array, or the unsymmetric factor's
-// interleaved pairs.
-template <int Step>
-void SparseLDU::solve_with(double* b, const double* l, const double* u) const {
+// L's entry f is lu[Step · f], U's lu[Step · f + UOffset]: the symmetric factor's one array, or the unsymmetric
+// factor's interleaved pairs. (The offset is added to the index, never to the pointer: an empty factor's data() is
+// null.)
+template <int Step, int UOffset>
+void SparseLDU::solve_with(double* b, const double* lu) const {
   const int n = n_;
   if (bidiagonal_) {  // the same arithmetic as below, in the same order, for L with one entry per column
     const int* start = factor_start_.data();
     double carry = 0.0;  // L[i, i − 1] y_{i−1}, or 0 when column i − 1 is empty
     for (int i = 0; i < n; ++i) {
       const double yi = b[i] - carry;
-      carry = start[i + 1] > start[i] ? l[Step * start[i]] * yi : 0.0;
+      carry = start[i + 1] > start[i] ? lu[Step * start[i]] * yi : 0.0;
       b[i] = yi * inv_d_[i];
     }
     double next = 0.0;  // x_{i+1}
     for (int i = n - 1; i >= 0; --i) {
-      const double xi = start[i + 1] > start[i] ? b[i] - u[Step * start[i]] * next : b[i];
+      const double xi = start[i + 1] > start[i] ? b[i] - lu[Step * start[i] + UOffset] * next : b[i];
       b[i] = xi;
       next = xi;
     }
@@ -304,12 +305,12 @@ void SparseLDU::solve_with(double* b, const double* l, const double* u) const {
     for (int k = 0; k < n; ++k) y[k] = b[perm_old_[k]];
   for (int i = 0; i < n; ++i) {  // L y = b, then D: y_i is final once the columns before i have been applied
     const double yi = y[i];
-    for (int f = factor_start_[i]; f < factor_start_[i + 1]; ++f) y[factor_row_[f]] -= l[Step * f] * yi;
+    for (int f = factor_start_[i]; f < factor_start_[i + 1]; ++f) y[factor_row_[f]] -= lu[Step * f] * yi;
     y[i] = yi * inv_d_[i];
   }
   for (int i = n - 1; i >= 0; --i) {  // U x = y
     double yi = y[i];
-    for (int f = factor_start_[i]; f < factor_start_[i + 1]; ++f) yi -= u[Step * f] * y[factor_row_[f]];
+    for (int f = factor_start_[i]; f < factor_start_[i + 1]; ++f) yi -= lu[Step * f + UOffset] * y[factor_row_[f]];
     y[i] = yi;
   }
   if (!identity_order_)
@@ -321,11 +322,11 @@ void SparseLDU::null_combination(std::vector<double>& v) const {
   std::vector<double> y(n, 0.0);
   for (int k = 0; k < n; ++k)
     if (inv_d_[k] == 0.0) y[k] = 1.0 + 0.125 * (k % 7);  // weights that cannot cancel by accident
-  const double* u = symmetric_ ? l_.data() : lu_.data() + 1;
-  const int step = symmetric_ ? 1 : 2;
+  const double* lu = symmetric_ ? l_.data() : lu_.data();
+  const int step = symmetric_ ? 1 : 2, offset = symmetric_ ? 0 : 1;
   for (int i = n - 1; i >= 0; --i) {  // U x = y, as in solve()
     double yi = y[i];
-    for (int f = factor_start_[i]; f < factor_start_[i + 1]; ++f) yi -= u[step * f] * y[factor_row_[f]];
+    for (int f = factor_start_[i]; f < factor_start_[i + 1]; ++f) yi -= lu[step * f + offset] * y[factor_row_[f]];
     y[i] = yi;
   }
   v.resize(n);

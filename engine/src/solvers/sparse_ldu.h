@@ -71,8 +71,8 @@ class SparseLDU final : public LinearSolver {
   int factorize_values(double pivot_tolerance);
   // 1/D_k, or 0 (and one more dependent row) for a pivot that vanishes relative to A_kk.
   void set_pivot(int k, double d, double pivot_tolerance, int& dependent);
-  template <int Step>
-  void solve_with(double* b, const double* l, const double* u) const;
+  template <int Step, int UOffset>
+  void solve_with(double* b, const double* lu) const;
 
   bool symmetric_ = false;
   int n_ = 0;
