@@ -155,6 +155,50 @@ TEST_CASE("broad phase: the spatial hash finds every pair a brute-force search f
   CHECK(found.size() == static_cast<std::size_t>(touching));
 }
 
+TEST_CASE("a ball an impact sends beyond the reach it was gathered for meets what it can now reach, in the same substep") {
+  // One substep of 1/240 s, no gravity, e = 1, equal balls of radius 0.1 on a line: A at 20 m/s hits B (at rest, its
+  // free reach zero) after 1 cm; B, now at 20 m/s, crosses 4 cm to C (or to a wall) before the substep ends. The
+  // rows B–C and B–wall were not gathered (B does not move freely); the impact stage finds them. Closed forms:
+  // equal elastic balls exchange velocities, so C leaves at 20 m/s with A and B at rest; with the wall instead of C,
+  // B comes back at 20 m/s (A, at rest, is 4 cm away: beyond this substep). No overlap, nothing through the wall.
+  const double r = 0.1, v = 20.0;
+  for (const char* solver : {"projection", "shake", "rattle", "acceleration", "penalty"}) {
+    for (bool wall : {false, true}) {
+      Settings settings = contact_settings(solver, {0.0, 0.0, 0.0});
+      settings.dt = 1.0 / 240.0;
+      settings.substeps = 1;
+      World world(2, settings);
+      world.add_particle({.position = {0.0, 0.0, 0.0}, .velocity = {v, 0.0, 0.0}, .mass = 1.0, .radius = r});
+      world.add_particle({.position = {2 * r + 0.01, 0.0, 0.0}, .mass = 1.0, .radius = r});
+      if (!wall) world.add_particle({.position = {4 * r + 0.05, 0.0, 0.0}, .mass = 1.0, .radius = r});
+      ContactSettings contacts;
+      contacts.given = true;
+      contacts.restitution = 1.0;
+      if (wall) contacts.obstacles.push_back(plane({3 * r + 0.05, 0.0, 0.0}, {-1.0, 0.0, 0.0}));
+      world.model().set_contacts(contacts);
+      ContactSet probe;  // what the broad phase alone gathers: not B's row
+      probe.gather(world.model(), world.state(), world.settings(), settings.dt);
+      for (const ContactRow& row : probe.rows) CHECK(row.a == 0);
+      world.step();
+      CAPTURE(std::string(solver));
+      CAPTURE(wall);
+      const auto& vel = world.state().velocity;
+      const auto& x = world.state().position;
+      if (wall) {
+        CHECK(std::abs(vel[0].x) < 1e-9 * v);
+        CHECK(vel[1].x == doctest::Approx(-v).epsilon(1e-9));
+        CHECK(x[1].x + r <= 3 * r + 0.05 + 1e-6 * r);
+      } else {
+        CHECK(std::abs(vel[0].x) < 1e-9 * v);
+        CHECK(std::abs(vel[1].x) < 1e-9 * v);
+        CHECK(vel[2].x == doctest::Approx(v).epsilon(1e-9));
+        CHECK(x[2].x - x[1].x >= 2 * r * (1.0 - 1e-6));
+      }
+      CHECK(x[1].x - x[0].x >= 2 * r * (1.0 - 1e-6));
+    }
+  }
+}
+
 TEST_CASE("impact law: equal balls exchange velocities, unequal ones follow the two-body closed form") {
   for (double e : {1.0, 0.5, 0.0}) {
     for (double m2 : {1.0, 3.0}) {

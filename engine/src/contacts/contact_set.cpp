@@ -1,12 +1,15 @@
 // The contact set (contact_set.h): faces of the obstacles, the broad phase, the rows' gaps and their Constraint face,
 // and the record of what the solver did with them.
 //
-// Broad phase: a spatial hash (Teschner et al. 2003). Every particle's reach over the substep is bounded by
+// Broad phase: a spatial hash (Teschner et al. 2003). Every particle's free motion over the substep stays within
 //   m_i = h |u_i| + h² |a_i|      (u_i its velocity at the start of the substep, a_i its external acceleration)
-// and an impulse within the substep can give a particle at most twice the fastest speed, so two particles can touch
-// before the substep ends only if |x_i − x_j| − (r_i + r_j) < m_i + m_j + 2 h u_max. With cells of side
-// 2 r_max + 2 m_max + 2 h u_max every such pair lies in neighbouring cells; a counting sort into 2n buckets makes
-// the whole pass O(n) (tests/engine/test_contacts.cpp times it from 10³ to 10⁵ particles).
+// so two particles in free flight can touch before the substep ends only if |x_i − x_j| − (r_i + r_j) < m_i + m_j.
+// A particle that is held (by the model's constraints, or by a contact it starts the substep touching) can be moved
+// further by the projection: its pairs reach 2 h u_max further (u_max the fastest speed). With cells at least as
+// wide as the widest reach every such pair lies in neighbouring cells; a counting sort into 2n buckets makes the pass
+// O(n). An impact can send a particle further than its free motion too (a struck ball leaves at the striker's
+// speed): the impact stage measures every struck particle's path and adds the rows it reaches (add_reached_rows),
+// so a gas, whose particles fly free, keeps to the rows of its own motion — one per particle or so — at any size.
 #include "contact_set.h"
 
 #include <algorithm>
@@ -146,11 +149,14 @@ void ContactSet::build_faces(const Model& model) {
 
 // Pairs joined by a constraint of the model do not collide (a chain's neighbours may be closer than their radii).
 void ContactSet::build_exclusions(const Model& model) {
-  if (exclusions_version_ == model.topology_version()) return;
+  if (exclusions_version_ == model.topology_version() && constrained_.size() == model.particle_count()) return;
   exclusions_version_ = model.topology_version();
   excluded_.clear();
+  constrained_.assign(model.particle_count(), 0);
   for (const auto& c : model.constraints()) {
     const auto ids = c->particles();
+    for (int id : ids)
+      if (id >= 0 && static_cast<std::size_t>(id) < constrained_.size()) constrained_[id] = 1;
     for (std::size_t i = 0; i < ids.size(); ++i)
       for (std::size_t j = i + 1; j < ids.size(); ++j) {
         const auto lo = static_cast<std::uint64_t>(std::min(ids[i], ids[j]));
@@ -162,70 +168,97 @@ void ContactSet::build_exclusions(const Model& model) {
   excluded_.erase(std::unique(excluded_.begin(), excluded_.end()), excluded_.end());
 }
 
-void ContactSet::broad_phase(const Model& model, std::span<const Vec3> x, std::span<const double> margin,
-                             double kick) {
+void ContactSet::build_hash(const Model& model, std::span<const Vec3> x, double cell) {
+  const std::size_t n = x.size();
+  if (!(cell > 0.0) || !std::isfinite(cell)) cell = 1.0;
+  inv_cell_ = 1.0 / cell;
+  hash_dim_ = model.dimension();
+  buckets_ = 1;
+  while (buckets_ < 2 * n) buckets_ <<= 1;
+  // Counting sort of the particles into buckets.
+  bucket_of_.resize(n);
+  bucket_start_.assign(buckets_ + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    bucket_of_[i] = bucket(cell_of(x[i]));
+    ++bucket_start_[bucket_of_[i] + 1];
+  }
+  for (std::size_t b = 0; b < buckets_; ++b) bucket_start_[b + 1] += bucket_start_[b];
+  bucket_items_.resize(n);
+  std::vector<std::uint32_t> fill(bucket_start_.begin(), bucket_start_.end() - 1);
+  for (std::size_t i = 0; i < n; ++i) bucket_items_[fill[bucket_of_[i]]++] = static_cast<std::uint32_t>(i);
+  hash_x_.assign(x.begin(), x.end());
+}
+
+ContactSet::Cell ContactSet::cell_of(const Vec3& p) const {
+  Cell c{};
+  for (int axis = 0; axis < hash_dim_; ++axis)
+    c[axis] = static_cast<std::int64_t>(std::clamp(std::floor(p[axis] * inv_cell_), -1e15, 1e15));
+  return c;
+}
+
+std::uint32_t ContactSet::bucket(const Cell& c) const {
+  const std::uint64_t h = static_cast<std::uint64_t>(c[0]) * 0x9E3779B97F4A7C15ull ^
+                          static_cast<std::uint64_t>(c[1]) * 0xC2B2AE3D27D4EB4Full ^
+                          static_cast<std::uint64_t>(c[2]) * 0x165667B19E3779F9ull;
+  return static_cast<std::uint32_t>((h ^ (h >> 29)) & (buckets_ - 1));
+}
+
+template <class Visit>
+void ContactSet::for_each_near(const Vec3& p, int range, Visit&& visit) const {
+  const Cell c = cell_of(p);
+  // Each bucket once (several cells can hash to one); a wide range (rare) keeps its list on the heap.
+  std::uint32_t local[27];
+  std::vector<std::uint32_t> wide;
+  std::uint32_t* seen = local;
+  const int side = 2 * range + 1;
+  const std::size_t cells = static_cast<std::size_t>(side) * side * (hash_dim_ == 3 ? side : 1);
+  if (cells > 27) {
+    wide.resize(cells);
+    seen = wide.data();
+  }
+  std::size_t visited = 0;
+  const int z_range = hash_dim_ == 3 ? range : 0;
+  for (int dz = -z_range; dz <= z_range; ++dz)
+    for (int dy = -range; dy <= range; ++dy)
+      for (int dx = -range; dx <= range; ++dx) {
+        const std::uint32_t b = bucket({c[0] + dx, c[1] + dy, c[2] + dz});
+        if (std::find(seen, seen + visited, b) != seen + visited) continue;
+        seen[visited++] = b;
+        for (std::uint32_t t = bucket_start_[b]; t < bucket_start_[b + 1]; ++t) visit(bucket_items_[t]);
+      }
+}
+
+bool ContactSet::may_touch(const Model& model, std::span<const Vec3> x, std::size_t i, std::size_t j) const {
+  const auto inv_mass = model.inv_mass();
+  const auto radius = model.radii();
+  const double reach = radius[i] + radius[j];
+  if (reach <= 0.0 || (inv_mass[i] == 0.0 && inv_mass[j] == 0.0)) return false;
+  const double distance = glm::length(x[i] - x[j]);
+  const double kick = held_[i] || held_[j] ? kick_ : 0.0;
+  if (!(distance - reach < margin_[i] + margin_[j] + kick + 10.0 * tol * reach)) return false;
+  const std::uint64_t key = static_cast<std::uint64_t>(std::min(i, j)) << 32 | static_cast<std::uint64_t>(std::max(i, j));
+  return excluded_.empty() || !std::binary_search(excluded_.begin(), excluded_.end(), key);
+}
+
+void ContactSet::broad_phase(const Model& model, std::span<const Vec3> x) {
   const std::size_t n = x.size();
   const auto inv_mass = model.inv_mass();
   const auto radius = model.radii();
-  const int dim = model.dimension();
   double largest = 0.0, widest = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
     largest = std::max(largest, radius[i]);
-    widest = std::max(widest, margin[i]);
+    widest = std::max(widest, margin_[i]);
   }
   pairs_.clear();
+  hash_x_.clear();
   if (largest <= 0.0) return;  // points never touch each other
-  double cell = 2.0 * largest + 2.0 * widest + kick;
-  if (!(cell > 0.0) || !std::isfinite(cell)) cell = 1.0;
-  const double inv_cell = 1.0 / cell;
-  std::size_t buckets = 1;
-  while (buckets < 2 * n) buckets <<= 1;
-  const auto cell_of = [&](const Vec3& p, int axis) {
-    const double c = std::floor(p[axis] * inv_cell);
-    return static_cast<std::int64_t>(std::clamp(c, -1e15, 1e15));
-  };
-  const auto hash = [&](std::int64_t cx, std::int64_t cy, std::int64_t cz) {
-    const std::uint64_t h = static_cast<std::uint64_t>(cx) * 0x9E3779B97F4A7C15ull ^
-                            static_cast<std::uint64_t>(cy) * 0xC2B2AE3D27D4EB4Full ^
-                            static_cast<std::uint64_t>(cz) * 0x165667B19E3779F9ull;
-    return static_cast<std::uint32_t>((h ^ (h >> 29)) & (buckets - 1));
-  };
-  // Counting sort of the particles into buckets.
-  bucket_of_.resize(n);
-  bucket_start_.assign(buckets + 1, 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    bucket_of_[i] = hash(cell_of(x[i], 0), cell_of(x[i], 1), dim == 3 ? cell_of(x[i], 2) : 0);
-    ++bucket_start_[bucket_of_[i] + 1];
-  }
-  for (std::size_t b = 0; b < buckets; ++b) bucket_start_[b + 1] += bucket_start_[b];
-  bucket_items_.resize(n);
-  {
-    std::vector<std::uint32_t> fill(bucket_start_.begin(), bucket_start_.end() - 1);
-    for (std::size_t i = 0; i < n; ++i) bucket_items_[fill[bucket_of_[i]]++] = static_cast<std::uint32_t>(i);
-  }
-  std::uint32_t seen[27];
+  build_hash(model, x, 2.0 * largest * (1.0 + 10.0 * tol) + 2.0 * widest +
+                           (std::find(held_.begin(), held_.end(), 1) != held_.end() ? kick_ : 0.0));
   for (std::size_t i = 0; i < n; ++i) {
     if (radius[i] <= 0.0 && inv_mass[i] == 0.0) continue;
-    const std::int64_t cx = cell_of(x[i], 0), cy = cell_of(x[i], 1), cz = dim == 3 ? cell_of(x[i], 2) : 0;
-    int visited = 0;
-    for (int dz = (dim == 3 ? -1 : 0); dz <= (dim == 3 ? 1 : 0); ++dz)
-      for (int dy = -1; dy <= 1; ++dy)
-        for (int dxc = -1; dxc <= 1; ++dxc) {
-          const std::uint32_t b = hash(cx + dxc, cy + dy, cz + dz);
-          if (std::find(seen, seen + visited, b) != seen + visited) continue;
-          seen[visited++] = b;
-          for (std::uint32_t t = bucket_start_[b]; t < bucket_start_[b + 1]; ++t) {
-            const std::size_t j = bucket_items_[t];
-            if (j <= i) continue;
-            const double reach = radius[i] + radius[j];
-            if (reach <= 0.0 || (inv_mass[i] == 0.0 && inv_mass[j] == 0.0)) continue;
-            const double distance = glm::length(x[i] - x[j]);
-            if (!(distance - reach < margin[i] + margin[j] + kick + 10.0 * tol * reach)) continue;
-            const std::uint64_t key = static_cast<std::uint64_t>(i) << 32 | static_cast<std::uint64_t>(j);
-            if (!excluded_.empty() && std::binary_search(excluded_.begin(), excluded_.end(), key)) continue;
-            pairs_.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j)});
-          }
-        }
+    for_each_near(x[i], 1, [&](std::uint32_t j) {
+      if (j > i && may_touch(model, x, i, j)) pairs_.push_back({static_cast<std::uint32_t>(i), j});
+    });
   }
 }
 
@@ -258,7 +291,11 @@ void ContactSet::gather(const Model& model, const State& state, const Settings& 
   const std::size_t n = model.particle_count();
   const auto& x = state.position;
   const auto inv_mass = model.inv_mass();
-  // Each particle's reach over the substep (a bound of its free motion) and the kick an impulse may add.
+  // Each particle's reach over the substep: a bound of its free motion. What an impact inside the substep adds is
+  // found by the impact stage itself (add_reached_rows). A particle that is held — by the model's constraints, or by
+  // a contact it starts the substep touching — can be carried further by the projection (a cloth's edge pulled over a
+  // ball by its neighbours, a pile pushed by a ball landing on it): its rows reach as far again as twice the fastest
+  // speed in the scene over the substep (kick_). A particle in free flight (a gas) has only its own reach.
   model.external_forces(settings, state.velocity, force_);
   margin_.resize(n);
   double fastest = 0.0;
@@ -269,54 +306,142 @@ void ContactSet::gather(const Model& model, const State& state, const Settings& 
     if (!std::isfinite(margin_[i])) margin_[i] = 0.0;  // a NaN state is rolled back by the world
     if (std::isfinite(speed)) fastest = std::max(fastest, speed);
   }
-  const double kick = 2.0 * h * fastest;
+  kick_ = 2.0 * h * fastest;
+  build_exclusions(model);
+  held_.assign(constrained_.begin(), constrained_.end());
   pairs_.clear();
-  if (model.contacts().particle_contacts()) {
-    build_exclusions(model);
-    broad_phase(model, x, margin_, kick);
-  }
+  hash_x_.clear();
+  if (model.contacts().particle_contacts()) broad_phase(model, x);
   std::sort(pairs_.begin(), pairs_.end());
-  // The rows in key order (contact_set.h): each particle's obstacle faces, then its pairs with later particles.
   const auto radius = model.radii();
-  const ContactSettings& contacts = model.contacts();
+  // The rows in key order (contact_set.h): each particle's obstacle faces, then its pairs with later particles.
   std::size_t next = 0;
   for (std::size_t i = 0; i < n; ++i) {
     if (inv_mass[i] != 0.0)  // a fixed particle stays where it is, inside an obstacle or not
-      for (std::size_t f = 0; f < faces.size(); ++f) {
-        ContactRow row;
-        row.a = static_cast<int>(i);
-        row.face = static_cast<int>(f);
-        row.reach = radius[i];
-        row.scale = radius[i] > 0.0 ? radius[i] : 1.0;
-        Vec3 normal;
-        const double g = gap(row, x, normal);
-        if (!(g < margin_[i] + kick + 10.0 * tol * row.scale)) continue;
-        row.restitution = faces[f].restitution;
-        row.friction = faces[f].friction;
-        rows.push_back(row);
-      }
-    for (; next < pairs_.size() && pairs_[next].first == i; ++next) {
-      ContactRow row;
-      row.a = static_cast<int>(i);
-      row.b = static_cast<int>(pairs_[next].second);
-      row.reach = radius[row.a] + radius[row.b];
-      row.scale = row.reach;
-      row.restitution = contacts.restitution;
-      row.friction = contacts.friction;
-      rows.push_back(row);
-    }
+      for (std::size_t f = 0; f < faces.size(); ++f)
+        if (face_in_reach(x[i], radius[i], margin_[i] + (held_[i] ? kick_ : 0.0), faces[f]))
+          rows.push_back(face_row(model, i, f));
+    for (; next < pairs_.size() && pairs_[next].first == i; ++next) rows.push_back(pair_row(model, i, pairs_[next].second));
   }
-  // Warm starts: the same contact's multipliers in the last substep (both lists are in key order).
+  match_warm(state, rows.begin(), rows.end());
+  // The particles a row holds from the start (touching): their rows again, with the kick.
+  if (kick_ > 0.0) {
+    std::vector<int> touching;
+    for (const ContactRow& row : rows) {
+      Vec3 normal;
+      if (!(gap(row, x, normal) <= 10.0 * tol * row.scale)) continue;
+      for (int i : {row.a, row.b})
+        if (i >= 0 && !held_[i]) {
+          held_[i] = 1;
+          touching.push_back(i);
+        }
+    }
+    add_rows_near(model, state, touching);
+  }
+}
+
+// Whether a particle at x with radius r can reach the face within `reach` (m): its gap, as gap() has it, below reach
+// and the tolerance.
+bool ContactSet::face_in_reach(const Vec3& x, double r, double reach, const ObstacleFace& f) const {
+  const double scale = r > 0.0 ? r : 1.0;
+  const double g = f.sphere ? glm::length(x - f.point) - (f.radius + r) : glm::dot(f.normal, x - f.point) - r;
+  return g < reach + 10.0 * tol * scale;
+}
+
+ContactRow ContactSet::face_row(const Model& model, std::size_t i, std::size_t f) const {
+  const double r = model.radii()[i];
+  ContactRow row;
+  row.a = static_cast<int>(i);
+  row.face = static_cast<int>(f);
+  row.reach = r;
+  row.scale = r > 0.0 ? r : 1.0;
+  row.restitution = faces[f].restitution;
+  row.friction = faces[f].friction;
+  return row;
+}
+
+ContactRow ContactSet::pair_row(const Model& model, std::size_t i, std::size_t j) const {
+  const auto radius = model.radii();
+  ContactRow row;
+  row.a = static_cast<int>(std::min(i, j));
+  row.b = static_cast<int>(std::max(i, j));
+  row.reach = radius[i] + radius[j];
+  row.scale = row.reach;
+  row.restitution = model.contacts().restitution;
+  row.friction = model.contacts().friction;
+  return row;
+}
+
+// Warm starts: the same contact's multipliers in the last substep (both lists are in key order).
+void ContactSet::match_warm(const State& state, std::vector<ContactRow>::iterator first,
+                            std::vector<ContactRow>::iterator last_row) const {
   const auto& last = state.contacts.contacts;
   auto it = last.begin();
-  for (ContactRow& row : rows) {
-    if (it == last.end()) break;
-    const Key key = key_of(row, faces);
+  for (auto row = first; row != last_row && it != last.end(); ++row) {
+    const Key key = key_of(*row, faces);
     while (it != last.end() && key_of(*it) < key) ++it;
     if (it == last.end() || key_of(*it) != key) continue;
-    row.warm = it->lambda;
-    row.warm_t = it->lambda_t;
+    row->warm = it->lambda;
+    row->warm_t = it->lambda_t;
   }
+}
+
+bool ContactSet::add_reached_rows(const Model& model, const State& state, std::span<const double> excursion) {
+  // The particles whose path over the substep (impacts included) left the reach the rows were gathered for.
+  std::vector<int> grown;
+  for (int i : moved)
+    if (excursion[i] > margin_[i]) {
+      margin_[i] = 1.5 * excursion[i];  // with room: another round is a whole impact stage again
+      grown.push_back(i);
+    }
+  return add_rows_near(model, state, grown);
+}
+
+bool ContactSet::add_rows_near(const Model& model, const State& state, std::span<const int> particles) {
+  if (particles.empty()) return false;
+  const auto& x = state.position;
+  const auto inv_mass = model.inv_mass();
+  const auto by_key = [this](const ContactRow& p, const ContactRow& q) { return key_of(p, faces) < key_of(q, faces); };
+  const auto has_row = [&](const ContactRow& row) { return std::binary_search(rows.begin(), rows.end(), row, by_key); };
+  std::vector<ContactRow> found;
+  for (int i : particles) {
+    if (inv_mass[i] != 0.0)
+      for (std::size_t f = 0; f < faces.size(); ++f)
+        if (face_in_reach(x[i], model.radii()[i], margin_[i] + (held_[i] ? kick_ : 0.0), faces[f])) {
+          ContactRow row = face_row(model, i, f);
+          if (!has_row(row)) found.push_back(row);
+        }
+  }
+  if (model.contacts().particle_contacts() && !hash_x_.empty()) {
+    // The hash is the broad phase's, over the positions it was built from: rebuilt when the cells are too small for
+    // the reaches now asked for, or the positions are others (RATTLE's half substeps).
+    const auto radius = model.radii();
+    double largest = 0.0, widest = 0.0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      largest = std::max(largest, radius[i]);
+      widest = std::max(widest, margin_[i]);
+    }
+    const double cell = 2.0 * largest * (1.0 + 10.0 * tol) + 2.0 * widest + kick_;
+    if (cell * inv_cell_ > 1.0 || !std::equal(x.begin(), x.end(), hash_x_.begin(), hash_x_.end()))
+      build_hash(model, x, cell);
+    for (int i : particles)
+      for_each_near(x[i], 1, [&](std::uint32_t j) {
+        if (static_cast<int>(j) == i || !may_touch(model, x, i, j)) return;
+        ContactRow row = pair_row(model, i, j);
+        if (!has_row(row)) found.push_back(row);
+      });
+  }
+  if (found.empty()) return false;
+  std::sort(found.begin(), found.end(), by_key);
+  found.erase(std::unique(found.begin(), found.end(),
+                          [this](const ContactRow& p, const ContactRow& q) { return key_of(p, faces) == key_of(q, faces); }),
+              found.end());
+  match_warm(state, found.begin(), found.end());
+  const std::size_t old = rows.size();
+  rows.insert(rows.end(), found.begin(), found.end());
+  std::inplace_merge(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(old), rows.end(), by_key);
+  constraints_.clear();
+  return true;
 }
 
 const Constraint& ContactSet::constraint(std::size_t k) const {

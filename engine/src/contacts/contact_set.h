@@ -14,6 +14,7 @@
 // (or velocity, acceleration) level its own way.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -161,17 +162,46 @@ class ContactSet {
  private:
   void build_faces(const Model& model);
   void build_exclusions(const Model& model);
-  // Pairs (i, j), i < j, that may touch within the substep, sorted.
-  void broad_phase(const Model& model, std::span<const Vec3> x, std::span<const double> margin, double kick);
+  // Pairs (i, j), i < j, that may touch within the substep (may_touch, with the reaches in margin_).
+  void broad_phase(const Model& model, std::span<const Vec3> x);
+  bool may_touch(const Model& model, std::span<const Vec3> x, std::size_t i, std::size_t j) const;
+  // The spatial hash: cells of side `cell`, counting-sorted into 2n buckets; for_each_near visits every particle
+  // in the cells within `range` of p's (contact_set.cpp).
+  using Cell = std::array<std::int64_t, 3>;
+  void build_hash(const Model& model, std::span<const Vec3> x, double cell);
+  Cell cell_of(const Vec3& p) const;
+  std::uint32_t bucket(const Cell& c) const;
+  template <class Visit>
+  void for_each_near(const Vec3& p, int range, Visit&& visit) const;
+  bool face_in_reach(const Vec3& x, double r, double reach, const ObstacleFace& f) const;
+  ContactRow face_row(const Model& model, std::size_t i, std::size_t f) const;
+  ContactRow pair_row(const Model& model, std::size_t i, std::size_t j) const;
+  void match_warm(const State& state, std::vector<ContactRow>::iterator first,
+                  std::vector<ContactRow>::iterator last) const;
+  // After an impact stage: the particles whose path (`excursion`, m, from where the substep started) went beyond the
+  // reach their rows were gathered for get the rows they can now reach, in key order. Returns whether it added any
+  // (the impact stage then runs again from the start of the substep).
+  bool add_reached_rows(const Model& model, const State& state, std::span<const double> excursion);
+  // The rows the particles can reach (their margin_, and kick_ where held_) that are not rows yet, merged in key
+  // order; returns whether there were any.
+  bool add_rows_near(const Model& model, const State& state, std::span<const int> particles);
+  void impact_pass(const Model& model, const State& state, const Settings& settings, double h, bool staggered);
   void add_constraints() const;
 
   unsigned faces_version_ = ~0u, exclusions_version_ = ~0u;
   std::vector<std::uint64_t> excluded_;  // pairs joined by a model constraint: (min << 32) | max, sorted
+  std::vector<char> constrained_;        // particles of a model constraint
+  std::vector<char> held_;               // ... and those touching a contact at the substep's start (gather)
+  double kick_ = 0.0;                    // m: how much further than its free motion a held particle may go
   mutable std::vector<std::unique_ptr<Constraint>> constraints_;  // made when first asked for (most substeps: never)
   // Broad-phase scratch: the candidate pairs by first particle (CSR), the hash's buckets.
-  std::vector<std::uint32_t> bucket_of_, bucket_start_, bucket_items_, pair_start_, pair_other_;
+  std::vector<std::uint32_t> bucket_of_, bucket_start_, bucket_items_;
+  std::size_t buckets_ = 1;
+  double inv_cell_ = 1.0;
+  int hash_dim_ = 3;
+  std::vector<Vec3> hash_x_;  // the positions the hash holds (empty: no hash)
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs_;
-  std::vector<double> margin_;
+  std::vector<double> margin_;  // each particle's reach over the substep (m): its free motion, or what impacts gave
   std::vector<Vec3> force_;
   std::vector<double> push_;  // stabilize()'s multipliers
   // subspace_step()'s scratch: its rows (normals and tangents), the rows at each particle, the state to undo a step.
@@ -188,6 +218,7 @@ class ContactSet {
   std::vector<Eigen::Triplet<double>> triplets_;
   // Impact-stage scratch (impacts.cpp).
   std::vector<double> seg_t_;
+  std::vector<double> excursion_;  // the length of each particle's path so far in the substep (a bound of it)
   std::vector<Vec3> seg_p_, seg_u_, accel_, at_;
   std::vector<char> touched_;
   std::vector<int> row_start_, row_list_;

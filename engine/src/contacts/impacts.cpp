@@ -32,6 +32,7 @@ namespace lagrange {
 namespace {
 
 constexpr int kMaxImpacts = 8;
+constexpr int kMaxRounds = 16;  // impact stages run again with the rows a stage's impacts reached
 
 struct Event {
   double time;
@@ -46,6 +47,22 @@ struct Event {
 
 void ContactSet::resolve_impacts(const Model& model, const State& state, const Settings& settings, double step,
                                  bool staggered) {
+  // The rows were gathered for each particle's free motion; an impact can send a particle further (a ball at rest,
+  // struck, leaves at the striker's speed). Those reach rows that were not gathered: they are added and the stage is
+  // run again from the start, until every particle's path stays within the reach of its rows.
+  for (int round = 0;; ++round) {
+    impact_pass(model, state, settings, step, staggered);
+    if (round == kMaxRounds || !add_reached_rows(model, state, excursion_)) return;
+    for (ContactRow& r : rows) {
+      r.impulse = Vec3(0.0);
+      r.impacts = 0;
+    }
+    impact_work = 0.0;
+  }
+}
+
+void ContactSet::impact_pass(const Model& model, const State& state, const Settings& settings, double step,
+                             bool staggered) {
   dx.clear();
   dv.clear();
   moved.clear();
@@ -67,9 +84,12 @@ void ContactSet::resolve_impacts(const Model& model, const State& state, const S
   std::vector<char>& touched = touched_;
   touched.assign(n, 0);
   std::vector<char> started(n, 0);
+  std::vector<double>& excursion = excursion_;
+  excursion.resize(n);
   const auto start_segment = [&](int i) {
     if (started[i]) return;
     started[i] = 1;
+    excursion[i] = 0.0;
     t[i] = 0.0;
     p[i] = x0[i];
     u[i] = state.velocity[i] + (c * step) * a[i];
@@ -186,6 +206,8 @@ void ContactSet::resolve_impacts(const Model& model, const State& state, const S
     const double s = event.time;
     for (int i : {r.a, r.b}) {
       if (i < 0) continue;
+      const double dt = s - t[i];
+      excursion[i] += dt * glm::length(u[i]) + 0.5 * dt * dt * glm::length(a[i]);
       const Vec3 pi = position(i, s), ui = velocity(i, s);
       p[i] = pi;
       u[i] = ui;
@@ -233,6 +255,8 @@ void ContactSet::resolve_impacts(const Model& model, const State& state, const S
     const Vec3 x_free = x0[i] + step * u0 + (0.5 * step * step) * a[i];
     const Vec3 u_free = u0 + step * a[i];
     dx[i] = position(static_cast<int>(i), step) - x_free;
+    const double dt = step - t[i];
+    excursion[i] += dt * glm::length(u[i]) + 0.5 * dt * dt * glm::length(a[i]);
     dv[i] = velocity(static_cast<int>(i), step) - u_free;
     moved.push_back(static_cast<int>(i));
   }

@@ -24,6 +24,8 @@ class RattleSolver final : public Solver {
     ContactSet* contacts = context.contacts;
     // Unilateral rows (cables, contacts) are solved in a copy of the rows that can mask them (solvers.h).
     const bool unilateral = contacts || model.has_unilateral_rows();
+    // The impacts first: they may add the rows their impacts reach (contact_set.h).
+    if (contacts) contacts->resolve_impacts(model, context.state, context.settings, h, false);
     RowSet rows = model;
     if (unilateral) {
       combine_rows(model, contacts, combined_, rows_version_, signature_);
@@ -36,7 +38,6 @@ class RattleSolver final : public Solver {
     const std::size_t n = particles.position.size();
     x0_ = particles.position;
     const std::vector<Vec3>& x0 = x0_;
-    if (contacts) contacts->resolve_impacts(model, particles, context.settings, h, false);
     context.external_forces(particles.velocity, force_);
     v_.resize(n);
     x_star_.resize(n);
