@@ -230,6 +230,19 @@ std::vector<std::string> layout_problems(const SandboxState& state, std::span<co
         w->Pos.y + w->Size.y > height + tolerance)
       report(std::string("off screen: window ") + w->Name);
   }
+  // The texts over the scene against each other.
+  const auto over_scene = [](const std::string& name) {
+    return name == "hud" || name == "legend" || name == "message" || name.starts_with("lane label ") ||
+           name == "edit banner";
+  };
+  for (auto a = state.widget_rects.begin(); a != state.widget_rects.end(); ++a)
+    for (auto b = std::next(a); b != state.widget_rects.end(); ++b) {
+      if (!over_scene(a->first) || !over_scene(b->first)) continue;
+      const auto& p = a->second;
+      const auto& q = b->second;
+      if (std::min(p[2], q[2]) - std::max(p[0], q[0]) > tolerance && std::min(p[3], q[3]) - std::max(p[1], q[1]) > tolerance)
+        report("overlaps: " + a->first + " on " + b->first);
+    }
   // The texts over the scene against every particle drawn in their view.
   const auto views = lane_viewports(state);
   const double ratio = std::max(state.pixel_ratio, 1e-6);

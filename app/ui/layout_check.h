@@ -38,6 +38,7 @@ std::vector<DrawnLine> drawn_lines(std::span<const DrawnGlyph> glyphs);
 // - "cut": a glyph partly outside its clip rectangle across (any window), or down in a window that cannot scroll;
 // - "off screen": a glyph, or an open window (tooltip, popup), outside the display;
 // - "number broken": a line ending inside a number whose digits go on at the start of the next line;
+// - "overlaps": two texts over the scene (the top line, the legend, a lane's name, a message) on each other;
 // - "covers": a text over the scene (the top line, the legend, a lane's name, a message) on a particle.
 std::vector<std::string> layout_problems(const SandboxState& state, std::span<const double> radii);
 

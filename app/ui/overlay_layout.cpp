@@ -131,7 +131,7 @@ Framing frame_beside(const Box& view, float aspect, std::span<const Overlay> ove
 }
 
 std::vector<Anchor> place_overlays(const Box& view, const Box& reach, std::span<const Overlay> overlays,
-                                   std::span<const Anchor> preferred, float margin) {
+                                   std::span<const Anchor> preferred, float margin, std::vector<Box>* boxes_out) {
   std::vector<Anchor> placed;
   std::vector<Box> boxes;
   for (std::size_t k = 0; k < overlays.size(); ++k) {
@@ -141,21 +141,35 @@ std::vector<Anchor> place_overlays(const Box& view, const Box& reach, std::span<
     for (Anchor a : o.anchors)
       if (std::find(order.begin(), order.end(), a) == order.end()) order.push_back(a);
     if (order.empty()) order.push_back(Anchor::TopLeft);
-    Anchor best = order.front();
+    // Its corners, then each corner moved clear of an overlay already there (stacked under it at the top, over it at
+    // the bottom), inside the view.
+    std::vector<std::pair<Anchor, Box>> tries;
+    for (Anchor a : order) tries.push_back({a, overlay_box(view, a, o.width, o.height, margin)});
+    for (Anchor a : order)
+      for (const Box& other : boxes) {
+        Box b = overlay_box(view, a, o.width, o.height, margin);
+        if (overlap_area(b, other) == 0.0f) continue;
+        const float shift = top(a) ? other.y1 + 0.5f * margin - b.y0 : other.y0 - 0.5f * margin - b.y1;
+        b.y0 += shift;
+        b.y1 += shift;
+        if (b.y0 >= view.y0 && b.y1 <= view.y1) tries.push_back({a, b});
+      }
+    std::pair<Anchor, Box> best = tries.front();
     float least = -1.0f;
-    for (Anchor a : order) {
-      const Box b = overlay_box(view, a, o.width, o.height, margin);
+    for (const auto& [a, b] : tries) {
       float covered = overlap_area(b, reach);
-      for (const Box& other : boxes) covered += 4.0f * overlap_area(b, other);  // on another overlay: worse still
+      // On another overlay: worse than any amount of the scene (text on text reads as neither).
+      for (const Box& other : boxes) covered += 1e6f * overlap_area(b, other);
       if (least < 0.0f || covered < least) {
         least = covered;
-        best = a;
+        best = {a, b};
       }
       if (covered == 0.0f) break;
     }
-    placed.push_back(best);
-    boxes.push_back(overlay_box(view, best, o.width, o.height, margin));
+    placed.push_back(best.first);
+    boxes.push_back(best.second);
   }
+  if (boxes_out) *boxes_out = boxes;
   return placed;
 }
 

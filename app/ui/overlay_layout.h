@@ -48,9 +48,11 @@ Framing frame_beside(const Box& view, float aspect, std::span<const Overlay> ove
                      bool centred = false);
 
 // Each overlay's anchor for this frame: the first of its anchors (`preferred` first when given) whose box covers
-// neither `reach` (the scene's reach on the screen) nor an overlay already placed; when every anchor covers
-// something, the one covering least.
+// neither `reach` (the scene's reach on the screen) nor an overlay already placed; else the first such box among its
+// corners moved clear of an overlay already there (stacked under it at the top, over it at the bottom); when every
+// one covers something, the one covering least — of the scene rather than of another overlay. `boxes`: where each
+// went (a stacked one is not its anchor's box).
 std::vector<Anchor> place_overlays(const Box& view, const Box& reach, std::span<const Overlay> overlays,
-                                   std::span<const Anchor> preferred, float margin);
+                                   std::span<const Anchor> preferred, float margin, std::vector<Box>* boxes = nullptr);
 
 }  // namespace lagrange::app

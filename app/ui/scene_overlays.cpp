@@ -320,9 +320,11 @@ void draw_scene_overlays(SandboxState& state) {
       before.push_back(last != state.overlay_anchors.end() ? static_cast<Anchor>(last->second) : item.spec.anchors[0]);
     }
     const Box v = view_box(state, view);
-    const std::vector<Anchor> anchors = place_overlays(v, reach_on_screen(state, view), specs, before, margin_of(state));
+    std::vector<Box> boxes;
+    const std::vector<Anchor> anchors =
+        place_overlays(v, reach_on_screen(state, view), specs, before, margin_of(state), &boxes);
     for (std::size_t k = 0; k < items.size(); ++k) {
-      const Box b = overlay_box(v, anchors[k], specs[k].width, specs[k].height, margin_of(state));
+      const Box& b = boxes[k];
       items[k].box.draw(draw, ImVec2(b.x0, b.y0), backdrop, 3.0f * scale_of(state));
       state.widget_rects[items[k].name] = {b.x0, b.y0, b.x1, b.y1};
       state.overlay_anchors[items[k].name] = static_cast<int>(anchors[k]);

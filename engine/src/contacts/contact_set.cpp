@@ -324,7 +324,8 @@ void ContactSet::gather(const Model& model, const State& state, const Settings& 
     for (; next < pairs_.size() && pairs_[next].first == i; ++next) rows.push_back(pair_row(model, i, pairs_[next].second));
   }
   match_warm(state, rows.begin(), rows.end());
-  // The particles a row holds from the start (touching): their rows again, with the kick.
+  // The particles a row holds from the start (touching), and every particle a row joins to a held one (the projection
+  // can push it on, by as much): their rows again, with the kick, until no row joins a held particle to a free one.
   if (kick_ > 0.0) {
     std::vector<int> touching;
     for (const ContactRow& row : rows) {
@@ -336,7 +337,16 @@ void ContactSet::gather(const Model& model, const State& state, const Settings& 
           touching.push_back(i);
         }
     }
-    add_rows_near(model, state, touching);
+    while (!touching.empty()) {
+      add_rows_near(model, state, touching);
+      touching.clear();
+      for (const ContactRow& row : rows)
+        if (row.b >= 0 && held_[row.a] != held_[row.b]) {
+          const int i = held_[row.a] ? row.b : row.a;
+          held_[i] = 1;
+          touching.push_back(i);
+        }
+    }
   }
 }
 

@@ -52,7 +52,13 @@ void ContactSet::resolve_impacts(const Model& model, const State& state, const S
   // run again from the start, until every particle's path stays within the reach of its rows.
   for (int round = 0;; ++round) {
     impact_pass(model, state, settings, step, staggered);
-    if (round == kMaxRounds || !add_reached_rows(model, state, excursion_)) return;
+    if (round == kMaxRounds) {  // a long cascade: the struck particles get the kick's reach, one pass more
+      std::vector<int> struck(moved.begin(), moved.end());
+      for (int i : struck) held_[i] = 1;
+      if (!add_rows_near(model, state, struck)) return;
+    } else if (round > kMaxRounds || !add_reached_rows(model, state, excursion_)) {
+      return;
+    }
     for (ContactRow& r : rows) {
       r.impulse = Vec3(0.0);
       r.impacts = 0;
