@@ -247,9 +247,7 @@ std::vector<std::string> layout_problems(const SandboxState& state, std::span<co
   const auto views = lane_viewports(state);
   const double ratio = std::max(state.pixel_ratio, 1e-6);
   for (const auto& [name, rect] : state.widget_rects) {
-    if (!(name == "hud" || name == "legend" || name == "message" || name.starts_with("lane label ") ||
-          name == "edit banner"))
-      continue;
+    if (!over_scene(name)) continue;
     for (std::size_t k = 0; k < views.size(); ++k) {
       const auto& v = views[k];
       // Overlaid lanes draw every lane's particles in the one view; a lane that ran away (out of lane 1's scale)

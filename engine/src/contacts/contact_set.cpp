@@ -204,28 +204,33 @@ std::uint32_t ContactSet::bucket(const Cell& c) const {
 }
 
 template <class Visit>
-void ContactSet::for_each_near(const Vec3& p, int range, Visit&& visit) const {
+void ContactSet::for_each_near(const Vec3& p, Visit&& visit) const {
   const Cell c = cell_of(p);
-  // Each bucket once (several cells can hash to one); a wide range (rare) keeps its list on the heap.
-  std::uint32_t local[27];
-  std::vector<std::uint32_t> wide;
-  std::uint32_t* seen = local;
-  const int side = 2 * range + 1;
-  const std::size_t cells = static_cast<std::size_t>(side) * side * (hash_dim_ == 3 ? side : 1);
-  if (cells > 27) {
-    wide.resize(cells);
-    seen = wide.data();
-  }
-  std::size_t visited = 0;
-  const int z_range = hash_dim_ == 3 ? range : 0;
+  std::uint32_t seen[27];  // each bucket once (several cells can hash to one)
+  int visited = 0;
+  const int z_range = hash_dim_ == 3 ? 1 : 0;
   for (int dz = -z_range; dz <= z_range; ++dz)
-    for (int dy = -range; dy <= range; ++dy)
-      for (int dx = -range; dx <= range; ++dx) {
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
         const std::uint32_t b = bucket({c[0] + dx, c[1] + dy, c[2] + dz});
         if (std::find(seen, seen + visited, b) != seen + visited) continue;
         seen[visited++] = b;
         for (std::uint32_t t = bucket_start_[b]; t < bucket_start_[b + 1]; ++t) visit(bucket_items_[t]);
       }
+}
+
+// The side of a cell that keeps every pair may_touch accepts in neighbouring cells: the widest reach of any pair.
+// 0 when no particle has a radius (points never touch each other).
+double ContactSet::cell_size(const Model& model) const {
+  const auto radius = model.radii();
+  double largest = 0.0, widest = 0.0;
+  for (std::size_t i = 0; i < radius.size(); ++i) {
+    largest = std::max(largest, radius[i]);
+    widest = std::max(widest, margin_[i]);
+  }
+  if (largest <= 0.0) return 0.0;
+  const bool any_held = std::find(held_.begin(), held_.end(), 1) != held_.end();
+  return 2.0 * largest * (1.0 + 10.0 * tol) + 2.0 * widest + (any_held ? kick_ : 0.0);
 }
 
 bool ContactSet::may_touch(const Model& model, std::span<const Vec3> x, std::size_t i, std::size_t j) const {
@@ -241,22 +246,16 @@ bool ContactSet::may_touch(const Model& model, std::span<const Vec3> x, std::siz
 }
 
 void ContactSet::broad_phase(const Model& model, std::span<const Vec3> x) {
-  const std::size_t n = x.size();
   const auto inv_mass = model.inv_mass();
   const auto radius = model.radii();
-  double largest = 0.0, widest = 0.0;
-  for (std::size_t i = 0; i < n; ++i) {
-    largest = std::max(largest, radius[i]);
-    widest = std::max(widest, margin_[i]);
-  }
   pairs_.clear();
   hash_x_.clear();
-  if (largest <= 0.0) return;  // points never touch each other
-  build_hash(model, x, 2.0 * largest * (1.0 + 10.0 * tol) + 2.0 * widest +
-                           (std::find(held_.begin(), held_.end(), 1) != held_.end() ? kick_ : 0.0));
-  for (std::size_t i = 0; i < n; ++i) {
+  const double cell = cell_size(model);
+  if (cell <= 0.0) return;
+  build_hash(model, x, cell);
+  for (std::size_t i = 0; i < x.size(); ++i) {
     if (radius[i] <= 0.0 && inv_mass[i] == 0.0) continue;
-    for_each_near(x[i], 1, [&](std::uint32_t j) {
+    for_each_near(x[i], [&](std::uint32_t j) {
       if (j > i && may_touch(model, x, i, j)) pairs_.push_back({static_cast<std::uint32_t>(i), j});
     });
   }
@@ -425,17 +424,11 @@ bool ContactSet::add_rows_near(const Model& model, const State& state, std::span
   if (model.contacts().particle_contacts() && !hash_x_.empty()) {
     // The hash is the broad phase's, over the positions it was built from: rebuilt when the cells are too small for
     // the reaches now asked for, or the positions are others (RATTLE's half substeps).
-    const auto radius = model.radii();
-    double largest = 0.0, widest = 0.0;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-      largest = std::max(largest, radius[i]);
-      widest = std::max(widest, margin_[i]);
-    }
-    const double cell = 2.0 * largest * (1.0 + 10.0 * tol) + 2.0 * widest + kick_;
+    const double cell = cell_size(model);
     if (cell * inv_cell_ > 1.0 || !std::equal(x.begin(), x.end(), hash_x_.begin(), hash_x_.end()))
       build_hash(model, x, cell);
     for (int i : particles)
-      for_each_near(x[i], 1, [&](std::uint32_t j) {
+      for_each_near(x[i], [&](std::uint32_t j) {
         if (static_cast<int>(j) == i || !may_touch(model, x, i, j)) return;
         ContactRow row = pair_row(model, i, j);
         if (!has_row(row)) found.push_back(row);

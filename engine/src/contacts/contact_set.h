@@ -165,14 +165,15 @@ class ContactSet {
   // Pairs (i, j), i < j, that may touch within the substep (may_touch, with the reaches in margin_).
   void broad_phase(const Model& model, std::span<const Vec3> x);
   bool may_touch(const Model& model, std::span<const Vec3> x, std::size_t i, std::size_t j) const;
-  // The spatial hash: cells of side `cell`, counting-sorted into 2n buckets; for_each_near visits every particle
-  // in the cells within `range` of p's (contact_set.cpp).
+  // The spatial hash: cells of side `cell` (cell_size: the widest reach), counting-sorted into 2n buckets;
+  // for_each_near visits every particle in p's cell and its neighbours (contact_set.cpp).
   using Cell = std::array<std::int64_t, 3>;
   void build_hash(const Model& model, std::span<const Vec3> x, double cell);
   Cell cell_of(const Vec3& p) const;
   std::uint32_t bucket(const Cell& c) const;
   template <class Visit>
-  void for_each_near(const Vec3& p, int range, Visit&& visit) const;
+  void for_each_near(const Vec3& p, Visit&& visit) const;
+  double cell_size(const Model& model) const;
   bool face_in_reach(const Vec3& x, double r, double reach, const ObstacleFace& f) const;
   ContactRow face_row(const Model& model, std::size_t i, std::size_t f) const;
   ContactRow pair_row(const Model& model, std::size_t i, std::size_t j) const;

@@ -53,9 +53,8 @@ void ContactSet::resolve_impacts(const Model& model, const State& state, const S
   for (int round = 0;; ++round) {
     impact_pass(model, state, settings, step, staggered);
     if (round == kMaxRounds) {  // a long cascade: the struck particles get the kick's reach, one pass more
-      std::vector<int> struck(moved.begin(), moved.end());
-      for (int i : struck) held_[i] = 1;
-      if (!add_rows_near(model, state, struck)) return;
+      for (int i : moved) held_[i] = 1;
+      if (!add_rows_near(model, state, moved)) return;
     } else if (round > kMaxRounds || !add_reached_rows(model, state, excursion_)) {
       return;
     }
