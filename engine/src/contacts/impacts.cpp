@@ -150,10 +150,12 @@ void ContactSet::impact_pass(const Model& model, const State& state, const Setti
     const double touching = 10.0 * tol * r.scale;
     if (g0 <= touching) {
       // Touching already: with e = 0 the projection's plastic impact is the same as Newton's, so only a bounce needs
-      // the event.
+      // the event. A resting contact is not one: the free motion closes it only by what the external forces added
+      // since the substep began (the staggered half step, then s0), which the projection takes out — counted to s0, so
+      // a ball on a floor struck sideways late in the substep does not bounce off the floor (it hopped by 3 g h).
       if (r.restitution == 0.0) return;
       const double un = glm::dot(relative(r, s0), normal);
-      const double resting = step * std::abs(glm::dot(accel(r), normal)) + touching / step;
+      const double resting = (step + s0) * std::abs(glm::dot(accel(r), normal)) + touching / step;
       if (un < -resting) queue.push({s0, k, stamp[k]});
       return;
     }
