@@ -251,6 +251,7 @@ void World::step(const std::function<void(const World&)>& after_substep) {
     solver_->substep(context, h, stats_);
     if (contacts) {
       state_.work.contacts += contact_set_->record(model_, state_, h, substep_v_);
+      if (contact_set_->cut) ++stats_.failures;  // impacts cut short: not silent
     }
     if (account) account_work(h, substep_v_);
     ++stats_.substeps;

@@ -272,6 +272,52 @@ TEST_CASE("simultaneous contacts with two walls: a ball into a corner leaves wit
   CHECK(world.state().velocity[0].y == doctest::Approx(1.0).epsilon(1e-12));
 }
 
+TEST_CASE("an elastic particle rattling in a small box: many bounces a substep, the unfolded path; past the cap, a failure") {
+  // A particle of radius 1 cm in a 0.2 m box, no gravity, e = 1, one 1/60 s substep a step: at 200 m/s it meets each
+  // wall about 9 times a substep. Its path is the straight line folded back at the walls (unfolding): along each axis
+  // y = (x0 + 0.09 + v t) mod 0.36, position y or 0.36 − y, less 0.09. With a cap of 8 impacts a row and substep it
+  // lost a quarter of its energy in 0.5 s, and no count showed it.
+  const auto run = [](double speed, double& failures) {
+    Settings settings = contact_settings("projection", {0.0, 0.0, 0.0});
+    settings.substeps = 1;
+    World world(2, settings);
+    world.add_particle({.position = {0.0, 0.0, 0.0}, .velocity = {speed, 0.3 * speed, 0.0}, .mass = 1.0, .radius = 0.01});
+    ContactSettings contacts;
+    contacts.given = true;
+    contacts.restitution = 1.0;
+    Obstacle box;
+    box.shape = ObstacleShape::Box;
+    box.min = {-0.1, -0.1, 0.0};
+    box.max = {0.1, 0.1, 0.0};
+    contacts.obstacles.push_back(box);
+    world.model().set_contacts(contacts);
+    failures = 0.0;
+    for (int s = 0; s < 30; ++s) {
+      world.step();
+      failures += world.stats().failures;
+    }
+    return world;
+  };
+  double failures = 0.0;
+  const double speed = 200.0;
+  const World world = run(speed, failures);
+  const double t = world.time(), span = 0.18;
+  for (int axis = 0; axis < 2; ++axis) {
+    const double v = axis == 0 ? speed : 0.3 * speed;
+    const double y = std::fmod(0.5 * span + v * t, 2.0 * span);
+    const double expected = (y < span ? y : 2.0 * span - y) - 0.5 * span;
+    CAPTURE(axis);
+    CHECK(world.state().position[0][axis] == doctest::Approx(expected).epsilon(1e-9).scale(1.0));
+    CHECK(std::abs(world.state().velocity[0][axis]) == doctest::Approx(v).epsilon(1e-12));
+  }
+  CHECK(failures == 0.0);
+  // 5000 m/s: about 230 bounces a wall and substep, past the cap. The substeps count as failures, and the energy the
+  // plastic hold takes is lost, never gained.
+  const World fast = run(5000.0, failures);
+  CHECK(failures > 0.0);
+  CHECK(glm::length(fast.state().velocity[0]) <= std::hypot(5000.0, 1500.0) * (1.0 + 1e-12));
+}
+
 TEST_CASE("Newton's cradle of free balls: one in, one out and two in, two out, momentum and energy kept") {
   for (int moving : {1, 2}) {
     World world(2, contact_settings("projection", {0.0, 0.0, 0.0}));

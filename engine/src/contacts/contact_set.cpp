@@ -275,6 +275,7 @@ void ContactSet::restart_substep() {
   dv.clear();
   moved.clear();
   impact_work = 0.0;
+  cut = false;
   overlap_left = false;
   finished = true;
 }

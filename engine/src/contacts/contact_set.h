@@ -92,6 +92,9 @@ class ContactSet {
   std::vector<Vec3> dx, dv;
   std::vector<int> moved;
   double impact_work = 0.0;  // J: the kinetic energy the substep's impacts changed, Σ p·(u⁻ + u⁺)/2 (≤ 0 for e ≤ 1)
+  // The stage was cut short (a pair's impact cap, or the event budget, with an elastic row still closing): the World
+  // counts the substep as a failure.
+  bool cut = false;
 
   // --- position-level Gauss–Seidel (contact_projection.cpp) -----------------------------------------------------
   // One sweep over the rows at positions x: each row's normal multiplier λ ≥ 0 and friction multiplier
