@@ -272,7 +272,7 @@ TEST_CASE("simultaneous contacts with two walls: a ball into a corner leaves wit
   CHECK(world.state().velocity[0].y == doctest::Approx(1.0).epsilon(1e-12));
 }
 
-TEST_CASE("an elastic particle rattling in a small box: many bounces a substep, the unfolded path; past the cap, a failure") {
+TEST_CASE("an elastic particle rattling in a small box: many bounces a substep, the unfolded path, and past the cap a failure") {
   // A particle of radius 1 cm in a 0.2 m box, no gravity, e = 1, one 1/60 s substep a step: at 200 m/s it meets each
   // wall about 9 times a substep. Its path is the straight line folded back at the walls (unfolding): along each axis
   // y = (x0 + 0.09 + v t) mod 0.36, position y or 0.36 − y, less 0.09. With a cap of 8 impacts a row and substep it
