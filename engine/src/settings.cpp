@@ -45,7 +45,7 @@ struct Entry {
 
 constexpr double kNone = 0.0;
 
-const std::array<Entry, 10> kEntries{{
+const std::array<Entry, 11> kEntries{{
     {{"dt", "s", "time step: the length of one step"}, Kind::Number, 1e-7, false, 1.0, &Settings::dt, nullptr},
     {{"substeps", "", "solver substeps per step, each of dt / substeps"}, Kind::Count, 1, false, 1000, nullptr,
      &Settings::substeps},
@@ -56,6 +56,10 @@ const std::array<Entry, 10> kEntries{{
     {{"max_iterations", "",
       "cap on the iterations of each projection attempt (chord or Newton) or on the sweeps (shake, rattle) per substep"},
      Kind::Count, 1, false, 1e6, nullptr, &Settings::max_iterations},
+    {{"contact_sweeps", "",
+      "cap on the contacts' projection sweeps per substep; 0 = automatic: max_iterations, or more for fewer rows "
+      "(up to 200 000 row updates)"},
+     Kind::Count, 0, false, 1e6, nullptr, &Settings::contact_sweeps},
     {{"baumgarte", "1/s", "acceleration solver: rate β of the C̈ + 2βĊ + β²C = 0 stabilization (0 = off)"},
      Kind::Number, 0.0, false, 1e6, &Settings::baumgarte, nullptr},
     {{"stiffness", "N/m", "penalty solver: spring constant of every rod and pin"}, Kind::Number, 0.0, true, 1e12,

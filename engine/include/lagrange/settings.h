@@ -15,6 +15,7 @@ struct Settings {
   std::string solver = "projection";
   double tolerance = 1e-10;      // on max |C| / length scale, for the iterative position solvers
   int max_iterations = 100;      // iterations of each projection attempt, or sweeps (shake, rattle), per substep
+  int contact_sweeps = 0;        // the contacts' projection sweeps per substep; 0: max(max_iterations, 2e5 / rows)
   double baumgarte = 0.0;        // 1/s; acceleration solver adds 2β Ċ + β² C to C̈ = 0. 0 = off (the drift shows)
   double stiffness = 1e4;        // N/m, penalty solver's spring constant
   double spring_damping = 0.0;   // N·s/m, penalty solver's damper along each spring

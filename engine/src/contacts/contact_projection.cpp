@@ -84,6 +84,13 @@ void ContactSet::apply_warm(std::span<const double> inv_mass, std::vector<Vec3>&
   }
 }
 
+int ContactSet::sweep_cap(const Settings& settings) const {
+  if (settings.contact_sweeps > 0) return settings.contact_sweeps;
+  constexpr double kRowUpdates = 2e5;
+  const double more = rows.empty() ? 0.0 : std::min(kRowUpdates / static_cast<double>(rows.size()), 1e6);
+  return std::max(settings.max_iterations, static_cast<int>(more));
+}
+
 double ContactSet::sweep(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x,
                          bool backward) {
   double worst = 0.0;

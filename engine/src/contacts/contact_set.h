@@ -97,6 +97,11 @@ class ContactSet {
   bool cut = false;
 
   // --- position-level Gauss–Seidel (contact_projection.cpp) -----------------------------------------------------
+  // The sweeps project() and stabilize() may take this substep: `contact_sweeps`, or when 0 (automatic) max_iterations
+  // or, for fewer rows, as many as 200 000 row updates allow (a pile of 60 balls, ~200 rows, ~1 000 sweeps: within
+  // 100 its contacts ended 174 substeps in 3 s unfinished, 2.9e-4 of a radius into each other; a pile of 2 000, no
+  // more than max_iterations). At ~50 ns a row update that bounds an unfinished substep to about 10 ms.
+  int sweep_cap(const Settings& settings) const;
   // One sweep over the rows at positions x: each row's normal multiplier λ ≥ 0 and friction multiplier
   // |λ_t| ≤ μ λ (the slip measured from q), moving x. Returns the largest complementarity residual over the rows,
   // relative to their scale: |C| where λ > 0, max(0, −C) where λ = 0, and the friction multipliers' change.

@@ -498,10 +498,11 @@ class ProjectionSolver final : public Solver {
     if (context.trace) context.trace->predicted(x_star_);
     if (contacts && model.rows().empty()) {
       bool converged = false;
-      stats.iterations += contacts->project(model.inv_mass(), x0, x_star_, h, context.settings.max_iterations, converged);
+      const int sweeps = contacts->sweep_cap(context.settings);
+      stats.iterations += contacts->project(model.inv_mass(), x0, x_star_, h, sweeps, converged);
       if (!converged) ++stats.failures;
       commit_with_impacts(context, x_star_, x0, h);
-      stats.iterations += contacts->stabilize(model.inv_mass(), context.state.position, context.settings.max_iterations);
+      stats.iterations += contacts->stabilize(model.inv_mass(), context.state.position, sweeps);
       return;
     }
     combine_rows(model, contacts, combined_, rows_version_, signature_);
@@ -636,7 +637,8 @@ void hold_contacts(StepContext& context, const std::vector<Vec3>& x0, double h, 
   }
   std::vector<Vec3> x = particles.position;
   bool converged = false;
-  stats.iterations += contacts.project(context.inv_mass(), x0, x, h, context.settings.max_iterations, converged);
+  const int sweeps = contacts.sweep_cap(context.settings);
+  stats.iterations += contacts.project(context.inv_mass(), x0, x, h, sweeps, converged);
   if (!converged) ++stats.failures;
   const double inv_h = 1.0 / h;
   for (std::size_t i = 0; i < x.size(); ++i) {
@@ -644,7 +646,7 @@ void hold_contacts(StepContext& context, const std::vector<Vec3>& x0, double h, 
     particles.velocity[i] += (x[i] - particles.position[i]) * inv_h;
     particles.position[i] = x[i];
   }
-  stats.iterations += contacts.stabilize(context.inv_mass(), particles.position, context.settings.max_iterations);
+  stats.iterations += contacts.stabilize(context.inv_mass(), particles.position, sweeps);
 }
 
 namespace {

@@ -252,11 +252,11 @@ class ShakeSolver final : public Solver {
     if (context.trace) context.trace->predicted(x_);
     if (contacts && model.rows().empty()) {  // contacts alone: the contact rows' own Gauss–Seidel
       bool converged = false;
-      stats.iterations += contacts->project(model.inv_mass(), x0_, x_, h, context.settings.max_iterations, converged,
-                                            false);
+      const int sweeps = contacts->sweep_cap(context.settings);
+      stats.iterations += contacts->project(model.inv_mass(), x0_, x_, h, sweeps, converged, false);
       if (!converged) ++stats.failures;
       commit(context, h, nullptr);
-      stats.iterations += contacts->stabilize(model.inv_mass(), context.state.position, context.settings.max_iterations);
+      stats.iterations += contacts->stabilize(model.inv_mass(), context.state.position, sweeps);
       return;
     }
     RowSet rows = context.model;
