@@ -17,15 +17,15 @@ import json, sys
 cells = json.load(open(sys.argv[1]))  # one object per cell
 def num(v, fmt):
     return "—" if v is None else fmt.format(v)
-rows = ["| workload | solver | CPU µs/step mean | median | iter/step | max\\|C\\|/L | dE | fail / recov / held | steps |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+rows = ["| workload | solver | CPU µs/step mean | median | iter/step | max\\|C\\|/L | overlap | dE | fail / recov / held | steps |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
 for c in cells:
     steps = f"{c['steps']}/{c['planned_steps']} cut" if c["cut"] else str(c["steps"])
     if c["steps"] == 0:
-        rows.append(f"| {c['workload']} | {c['solver']} | — | — | — | — | — | — | {steps}: one step took longer than the budget |")
+        rows.append(f"| {c['workload']} | {c['solver']} | — | — | — | — | — | — | — | {steps}: one step took longer than the budget |")
         continue
     rows.append(f"| {c['workload']} | {c['solver']} | {c['cpu_mean_us']:.1f} | {c['cpu_median_us']:.1f} | "
-                f"{c['iterations_per_step']:.1f} | {num(c['max_relative_violation'], '{:.2e}')} | {num(c['dE'], '{:+.2e}')} | "
+                f"{c['iterations_per_step']:.1f} | {num(c['max_relative_violation'], '{:.2e}')} | {num(c['overlap'], '{:.2e}')} | {num(c['dE'], '{:+.2e}')} | "
                 f"{c['failures']} / {c['recoveries']} / {c['held']} | {steps} |")
 readme = open(sys.argv[2]).read()
 begin, end = "<!-- bench-table -->", "<!-- /bench-table -->"

@@ -24,6 +24,7 @@
 #include "capture/output_file.h"
 #include "cli/commands.h"
 #include "lagrange/builders.h"
+#include "lagrange/measure.h"
 #include "lagrange/contacts.h"
 #include "lagrange/scene.h"
 #include "lagrange/solver.h"
@@ -51,6 +52,8 @@ columns:
   wall-med   median wall time of a step (what a window waits)
   iter/step  iterates evaluated (projection), sweeps (shake, rattle) or linear solves per step, mean
   max|C|/L   worst relative rod-length error after any step
+  overlap    contact workloads: how deep a ball lay in another or in a wall after the last step of a repeat (the
+             deepest over the repeats), in radii; "-" without contacts, "n/a" when the budget cut the first repeat
   dE         (E_end - E_start) / max |U(t) - U(0)|: energy gained (+) or lost (-) as a fraction of the
              potential energy that moved through the system
   fail       substeps that ended above tolerance (or rolled back after NaN)
@@ -66,7 +69,8 @@ options:
   --workload NAME      run only this workload (repeatable)
   --solver NAME        run only this solver (repeatable)
   --set KEY=VALUE      change a setting for every run (e.g. --set tolerance=1e-8); default max_iterations=100000
-                       so that shake's sweep counts are measured rather than capped
+                       so that shake's sweep counts are measured rather than capped (the contact workloads keep
+                       the window's 100: it also sets their sweeps, and an unfinished pile would get 100000)
   --json FILE|-        also write the results as JSON (one object per cell; - for standard output, the table
                        then goes to stderr)
   --compare BINARY     run every cell twice more as child processes, this build and BINARY (another build of
@@ -277,6 +281,9 @@ struct Cell {
   long steps = 0, planned = 0, iterations = 0, failures = 0, recoveries = 0, held = 0;
   bool cut = false;
   double worst = 0.0, energy_change = 0.0, potential_swing = 0.0;
+  bool contacts = false;
+  double overlap = NAN;  // contact workloads: the deepest a ball lay in another or a wall at a repeat's end, in radii
+                         // (NaN: no repeat ran to its end)
 
   double mean_cpu() const {
     double sum = 0.0;
@@ -306,8 +313,17 @@ bool selected(const std::vector<std::string>& filter, const T& name) {
   return filter.empty() || std::find(filter.begin(), filter.end(), name) != filter.end();
 }
 
+// A contact workload keeps the window's iteration cap unless --set gave one: the cap also sets the contact sweeps of a
+// substep (contact_sweeps 0, automatic: max_iterations, or more for few rows), and bench's 100 000 would give an
+// unfinished pile 100 000 sweeps a substep (3.9 s a step for balls2000, where the window spends 0.26 s).
+Settings contact_workload_settings(const Settings& base, bool iterations_given) {
+  Settings settings = base;
+  if (!iterations_given) settings.max_iterations = Settings{}.max_iterations;
+  return settings;
+}
+
 Cell run_cell(const Workload& workload, const Scene& built, const SolverInfo& info, const Settings& base, long steps,
-              long repeats, double budget) {
+              long repeats, double budget, bool iterations_given) {
   Cell cell;
   cell.workload = workload.name;
   cell.solver = info.id;
@@ -315,7 +331,7 @@ Cell run_cell(const Workload& workload, const Scene& built, const SolverInfo& in
   const auto cell_start = std::chrono::steady_clock::now();
   for (long r = 0; r < repeats; ++r) {
     Scene scene = built;
-    scene.settings = base;
+    scene.settings = built.contacts.given ? contact_workload_settings(base, iterations_given) : base;
     scene.settings.solver = info.id;
     if (workload.weightless) scene.settings.gravity = Vec3(0.0);
     World world = make_world(scene);
@@ -347,19 +363,33 @@ Cell run_cell(const Workload& workload, const Scene& built, const SolverInfo& in
       cell.energy_change = e.total() - e0.total();  // of the last repeat, up to its last counted step
       cell.potential_swing = swing;
     }
+    cell.contacts = world.model().contacts().any();
     if (cell.cut) break;
+    if (cell.contacts) {  // the pile as it was left: how far the speed was bought with overlap
+      const double depth = std::max(0.0, -worst_overlap(world.model(), world.state()));
+      cell.overlap = std::isnan(cell.overlap) ? depth : std::max(cell.overlap, depth);
+    }
   }
   return cell;
 }
 
-constexpr const char* kHeader = "%-15s %-13s %11s %11s %11s %10s %10s %10s %6s %6s %6s %s\n";
+constexpr const char* kHeader = "%-15s %-13s %11s %11s %11s %10s %10s %10s %10s %6s %6s %6s %s\n";
+
+std::string overlap_text(const Cell& cell) {
+  if (!cell.contacts) return "-";
+  if (!std::isfinite(cell.overlap)) return "n/a";  // cut before a repeat's end
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2e", cell.overlap);
+  return text;
+}
 
 void print_cell(std::FILE* out, const Cell& cell) {
   char de[32] = "n/a";  // an energy that overflowed (penalty cloth) has no meaningful ratio
   if (std::isfinite(cell.de())) std::snprintf(de, sizeof de, "%+.2e", cell.de());
-  std::fprintf(out, "%-15s %-13s %11.1f %11.1f %11.1f %10.1f %10.2e %10s %6ld %6ld %6ld %s\n", cell.workload.c_str(),
+  std::fprintf(out, "%-15s %-13s %11.1f %11.1f %11.1f %10.1f %10.2e %10s %10s %6ld %6ld %6ld %s\n", cell.workload.c_str(),
                cell.solver.c_str(), cell.mean_cpu(), Cell::median(cell.step_cpu_us), Cell::median(cell.step_wall_us),
-               cell.steps ? static_cast<double>(cell.iterations) / cell.steps : 0.0, cell.worst, de, cell.failures,
+               cell.steps ? static_cast<double>(cell.iterations) / cell.steps : 0.0, cell.worst,
+               overlap_text(cell).c_str(), de, cell.failures,
                cell.recoveries, cell.held, cell.steps_text().c_str());
   std::fflush(out);
 }
@@ -373,7 +403,10 @@ std::string json_cell(const Cell& cell) {
       << ", \"wall_median_us\": " << format_number(Cell::median(cell.step_wall_us))
       << ", \"iterations_per_step\": "
       << format_number(cell.steps ? static_cast<double>(cell.iterations) / cell.steps : 0.0)
-      << ", \"max_relative_violation\": " << (std::isfinite(cell.worst) ? format_number(cell.worst) : std::string("null")) << ", \"dE\": " << (std::isfinite(cell.de()) ? format_number(cell.de()) : std::string("null"))
+      << ", \"max_relative_violation\": " << (std::isfinite(cell.worst) ? format_number(cell.worst) : std::string("null"))
+      << ", \"overlap\": "
+      << (cell.contacts && std::isfinite(cell.overlap) ? format_number(cell.overlap) : std::string("null"))
+      << ", \"dE\": " << (std::isfinite(cell.de()) ? format_number(cell.de()) : std::string("null"))
       << ", \"failures\": " << cell.failures << ", \"recoveries\": " << cell.recoveries << ", \"held\": " << cell.held << "}";
   return out.str();
 }
@@ -513,6 +546,7 @@ int compare(const std::string& other, const std::vector<Workload>& list, const s
 }
 
 // One step is a 1/60 s frame of 4 substeps; the iteration cap is high so that shake's sweeps are counted, not capped.
+// Not for the contact workloads (contact_workload_settings).
 Settings bench_settings() {
   Settings base;
   base.dt = 1.0 / 60.0;
@@ -530,6 +564,7 @@ struct BenchOptions {
   std::vector<std::string> workloads, solvers, passed;  // passed: the options a --compare child gets
   std::optional<std::string> json, other;
   Settings base = bench_settings();  // with every --set
+  bool iterations_given = false;     // --set max_iterations=...
 };
 
 // Reads the next option into `o`: false when the next item is none of bench's options with a value.
@@ -566,6 +601,7 @@ bool read_option(Args& args, BenchOptions& o) {
     if (eq == std::string::npos) throw UsageError("--set: expected KEY=VALUE, got " + lagrange::quoted(*v));
     if (std::string p = set_setting(o.base, v->substr(0, eq), v->substr(eq + 1)); !p.empty())
       throw UsageError("--set " + p);
+    if (v->substr(0, eq) == "max_iterations") o.iterations_given = true;
     o.passed.insert(o.passed.end(), {"--set", *v});
     return true;
   }
@@ -607,8 +643,8 @@ int run_table(const BenchOptions& o, const std::vector<Workload>& list) {
   const bool json_stdout = o.json && io::is_standard_output(*o.json);
   if (o.json) out.emplace(*o.json);
   std::FILE* table = json_stdout ? stderr : stdout;
-  std::fprintf(table, kHeader, "workload", "solver", "cpu-mean", "cpu-med", "wall-med", "iter/step", "max|C|/L", "dE",
-               "fail", "recov", "held", "steps");
+  std::fprintf(table, kHeader, "workload", "solver", "cpu-mean", "cpu-med", "wall-med", "iter/step", "max|C|/L",
+               "overlap", "dE", "fail", "recov", "held", "steps");
   // The cells in table order; with --jobs, N threads take them in that order and the rows are printed in it.
   std::vector<std::pair<const Workload*, const SolverInfo*>> tasks;
   for (const Workload& workload : list) {
@@ -622,7 +658,7 @@ int run_table(const BenchOptions& o, const std::vector<Workload>& list) {
     Scene scene;
     for (std::size_t t = 0; t < tasks.size(); ++t) {
       if (tasks[t].first != built_for) scene = tasks[t].first->build(), built_for = tasks[t].first;
-      cells[t] = run_cell(*tasks[t].first, scene, *tasks[t].second, o.base, o.steps, o.repeats, o.budget);
+      cells[t] = run_cell(*tasks[t].first, scene, *tasks[t].second, o.base, o.steps, o.repeats, o.budget, o.iterations_given);
       print_cell(table, cells[t]);
     }
   } else {
@@ -640,7 +676,7 @@ int run_table(const BenchOptions& o, const std::vector<Workload>& list) {
         }
         try {
           const Scene scene = tasks[t].first->build();
-          cells[t] = run_cell(*tasks[t].first, scene, *tasks[t].second, o.base, o.steps, o.repeats, o.budget);
+          cells[t] = run_cell(*tasks[t].first, scene, *tasks[t].second, o.base, o.steps, o.repeats, o.budget, o.iterations_given);
         } catch (...) {
           std::lock_guard<std::mutex> lock(mutex);
           if (!error) error = std::current_exception();

@@ -82,15 +82,41 @@ double worst_overlap(const Model& model, const State& state) {
         for (std::size_t j = i + 1; j < ids.size(); ++j) joined.push_back(std::minmax(ids[i], ids[j]));
     }
     std::sort(joined.begin(), joined.end());
+    // Sweep and prune along the axis the particles spread most on: a pair can touch only if their coordinates there
+    // differ by at most the sum of their radii (a pile of 10 000 in a few milliseconds rather than a second).
+    int axis = 0;
+    double spread = -1.0;
+    for (int k = 0; k < 3; ++k) {
+      double lo = INFINITY, hi = -INFINITY;
+      for (const Vec3& p : x) {
+        if (!std::isfinite(p[k])) continue;
+        lo = std::min(lo, p[k]);
+        hi = std::max(hi, p[k]);
+      }
+      if (hi - lo > spread) {
+        spread = hi - lo;
+        axis = k;
+      }
+    }
+    // A particle off the finite numbers has no finite gap to any other (the old pairwise loop skipped its NaN gaps)
+    std::vector<int> order;
     for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = i + 1; j < n; ++j) {
+      if (std::isfinite(x[i].x) && std::isfinite(x[i].y) && std::isfinite(x[i].z)) order.push_back(static_cast<int>(i));
+    std::sort(order.begin(), order.end(), [&](int a, int b) { return x[a][axis] < x[b][axis]; });
+    double largest = 0.0;
+    for (std::size_t i = 0; i < n; ++i) largest = std::max(largest, model.radius(i));
+    for (std::size_t s = 0; s < order.size(); ++s) {
+      const int i = order[s];
+      for (std::size_t t = s + 1; t < order.size(); ++t) {
+        const int j = order[t];
+        if (x[j][axis] - x[i][axis] > model.radius(i) + largest) break;
         const double reach = model.radius(i) + model.radius(j);
         if (reach <= 0.0 || (model.fixed(i) && model.fixed(j))) continue;
-        if (std::binary_search(joined.begin(), joined.end(), std::make_pair(static_cast<int>(i), static_cast<int>(j))))
-          continue;
+        if (std::binary_search(joined.begin(), joined.end(), std::make_pair(std::min(i, j), std::max(i, j)))) continue;
         const double gap = glm::length(x[i] - x[j]) - reach;
         worst = std::min(worst, gap / std::max(model.radius(i), model.radius(j)));
       }
+    }
   }
   for (const Obstacle& o : contacts.obstacles)
     for (std::size_t i = 0; i < n; ++i) {

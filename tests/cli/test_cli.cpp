@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "cli_util.h"
 #include "lagrange/scene.h"
 #include "lagrange/solver.h"
@@ -185,6 +187,30 @@ TEST_CASE("bench runs a small table") {
   CHECK(r.code == 0);
   for (const lagrange::SolverInfo& info : lagrange::solver_table()) CHECK(r.out.find(info.id) != std::string::npos);
   CHECK(r.out.find("chain10") != std::string::npos);
+}
+
+TEST_CASE("bench: a contact workload runs at the window's iteration cap and reports the overlap it left") {
+  const fs::path dir = fresh_dir("bench-contacts");
+  const auto cells = [&](const std::string& extra) {
+    const fs::path json = dir / "cells.json";
+    const Result r = run("bench --workload balls1000 --workload pendulum --solver projection --steps 10 --repeats 1 --json " +
+                         json.string() + extra);
+    REQUIRE(r.code == 0);
+    const auto list = nlohmann::json::parse(read_all(json));
+    REQUIRE(list.size() == 2);
+    return list[0]["workload"] == "balls1000" ? list : nlohmann::json::array({list[1], list[0]});
+  };
+  const auto plain = cells(""), capped = cells(" --set max_iterations=100"), more = cells(" --set max_iterations=300");
+  // Not bench's own 100 000: the same sweeps as the window's 100, step for step
+  CHECK(plain[0]["iterations_per_step"] == capped[0]["iterations_per_step"]);
+  CHECK(plain[0]["dE"] == capped[0]["dE"]);
+  CHECK(more[0]["iterations_per_step"].get<double>() > plain[0]["iterations_per_step"].get<double>());
+  // The overlap against the pile as the scene left it, in radii: a number for the balls, none for the pendulum
+  REQUIRE(plain[0]["overlap"].is_number());
+  CHECK(plain[0]["overlap"].get<double>() >= 0.0);
+  CHECK(plain[0]["overlap"].get<double>() < 1.0);
+  CHECK(plain[1]["overlap"].is_null());
+  fs::remove_all(dir);
 }
 
 TEST_CASE("bench: JSON cells, cut cells marked, the degenerate workloads, and --compare against another build") {

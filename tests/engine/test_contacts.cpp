@@ -155,6 +155,79 @@ TEST_CASE("broad phase: the spatial hash finds every pair a brute-force search f
   CHECK(found.size() == static_cast<std::size_t>(touching));
 }
 
+TEST_CASE("worst_overlap: sweep and prune gives what every pair and every wall give, joined pairs left out") {
+  for (int dimension : {2, 3}) {
+    std::mt19937 rng(17 + dimension);
+    std::uniform_real_distribution<double> where(-1.0, 1.0), size(0.005, 0.06);
+    World world(dimension, contact_settings("projection", {0.0, 0.0, 0.0}));
+    const int n = 800;
+    for (int i = 0; i < n; ++i)
+      world.add_particle({.position = {where(rng), 0.3 * where(rng), dimension == 3 ? where(rng) : 0.0},
+                          .mass = 1.0,
+                          .fixed = i % 50 == 0,
+                          .radius = size(rng)});
+    ContactSettings contacts;
+    contacts.given = true;
+    Obstacle box;
+    box.shape = ObstacleShape::Box;
+    const double deep = dimension == 3 ? 1.02 : 0.0;  // a few particles reach past the walls
+    box.min = Vec3(-1.02, -0.32, -deep);
+    box.max = Vec3(1.02, 0.32, deep);
+    contacts.obstacles.push_back(box);
+    world.model().set_contacts(contacts);
+    const auto& x = world.state().position;
+    // Join the pair deepest into each other by a rod: it no longer counts
+    int ja = -1, jb = -1;
+    double closest = INFINITY;
+    for (int i = 0; i < n; ++i)
+      for (int j = i + 1; j < n; ++j)
+        if (const double g = (glm::length(x[i] - x[j]) - world.model().radius(i) - world.model().radius(j)) /
+                             std::max(world.model().radius(i), world.model().radius(j));
+            g < closest) {
+          closest = g;
+          ja = i;
+          jb = j;
+        }
+    ConstraintDef def;
+    def.type = "distance";
+    def.particles = {ja, jb};
+    std::vector<ParticleDef> defs(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) defs[static_cast<std::size_t>(i)].position = x[i];
+    world.add_constraint(find_kind("distance")->create(def, defs, dimension));
+    const auto brute = [&] {  // every pair and every wall
+      double worst = INFINITY;
+      const auto& p = world.state().position;
+      for (int i = 0; i < n; ++i) {
+        const double r = world.model().radius(i);
+        for (int j = i + 1; j < n; ++j) {
+          if ((i == ja && j == jb) || (world.model().fixed(i) && world.model().fixed(j))) continue;
+          const double rj = world.model().radius(j);
+          worst = std::min(worst, (glm::length(p[i] - p[j]) - r - rj) / std::max(r, rj));
+        }
+        if (world.model().fixed(i)) continue;
+        for (int k = 0; k < dimension; ++k)
+          worst = std::min({worst, (p[i][k] - box.min[k] - r) / r, (box.max[k] - p[i][k] - r) / r});
+      }
+      return worst;
+    };
+    const double expected = brute();
+    CHECK(expected < 0.0);
+    CHECK(worst_overlap(world.model(), world.state()) == doctest::Approx(expected).epsilon(1e-12));
+    CHECK(closest < expected);  // left out: else the worst
+  }
+}
+
+TEST_CASE("worst_overlap: a small ball into a large one from the side, among others apart: the closed form") {
+  // Along the axis the sweep sorts on, the pair's centres lie further apart than the small one's radius
+  World world(2, contact_settings("projection", {0.0, 0.0, 0.0}));
+  for (int k = 0; k < 200; ++k)
+    world.add_particle({.position = {0.1 * (k % 20), 0.1 * (k / 20) + 1.0, 0.0}, .mass = 1.0, .radius = 0.02});
+  world.add_particle({.position = {0.3, 0.0, 0.0}, .mass = 1.0, .radius = 0.01});
+  world.add_particle({.position = {0.355, 0.0, 0.0}, .mass = 1.0, .radius = 0.05});
+  world.model().set_contacts(ContactSettings{.given = true});
+  CHECK(worst_overlap(world.model(), world.state()) == doctest::Approx(-0.005 / 0.05).epsilon(1e-9));
+}
+
 TEST_CASE("a ball an impact sends beyond the reach it was gathered for meets what it can now reach, in the same substep") {
   // One substep of 1/240 s, no gravity, e = 1, equal balls of radius 0.1 on a line: A at 20 m/s hits B (at rest, its
   // free reach zero) after 1 cm; B, now at 20 m/s, crosses 4 cm to C (or to a wall) before the substep ends. The

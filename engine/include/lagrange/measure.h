@@ -33,8 +33,9 @@ Vec3 obstacle_force(const State& state, int obstacle);
 int contact_count(const State& state);
 // The smallest gap of any pair of particles that collide (|x_i − x_j| − r_i − r_j, over the pairs contacts would
 // check: those not joined by a constraint) and of any particle to any obstacle, relative to the radius it is
-// measured against (the larger of the two radii; 1 m for a point). Negative: an overlap. +∞ without contacts. O(n²)
-// for the pairs: a check for tests and tools, not for every frame of a large scene.
+// measured against (the larger of the two radii; 1 m for a point). Negative: an overlap. +∞ without contacts. The pairs
+// by sweep and prune along the widest axis (about n log n for a pile or a gas; n² for particles stacked on that axis):
+// a check for tests and tools, not for every frame of a large scene.
 double worst_overlap(const Model& model, const State& state);
 // How slack a cable or any unilateral row is: for a cable L − |x_a − x_b| (0 when taut), in metres; 0 for rows that
 // are not unilateral. The app draws a slack cable sagging.
