@@ -12,7 +12,8 @@
 // whose λ would push leaves and the system is solved again (an active set). A slack cable that snaps taut while its
 // ends fly apart gets the inelastic impulse that stops the stretching first (the velocity level).
 // Contacts: the impacts (contact_set.h) before the step, and after it the contact rows' position projection
-// (contact_projection.cpp), whose correction (x' − x)/h goes into the velocities as the position solvers' does.
+// (contact_projection.cpp), whose correction (x' − x)/h goes into the velocities as the position solvers' does; then
+// the rods' reaction keeps their rates through what the contacts did (keep_rod_rates).
 #include <algorithm>
 
 #include "solvers.h"
@@ -86,9 +87,13 @@ class AccelerationSolver final : public Solver {
     context.state.row_force.assign(rhs_.begin(), rhs_.end());
     for (std::size_t i = 0; i < diagonal_.size(); ++i)
       if (i < spring_.size()) context.state.row_force[diagonal_[i].row] = spring_[i];
+    if (contacts) {
+      v_before_ = particles.velocity;
+      hold_contacts(context, x0_, h, stats);
+      keep_rod_rates(rows, unilateral, v_before_, particles.position, particles.velocity);
+    }
     if (unilateral)
       for (std::size_t k = 0; k < m; ++k) combined_[k] = original_[k];
-    if (contacts) hold_contacts(context, x0_, h, stats);
   }
 
  private:
@@ -119,6 +124,7 @@ class AccelerationSolver final : public Solver {
     for (std::size_t i = 0; i < n; ++i) accel_[i] = inv_mass[i] * forces_[i];
     system_.velocity_rows(rows_set, g_, accel_, rhs_);   // J M⁻¹ F
     system_.velocity_rows(rows_set, g_, particles.velocity, cdot_);  // Ċ = J v
+    start_rate_ = cdot_;
     for (std::size_t k = 0; k < rows.size(); ++k) {
       const double jdot_qdot = rows[k].constraint->jdot_qdot(rows[k].row, particles.position, particles.velocity);
       rhs_[k] = -(rhs_[k] + jdot_qdot + 2.0 * beta * cdot_[k] + beta * beta * c_[k]);
@@ -129,6 +135,39 @@ class AccelerationSolver final : public Solver {
     if (dependent > stats.dependent_rows) stats.dependent_rows = dependent;
     system_.solve(rhs_);
     system_.displace(rows_set, weighted_, rhs_, accel_);  // a = M⁻¹ (F + Jᵀ λ)
+  }
+
+  // Contacts act on free particles — the impacts' impulses and the projection's (x' − x)/h — which would change a
+  // rod's rate Ċ = J v. This method holds C̈ = 0, whose impulsive form is Ċ⁺ = Ċ⁻: after the contacts, the rods'
+  // reaction puts each rod's rate back to its value at the substep's start, the smallest change in the mass metric,
+  //     v −= M⁻¹Jᵀμ,  J M⁻¹Jᵀ μ = J v − Ċ⁻,  J where the substep ends (J M⁻¹Jᵀ factorized once more).
+  // Left out, a cradle's struck balls climbed their rods (|C|/L past 1 within 3.2 s). Kept, the rods drift only as the
+  // integration makes them (a ball stopped dead at the bottom keeps the rate its swing had drifted to there). The
+  // contacts' moves are left as they are: taken back along the rods as well (J Δx = 0), they pushed a chain lying on
+  // a floor back into it by 2e-3 of a radius. Cables are left out (masked): one an impact slackens may go slack, and
+  // one it stretches gets its snap at the next substep's start (snap_taut_cables); taking taut ones in (an active set
+  // on their pull) made a chain of cables over a peg come apart sooner (0.12 s instead of 0.28).
+  void keep_rod_rates(const RowSet& rows_set, bool unilateral, const std::vector<Vec3>& v_before,
+                      std::span<const Vec3> x, std::vector<Vec3>& v) {
+    const auto rows = rows_set.rows;
+    if (rows.empty() || v == v_before) return;
+    if (unilateral)  // rows_set is over combined_
+      for (std::size_t k = 0; k < rows.size(); ++k)
+        if (original_[k].unilateral != 0) mask_row(combined_[k]);
+    system_.evaluate(rows_set, x, c_, g_);
+    for (int k : rows_set.compliant)  // springs: forces, not rows (their diagonal terms are the solve's)
+      for (int s = 0; s < rows[k].count; ++s) g_[k].g[s] = Vec3(0.0);
+    system_.weight(rows_set, g_, weighted_);
+    system_.factorize(g_, weighted_, diagonal_);
+    system_.velocity_rows(rows_set, g_, v, rate_);
+    for (std::size_t k = 0; k < rate_.size(); ++k) rate_[k] -= start_rate_[k];
+    for (const DiagonalTerm& term : diagonal_) rate_[term.row] = 0.0;
+    if (unilateral)
+      for (std::size_t k = 0; k < rows.size(); ++k)
+        if (original_[k].unilateral != 0) rate_[k] = 0.0;
+    system_.solve(rate_);
+    for (double& mu : rate_) mu = -mu;
+    system_.displace(rows_set, weighted_, rate_, v);
   }
 
   // A cable at its length whose ends fly apart: the inelastic impulse along it that stops the stretching, for every
@@ -165,9 +204,9 @@ class AccelerationSolver final : public Solver {
   }
 
   RowSystem system_;
-  std::vector<Vec3> force_, forces_, accel_, x0_;
+  std::vector<Vec3> force_, forces_, accel_, x0_, v_before_;
   RowGradients g_, weighted_;
-  std::vector<double> c_, cdot_, rhs_, spring_, impulse_;
+  std::vector<double> c_, cdot_, rhs_, spring_, impulse_, rate_, start_rate_;
   std::vector<DiagonalTerm> diagonal_;
   std::vector<Row> combined_, original_;
   std::vector<char> active_;
