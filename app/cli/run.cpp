@@ -436,6 +436,8 @@ int run_main(int argc, char** argv) {
   }
   World& world = sim.world();
   check_drags(o.drag, world);
+  if (const std::string note = overlap_note(world.model(), world.state()); !note.empty())
+    std::fprintf(stderr, "lagrange-lab run: note: %s: %s\n", lagrange::quoted(*o.scene_path).c_str(), note.c_str());
   // The particle to time, and the simple pendulum's exact period from the starting state.
   const int timed = o.measure ? timed_particle(o, world) : -1;
   for (std::size_t k = 0; k < runs.size() && timed >= 0; ++k) {  // each lane's own exact period: its gravity, damping

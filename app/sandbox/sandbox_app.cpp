@@ -16,6 +16,7 @@
 #include "capture/screenshot_folder.h"
 #include "capture/trajectory_csv.h"
 #include "options/args.h"
+#include "lagrange/measure.h"
 #include "ui/measure_panel.h"
 #include "ui/ui.h"
 #include "ui/ui_layers.h"
@@ -197,6 +198,8 @@ void Sandbox::open_scene(Scene scene, const std::filesystem::path& path) {
 std::string Sandbox::load_scene(const std::filesystem::path& path) {
   try {
     open_scene(load_scene_file(path), path);
+    if (const std::string note = overlap_note(state_.world().model(), state_.world().state()); !note.empty())
+      state_.show_toast("Note: " + note, false);
     return {};
   } catch (const std::exception& error) {  // SceneError, or lagrange::Error from building the world
     state_.scene_error = error.what();

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <queue>
+#include <string>
 #include <vector>
 
 #include "lagrange/constraint_kinds.h"
@@ -69,11 +71,29 @@ Vec3 obstacle_force(const State& state, int obstacle) {
 
 int contact_count(const State& state) { return static_cast<int>(state.contacts.contacts.size()); }
 
-double worst_overlap(const Model& model, const State& state) {
+double worst_overlap(const Model& model, const State& state) { return deepest_overlap(model, state).gap; }
+
+std::string overlap_note(const Model& model, const State& state) {
+  if (!model.contacts().any()) return {};
+  const Overlap o = deepest_overlap(model, state);
+  if (!(o.gap < -1e-6)) return {};
+  char depth[32];
+  std::snprintf(depth, sizeof depth, "%.3g", -o.gap);
+  const std::string how = o.other >= 0 ? "particles " + std::to_string(o.particle) + " and " + std::to_string(o.other) +
+                                             " start " + depth + " of a radius into each other"
+                                       : "particle " + std::to_string(o.particle) + " starts " + depth +
+                                             " of its radius inside obstacle " + std::to_string(o.obstacle);
+  return how + " (the deepest): the first step moves them apart, in position only";
+}
+
+Overlap deepest_overlap(const Model& model, const State& state) {
   const ContactSettings& contacts = model.contacts();
   const auto& x = state.position;
   const std::size_t n = x.size();
-  double worst = INFINITY;
+  Overlap worst;
+  const auto take = [&worst](double gap, int particle, int other, int obstacle) {
+    if (gap < worst.gap) worst = {gap, particle, other, obstacle};
+  };
   if (contacts.particle_contacts()) {
     std::vector<std::pair<int, int>> joined;
     for (const auto& c : model.constraints()) {
@@ -114,12 +134,13 @@ double worst_overlap(const Model& model, const State& state) {
         if (reach <= 0.0 || (model.fixed(i) && model.fixed(j))) continue;
         if (std::binary_search(joined.begin(), joined.end(), std::make_pair(std::min(i, j), std::max(i, j)))) continue;
         const double gap = glm::length(x[i] - x[j]) - reach;
-        worst = std::min(worst, gap / std::max(model.radius(i), model.radius(j)));
+        take(gap / std::max(model.radius(i), model.radius(j)), std::min(i, j), std::max(i, j), -1);
       }
     }
   }
-  for (const Obstacle& o : contacts.obstacles)
+  for (std::size_t k = 0; k < contacts.obstacles.size(); ++k)
     for (std::size_t i = 0; i < n; ++i) {
+      const Obstacle& o = contacts.obstacles[k];
       if (model.fixed(i)) continue;
       const double r = model.radius(i), scale = r > 0.0 ? r : 1.0;
       double gap = INFINITY;
@@ -131,7 +152,7 @@ double worst_overlap(const Model& model, const State& state) {
             gap = std::min({gap, x[i][k] - o.min[k] - r, o.max[k] - x[i][k] - r});
           break;
       }
-      worst = std::min(worst, gap / scale);
+      take(gap / scale, static_cast<int>(i), -1, static_cast<int>(k));
     }
   return worst;
 }

@@ -26,6 +26,7 @@ namespace {
 using lagrange::test::asset;
 using lagrange::test::fresh_dir;
 using lagrange::test::read_all;
+using lagrange::test::write_all;
 using Result = lagrange::test::CliResult;
 
 Result run(const std::string& args) { return lagrange::test::cli(args); }
@@ -187,6 +188,23 @@ TEST_CASE("bench runs a small table") {
   CHECK(r.code == 0);
   for (const lagrange::SolverInfo& info : lagrange::solver_table()) CHECK(r.out.find(info.id) != std::string::npos);
   CHECK(r.out.find("chain10") != std::string::npos);
+}
+
+TEST_CASE("run: a scene whose particles start inside an obstacle or each other says so, and runs") {
+  const fs::path dir = fresh_dir("inside");
+  const fs::path scene = dir / "inside.json";
+  // A ball of 0.1 m whose centre lies 0.05 m above the floor: half its radius inside
+  write_all(scene, R"({"dimension": 2, "particles": [{"position": [0, 0.05], "radius": 0.1}],
+    "contacts": {"restitution": 0}, "obstacles": [{"type": "plane", "point": [0, 0], "normal": [0, 1]}]})");
+  Result r = run("run " + scene.string() + " --duration 0.1");
+  CHECK(r.code == 0);
+  CHECK(r.out.find("note: '" + scene.string() + "': particle 0 starts 0.5 of its radius inside obstacle 0") !=
+        std::string::npos);
+  // Balls that only touch (the shipped cradle): no note
+  r = run("run " + asset("newtons_cradle.json") + " --duration 0.1");
+  CHECK(r.code == 0);
+  CHECK(r.out.find("note:") == std::string::npos);
+  fs::remove_all(dir);
 }
 
 TEST_CASE("bench: a contact workload runs at the window's iteration cap and reports the overlap it left") {

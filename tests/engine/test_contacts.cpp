@@ -224,8 +224,15 @@ TEST_CASE("worst_overlap: a small ball into a large one from the side, among oth
     world.add_particle({.position = {0.1 * (k % 20), 0.1 * (k / 20) + 1.0, 0.0}, .mass = 1.0, .radius = 0.02});
   world.add_particle({.position = {0.3, 0.0, 0.0}, .mass = 1.0, .radius = 0.01});
   world.add_particle({.position = {0.355, 0.0, 0.0}, .mass = 1.0, .radius = 0.05});
-  world.model().set_contacts(ContactSettings{.given = true});
+  ContactSettings contacts;
+  contacts.given = true;
+  world.model().set_contacts(contacts);
   CHECK(worst_overlap(world.model(), world.state()) == doctest::Approx(-0.005 / 0.05).epsilon(1e-9));
+  const Overlap deepest = deepest_overlap(world.model(), world.state());
+  CHECK(deepest.particle == 200);
+  CHECK(deepest.other == 201);
+  CHECK(deepest.obstacle == -1);
+  CHECK(overlap_note(world.model(), world.state()).find("particles 200 and 201 start 0.1 of a radius") == 0);
 }
 
 TEST_CASE("a ball an impact sends beyond the reach it was gathered for meets what it can now reach, in the same substep") {

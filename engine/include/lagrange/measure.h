@@ -3,6 +3,9 @@
 // the hand's, not the scene's: the violations and the spring energy skip them.
 #pragma once
 
+#include <limits>
+#include <string>
+
 #include "lagrange/diagnostics.h"
 #include "lagrange/model.h"
 
@@ -37,6 +40,17 @@ int contact_count(const State& state);
 // by sweep and prune along the widest axis (about n log n for a pile or a gas; n² for particles stacked on that axis):
 // a check for tests and tools, not for every frame of a large scene.
 double worst_overlap(const Model& model, const State& state);
+// The same, with where: the gap (as worst_overlap), the particle, and the other particle or the obstacle (−1 for
+// none). A loaded scene whose particles start overlapping is told of it (the first substep moves them apart, in
+// position only).
+struct Overlap {
+  double gap = std::numeric_limits<double>::infinity();
+  int particle = -1, other = -1, obstacle = -1;
+};
+Overlap deepest_overlap(const Model& model, const State& state);
+// A sentence for a state whose particles start deeper than 1e-6 of a radius in another or in an obstacle (empty when
+// none do): which, how deep, and that the first substep moves them apart, in position only.
+std::string overlap_note(const Model& model, const State& state);
 // How slack a cable or any unilateral row is: for a cable L − |x_a − x_b| (0 when taut), in metres; 0 for rows that
 // are not unilateral. The app draws a slack cable sagging.
 double slack(const Model& model, const State& state, int constraint);
