@@ -46,7 +46,9 @@ Box legend_band(const SandboxState& state, float* text_width = nullptr) {
   const Box scene{s[0] / r, s[1] / r, (s[0] + s[2]) / r, (s[1] + s[3]) / r};
   const float width = std::max(scene.width() - 2.0f * margin_of(state) - 2.0f * pad_of(state), 40.0f);
   if (text_width) *text_width = width;
-  const ImVec2 size = legend(state, width).size();
+  const TextBox box = legend(state, width);
+  if (box.empty()) return {};
+  const ImVec2 size = box.size();
   return overlay_box(scene, Anchor::BottomLeft, size.x, size.y, margin_of(state));
 }
 
@@ -151,7 +153,15 @@ bool has_fixed(const World& world) {
   return false;
 }
 
-// What the colours mean: the rod colouring's scale, pins, fixed particles, arrows.
+// Whether the scene has rods or cables to colour.
+bool has_rods(const World& world) {
+  for (const auto& c : world.constraints())
+    if (!c->tool() && (is_rod(*c) || c->drawing().shape == Shape::Cable)) return true;
+  return false;
+}
+
+// What the colours mean: the rod colouring's scale (with rods or cables to colour), pins, fixed particles, arrows.
+// Empty for a scene with none of them (a gas, a pile): no legend then.
 TextBox legend(const SandboxState& state, float max_width) {
   const Theme theme = state.appearance.theme;
   const Palette& colours = palette(theme);
@@ -162,7 +172,7 @@ TextBox legend(const SandboxState& state, float max_width) {
   // One flowing line that wraps between its pieces where the view is narrow: a band across the scene, not a block.
   const float bar_w = std::min(130.0f * scale_of(state), max_width), bar_h = 9.0f * scale_of(state);
   char text[96];
-  switch (state.view.rod_colouring) {
+  if (has_rods(state.world())) switch (state.view.rod_colouring) {
     case RodColouring::Tension:
       box.piece(plain, "Rod force:", false);
       box.piece(u32(colours.compression), "compression", false);
@@ -186,6 +196,8 @@ TextBox legend(const SandboxState& state, float max_width) {
   if (state.view.gravity_arrows) box.piece(u32(colours.gravity), "\xe2\x86\x92 gravity m g", false);
   if (state.view.constraint_arrows)
     box.piece(u32(colours.constraint_force), "\xe2\x86\x92 constraint force J\xe1\xb5\x80\xce\xbb", false);
+  if (state.view.contact_arrows && state.world().model().contacts().any())
+    box.piece(u32(colours.contact_force), "\xe2\x86\x92 contact force", false);
   return box;
 }
 
@@ -243,8 +255,8 @@ std::vector<Item> overlays(const SandboxState& state, std::size_t view, bool mes
          Anchor::TopLeft});
   if (state.view.legend && !state.view.presentation && view + 1 == views && legend_width > 0.0f &&
       (views == 1 || state.legend_place == SandboxState::LegendPlace::View))
-    add("legend", legend(state, std::max(width * legend_width, 60.0f * scale_of(state))),
-        {Anchor::BottomLeft, Anchor::BottomRight, Anchor::TopRight, Anchor::TopLeft});
+    if (TextBox box = legend(state, std::max(width * legend_width, 60.0f * scale_of(state))); !box.empty())
+      add("legend", std::move(box), {Anchor::BottomLeft, Anchor::BottomRight, Anchor::TopRight, Anchor::TopLeft});
   return items;
 }
 
