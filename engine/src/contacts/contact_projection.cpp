@@ -187,25 +187,30 @@ double ContactSet::subspace_step(std::span<const double> inv_mass, std::span<con
   const Eigen::VectorXd delta = ldlt.solve(rhs);
   for (int t = 0; t < m; ++t)
     if (!std::isfinite(delta[t])) return 1.0;
-  // The complementarity error of the subspace rows: a normal row's gap where it pushes, its overlap where it does
-  // not; a tangent's slip while its contact pushes.
+  // The complementarity error of every row: a normal row's gap where it pushes, its overlap where it does not; a
+  // subspace tangent's slip while its contact pushes; a friction multiplier outside its cone, by how far (as a move,
+  // m). Over every row, not the subspace's alone: a step that pushed a ball into one that was not pushing, or
+  // friction far out of its cone, lowered the subspace's error and was kept, and the sweeps after it settled on a
+  // far complementarity point (a pile of 4 balls, e = 0.2, μ = 0.5: one thrown 0.12 m in a substep, 3.6 J to 41 J).
   const auto merit = [&] {
     double error = 0.0;
+    for (const ContactRow& row : rows) {
+      const double w = weight(row, inv_mass);
+      if (w == 0.0) continue;
+      Vec3 normal;
+      const double g = gap(row, x, normal) - row.allowed;
+      double e = row.lambda > 0.0 ? std::abs(g) : std::max(0.0, -g);
+      e = std::max(e, (glm::length(row.lambda_t) - row.friction * row.lambda) * w);
+      error = std::max(error, e / row.scale);
+    }
     for (const SubspaceRow& r : sub_) {
       const ContactRow& row = rows[r.row];
-      double e = 0.0;
-      if (r.normal) {
-        Vec3 normal;
-        const double g = gap(row, x, normal) - row.allowed;
-        e = row.lambda > 0.0 ? std::abs(g) : std::max(0.0, -g);
-      } else if (row.lambda > 0.0) {
-        const Vec3 slip = slip_of(row, q, x);
-        e = std::abs(glm::dot(slip, r.direction));
-      }
-      error = std::max(error, e / row.scale);
+      if (r.normal || !(row.lambda > 0.0)) continue;
+      error = std::max(error, std::abs(glm::dot(slip_of(row, q, x), r.direction)) / row.scale);
     }
     return error;
   };
+  const double before = merit();
   // Moves the multipliers by `scale` δλ — normal ones kept ≥ 0 — and the particles by what actually changed.
   applied_.resize(m);
   const auto apply = [&](double scale) {
@@ -239,7 +244,7 @@ double ContactSet::subspace_step(std::span<const double> inv_mass, std::span<con
   // to zero (where the pile's contacts are redundant and their gaps inconsistent, δλ is large along the redundancy,
   // and projecting it moves particles far).
   apply(1.0);
-  if (const double after = merit(); after < worst) return after / worst;
+  if (const double after = merit(); after < before) return after / before;
   undo();
   double alpha = 1.0;
   for (int t = 0; t < m; ++t) {
@@ -248,7 +253,7 @@ double ContactSet::subspace_step(std::span<const double> inv_mass, std::span<con
   }
   if (!(alpha > 0.0)) return 1.0;
   apply(alpha);
-  if (const double after = merit(); after < worst) return after / worst;
+  if (const double after = merit(); after < before) return after / before;
   undo();
   return 1.0;
 }
