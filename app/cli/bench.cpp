@@ -598,7 +598,7 @@ bool read_option(Args& args, BenchOptions& o) {
   }
   if (auto v = args.option("--set")) {
     const auto eq = v->find('=');
-    if (eq == std::string::npos) throw UsageError("--set: expected KEY=VALUE, got " + lagrange::quoted(*v));
+    if (eq == std::string::npos || eq == 0) throw UsageError("--set: expected KEY=VALUE, got " + lagrange::quoted(*v));
     if (std::string p = set_setting(o.base, v->substr(0, eq), v->substr(eq + 1)); !p.empty())
       throw UsageError("--set " + p);
     if (v->substr(0, eq) == "max_iterations") o.iterations_given = true;

@@ -152,6 +152,16 @@ void print_lanes(std::FILE* report, const Simulation& sim, const std::vector<Run
                  printable(runs[k].label, 28).c_str(), lane.world.settings().dt, a.steps, a.drift(lane.world),
                  a.max_drift, a.worst_violation, a.mean_iterations(), a.failures, a.rollbacks ? " (rolled back)" : "");
   }
+  // What a lane's solver did again, as the summary of a run without lanes says it
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    const LaneAccounts& a = sim.lane(k).accounts;
+    if (a.recoveries)
+      std::fprintf(report, "lane %zu: recoveries %ld substep(s) (the linearization lost its root: split or re-linearized)\n",
+                   k + 1, a.recoveries);
+    if (a.fallbacks)
+      std::fprintf(report, "lane %zu: fallbacks %ld substep(s): lost by the solver's sweeps and Newton, done again by "
+                           "projection (docs/physics.md, \"When the sweeps do not converge\")\n", k + 1, a.fallbacks);
+  }
 }
 
 }  // namespace
@@ -248,6 +258,7 @@ void check_run_options(const RunOptions& o) {
   if (!o.scene_path) throw UsageError("missing SCENE (see --help)");
   if (o.lanes && o.save_state)
     throw UsageError("--save-state and --lanes exclude each other: a saved state is one world; run the lane alone");
+  if (o.serial && !o.lanes) throw UsageError("--serial: only with --lanes (one world has no lanes to step in turn)");
   if (o.measured_particle && !o.measure) throw UsageError("--particle: only with --measure");
   if (o.steps && o.duration) throw UsageError("give --steps or --duration, not both");
   if (o.duration && !(*o.duration >= 0.0)) throw UsageError("--duration: must be >= 0");

@@ -97,7 +97,7 @@ bool set_option(Args& args, SettingPairs& sets) {
   const auto v = args.option("--set");
   if (!v) return false;
   const auto eq = v->find('=');
-  if (eq == std::string::npos) throw UsageError("--set: expected KEY=VALUE, got " + lagrange::quoted(*v));
+  if (eq == std::string::npos || eq == 0) throw UsageError("--set: expected KEY=VALUE, got " + lagrange::quoted(*v));
   sets.emplace_back(v->substr(0, eq), v->substr(eq + 1));
   return true;
 }

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <new>
+#include <string_view>
 
 #include "lagrange/text.h"
 
@@ -37,9 +38,16 @@ std::string run_failure(const SimLane& lane, double max_violation) {
   char text[200];
   if (st.non_finite)
     std::snprintf(text, sizeof text, "step %ld produced NaN or infinity and was rolled back", s);
-  else if (!(st.max_relative_violation <= max_violation))
-    std::snprintf(text, sizeof text, "at step %ld max |C|/L reached %.3g, above the limit %g", s,
-                  st.max_relative_violation, max_violation);
+  else if (!(st.max_relative_violation <= max_violation)) {
+    // Three digits, or as many as tell it from the limit ("reached 10, above the limit 10" was 10.04)
+    char reached[40], limit[40];
+    std::snprintf(limit, sizeof limit, "%g", max_violation);
+    for (int digits = 3; digits <= 17; ++digits) {
+      std::snprintf(reached, sizeof reached, "%.*g", digits, st.max_relative_violation);
+      if (std::string_view(reached) != limit) break;
+    }
+    std::snprintf(text, sizeof text, "at step %ld max |C|/L reached %s, above the limit %s", s, reached, limit);
+  }
   else
     return {};
   return text;
