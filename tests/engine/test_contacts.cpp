@@ -264,6 +264,10 @@ TEST_CASE("small piles with friction and restitution: no step gains energy, no b
       CHECK(worst_rise < 1e-3 * start);
       CHECK(worst_gap >= -1e-6);
       CHECK(energy < start);
+      // What the energy lost is what the contacts' work says: the drift E − E0 − W. The projection's forces are
+      // booked at the substep's mean velocity after the impacts (booked at the one before, they counted the impacts'
+      // change twice: +0.33 J here, +1.3e1 J in a pile of 40). RATTLE's booking is not yet right (up to +12.5 J).
+      if (std::string(solver) != "rattle") CHECK(std::abs(energy - start - world.work().total()) < 1e-3 * start);
     }
 }
 

@@ -515,8 +515,9 @@ double ContactSet::record(const Model& model, State& state, double step, std::sp
     gap(row, x, n);
     const Vec3 impulse = row.impulse + (step * row.force) * n + step * row.force_t;
     if (row.force != 0.0 || row.force_t != Vec3(0.0)) {  // h (f n + f_t) · v̄ at the substep's mean velocity
-      Vec3 rate = 0.5 * (v0[row.a] + v1[row.a]);
-      if (row.b >= 0) rate -= 0.5 * (v0[row.b] + v1[row.b]);
+      const auto start = [&](int i) { return dv.empty() ? v0[i] : v0[i] + dv[i]; };
+      Vec3 rate = 0.5 * (start(row.a) + v1[row.a]);
+      if (row.b >= 0) rate -= 0.5 * (start(row.b) + v1[row.b]);
       work += step * glm::dot(row.force * n + row.force_t, rate);
     }
     const bool pushed = row.force > 0.0 || row.impacts > 0 || row.force_t != Vec3(0.0);
