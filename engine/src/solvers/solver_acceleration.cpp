@@ -124,7 +124,6 @@ class AccelerationSolver final : public Solver {
     for (std::size_t i = 0; i < n; ++i) accel_[i] = inv_mass[i] * forces_[i];
     system_.velocity_rows(rows_set, g_, accel_, rhs_);   // J M⁻¹ F
     system_.velocity_rows(rows_set, g_, particles.velocity, cdot_);  // Ċ = J v
-    start_rate_ = cdot_;
     for (std::size_t k = 0; k < rows.size(); ++k) {
       const double jdot_qdot = rows[k].constraint->jdot_qdot(rows[k].row, particles.position, particles.velocity);
       rhs_[k] = -(rhs_[k] + jdot_qdot + 2.0 * beta * cdot_[k] + beta * beta * c_[k]);
@@ -160,7 +159,7 @@ class AccelerationSolver final : public Solver {
     system_.weight(rows_set, g_, weighted_);
     system_.factorize(g_, weighted_, diagonal_);
     system_.velocity_rows(rows_set, g_, v, rate_);
-    for (std::size_t k = 0; k < rate_.size(); ++k) rate_[k] -= start_rate_[k];
+    for (std::size_t k = 0; k < rate_.size(); ++k) rate_[k] -= cdot_[k];  // Ċ⁻, as solve_accelerations left it
     for (const DiagonalTerm& term : diagonal_) rate_[term.row] = 0.0;
     if (unilateral)
       for (std::size_t k = 0; k < rows.size(); ++k)
@@ -206,7 +205,7 @@ class AccelerationSolver final : public Solver {
   RowSystem system_;
   std::vector<Vec3> force_, forces_, accel_, x0_, v_before_;
   RowGradients g_, weighted_;
-  std::vector<double> c_, cdot_, rhs_, spring_, impulse_, rate_, start_rate_;
+  std::vector<double> c_, cdot_, rhs_, spring_, impulse_, rate_;
   std::vector<DiagonalTerm> diagonal_;
   std::vector<Row> combined_, original_;
   std::vector<char> active_;
