@@ -105,7 +105,7 @@ int dispatch(int argc, char** argv) {
 }
 
 // Messages may quote input: escape what is left of control characters, and keep the line short (a message quotes
-// long input cut with an ellipsis; this bounds whatever got through: docs/cli.md, at most 250 bytes a line after the command).
+// long input cut with an ellipsis; this bounds whatever got through: docs/cli.md, at most kMaxMessage (300) bytes a line after the command).
 std::string safe(const char* text) { return lagrange::bounded_message(lagrange::printable(text, 4096)); }
 
 int run_command(int argc, char** argv) {

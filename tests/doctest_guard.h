@@ -6,6 +6,10 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <system_error>
 
 namespace lagrange::test {
 
@@ -39,6 +43,38 @@ inline int run_checked(doctest::Context& context) {
   }
   return result;
 }
+
+// A scratch folder for one test process: made under the temporary folder, handed to the tests and to every program
+// they start as TMPDIR (std::filesystem::temp_directory_path, mkstemp and the command line's own temporary files all
+// read it), removed with everything in it when the run passes. A failed run keeps it, and says where, for the files
+// that show why. Without it, every run of the suite left its ~80 folders in /tmp.
+class ScratchTmp {
+ public:
+  ScratchTmp() {
+    std::error_code error;
+    std::string pattern = (std::filesystem::temp_directory_path(error) / "lagrange-tests-XXXXXX").string();
+    if (!error && mkdtemp(pattern.data())) {
+      path_ = pattern;
+      setenv("TMPDIR", path_.c_str(), 1);
+    }
+  }
+  ScratchTmp(const ScratchTmp&) = delete;
+  ScratchTmp& operator=(const ScratchTmp&) = delete;
+  const std::string& path() const { return path_; }
+  // Called with the run's result: removes the folder after a pass, names it after a failure.
+  void finish(int result) const {
+    if (path_.empty()) return;
+    if (result != 0) {
+      std::fprintf(stderr, "the test's files are kept in %s\n", path_.c_str());
+      return;
+    }
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+
+ private:
+  std::string path_;
+};
 
 }  // namespace lagrange::test
 

@@ -9,6 +9,9 @@
 
 int main(int argc, char** argv) {
   feenableexcept(FE_INVALID | FE_DIVBYZERO);
+  const lagrange::test::ScratchTmp scratch;
   doctest::Context context(argc, argv);
-  return lagrange::test::run_checked(context);
+  const int result = lagrange::test::run_checked(context);
+  scratch.finish(result);
+  return result;
 }

@@ -12,16 +12,15 @@
 int main(int argc, char** argv) {
   setenv("SDL_VIDEODRIVER", "offscreen", 0);  // also when run by hand, outside ctest
   // Screenshots, saved scenes and remembered choices the tests trigger (every key, every button) go to a scratch
-  // folder, never into the user's pictures, documents or config.
-  std::string scratch = (std::filesystem::temp_directory_path() / "lagrange-app-tests-XXXXXX").string();
-  if (mkdtemp(scratch.data())) {
-    setenv("XDG_PICTURES_DIR", (scratch + "/pictures").c_str(), 1);
-    setenv("XDG_DOCUMENTS_DIR", (scratch + "/documents").c_str(), 1);
-    setenv("XDG_CONFIG_HOME", (scratch + "/config").c_str(), 1);  // the window's remembered theme and scale
+  // folder, never into the user's pictures, documents or config; so do the tests' own folders (TMPDIR).
+  const lagrange::test::ScratchTmp scratch;
+  if (!scratch.path().empty()) {
+    setenv("XDG_PICTURES_DIR", (scratch.path() + "/pictures").c_str(), 1);
+    setenv("XDG_DOCUMENTS_DIR", (scratch.path() + "/documents").c_str(), 1);
+    setenv("XDG_CONFIG_HOME", (scratch.path() + "/config").c_str(), 1);  // the window's remembered theme and scale
   }
   doctest::Context context(argc, argv);
   const int result = lagrange::test::run_checked(context);
-  std::error_code ignored;
-  std::filesystem::remove_all(scratch, ignored);
+  scratch.finish(result);
   return result;
 }

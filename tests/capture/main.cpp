@@ -6,6 +6,9 @@
 #include "doctest_guard.h"
 
 int main(int argc, char** argv) {
+  const lagrange::test::ScratchTmp scratch;
   doctest::Context context(argc, argv);
-  return lagrange::test::run_checked(context);
+  const int result = lagrange::test::run_checked(context);
+  scratch.finish(result);
+  return result;
 }

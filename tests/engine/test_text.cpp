@@ -34,3 +34,27 @@ TEST_CASE("printable cuts long text at a character boundary and marks the cut") 
   CHECK(printable(accents) == std::string(79, 'a') + "…");
   CHECK(printable(std::string(80, 'a')) == std::string(80, 'a'));
 }
+
+TEST_CASE("bounded_message keeps a message whole up to its limit, and a longer one's start and end") {
+  using lagrange::bounded_message;
+  using lagrange::kMaxMessage;
+  CHECK(bounded_message(std::string(kMaxMessage, 'a')) == std::string(kMaxMessage, 'a'));
+  // A path of 100 bytes and the reason of a size limit (~200 bytes): whole.
+  const std::string path = "/home/teacher/Documents/physics lessons/week 12 (contacts and collisions)/scenes/many pins.json";
+  const std::string reason = "too many constraints share particles: their coupled system would hold 400000000 row "
+                             "pairs, more than the limit of 4000000 (--allow-large of lagrange-lab run and shot lifts "
+                             "the limits)";
+  CHECK(bounded_message(path + ": " + reason) == path + ": " + reason);
+  // Longer: the start (the file) and the end (the reason's last words) around the mark.
+  const std::string longer = bounded_message(path + "/" + path + ": " + reason);
+  CHECK(longer.size() <= kMaxMessage);
+  CHECK(longer.starts_with(path));
+  CHECK(longer.find("…") != std::string::npos);
+  CHECK(longer.ends_with("(--allow-large of lagrange-lab run and shot lifts the limits)"));
+  // Cut at character boundaries on both sides of the mark: no character is broken.
+  std::string accents;
+  for (int k = 0; k < 300; ++k) accents += "é";
+  const std::string cut = bounded_message(accents);
+  CHECK(cut.size() <= kMaxMessage);
+  CHECK(lagrange::printable(cut, 4096) == cut);  // nothing to escape: still UTF-8
+}

@@ -35,6 +35,10 @@ const fs::path& folder() {
     const fs::path d = fs::temp_directory_path() / ("lagrange-fuzz-cli-" + std::to_string(::getpid()));
     fs::create_directories(d);
     fs::current_path(d);  // relative outputs land here
+    std::atexit([] {      // and go with it when the fuzzer ends (a crash keeps it, with what caused it)
+      std::error_code ignored;
+      fs::remove_all(fs::temp_directory_path() / ("lagrange-fuzz-cli-" + std::to_string(::getpid())), ignored);
+    });
     std::freopen("/dev/null", "w", stdout);  // summaries and CSVs on standard output go nowhere
     return d;
   }();

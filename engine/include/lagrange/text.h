@@ -12,8 +12,10 @@ namespace lagrange {
 // How much of an echoed value a message shows; paths get more.
 constexpr std::size_t kEchoLength = 80;
 constexpr std::size_t kEchoPathLength = 120;
-// The longest line a message may be (docs/cli.md): however long the input it quotes.
-constexpr std::size_t kMaxMessage = 250;
+// The longest line a message may be (docs/cli.md): however long the input it quotes. Room for a path as a user's
+// folders make it (~100 bytes) and the longest reason (a size limit's, 200): at 250, such a message lost the middle of
+// its reason.
+constexpr std::size_t kMaxMessage = 300;
 
 // `text` with control characters (C0, DEL, C1) written as \n, \t, \xNN (\uNNNN for C1), bytes that are not UTF-8 as
 // \xNN, and cut after `max` bytes (at a character boundary) with "…" appended.
