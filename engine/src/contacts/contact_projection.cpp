@@ -34,11 +34,11 @@ constexpr double kRegularization = 1e-6;
 // factorization (a 1000-ball pile landing took 6 times as long a step with one every 6 sweeps).
 constexpr double kProductiveGain = 0.1;
 
-// One row's normal update at gap g (normal n, weight w): its multiplier λ ← max(0, λ − g / w), the particles moved
-// by the change along ±n.
-void push(const ContactRow& row, double& lambda, double g, const Vec3& n, double w,
-          std::span<const double> inv_mass, std::vector<Vec3>& x) {
-  const double next = std::max(0.0, lambda - g / w);
+// One row's normal update at gap g (normal n, inverse weight 1 / (w_a + w_b)): its multiplier λ ← max(0, λ − g / w),
+// the particles moved by the change along ±n.
+inline void push(const ContactRow& row, double& lambda, double g, const Vec3& n, double inv_w,
+                 std::span<const double> inv_mass, std::vector<Vec3>& x) {
+  const double next = std::max(0.0, lambda - g * inv_w);
   const double change = next - lambda;
   if (change == 0.0) return;
   lambda = next;
@@ -51,24 +51,24 @@ Vec3 slip_of(const ContactRow& row, std::span<const Vec3> q, std::span<const Vec
   return (x[row.a] - q[row.a]) - (row.b >= 0 ? x[row.b] - q[row.b] : Vec3(0.0));
 }
 
-// The tangential part of the friction update of one row; returns its change (N·s²) times w, in metres.
-double friction_update(ContactRow& row, const Vec3& n, double w, std::span<const double> inv_mass,
-                       std::span<const Vec3> q, std::vector<Vec3>& x) {
+// The tangential part of the friction update of one row (normal n, weight w, inverse weight inv_w); returns the
+// square of its change (N·s²) times w, in m² (the sweeps take a root only for a new worst).
+inline double friction_update(ContactRow& row, const Vec3& n, double w, double inv_w,
+                              std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x) {
   Vec3 target(0.0);
   if (row.friction > 0.0 && row.lambda > 0.0) {
-    const Vec3 slip = slip_of(row, q, x);
-    const Vec3 slip_t = slip - glm::dot(slip, n) * n;
-    target = row.lambda_t - slip_t / w;
-    target -= glm::dot(target, n) * n;  // stays in the tangent plane as the normal turns
-    const double limit = row.friction * row.lambda, size = glm::length(target);
-    if (size > limit) target *= limit / size;
+    // λ_t − P s / w, kept in the tangent plane P as the normal turns: P (λ_t − s / w), one projection for both.
+    target = row.lambda_t - slip_of(row, q, x) * inv_w;
+    target -= glm::dot(target, n) * n;
+    const double limit = row.friction * row.lambda, size2 = glm::dot(target, target);
+    if (size2 > limit * limit) target *= limit / std::sqrt(size2);
   }
   const Vec3 change = target - row.lambda_t;
   if (change == Vec3(0.0)) return 0.0;
   row.lambda_t = target;
   x[row.a] += inv_mass[row.a] * change;
   if (row.b >= 0) x[row.b] -= inv_mass[row.b] * change;
-  return glm::length(change) * w;
+  return glm::dot(change, change) * (w * w);
 }
 
 }  // namespace
@@ -91,22 +91,29 @@ int ContactSet::sweep_cap(const Settings& settings) const {
   return std::max(settings.max_iterations, static_cast<int>(more));
 }
 
+void ContactSet::weigh(std::span<const double> inv_mass) {
+  for (ContactRow& row : rows) {
+    row.w = weight(row, inv_mass);
+    row.inv_w = row.w > 0.0 ? 1.0 / row.w : 0.0;
+  }
+}
+
 double ContactSet::sweep(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x,
                          bool backward) {
   double worst = 0.0;
   const std::size_t m = rows.size();
   for (std::size_t t = 0; t < m; ++t) {
     ContactRow& row = rows[backward ? m - 1 - t : t];
-    const double w = weight(row, inv_mass);
-    if (w == 0.0) continue;
+    if (row.w == 0.0) continue;
     Vec3 n;
     const double g = gap(row, x, n) - row.allowed;
     const double residual = row.lambda > 0.0 ? std::abs(g) : std::max(0.0, -g);
     if (!(residual <= worst * row.scale)) worst = residual / row.scale;  // NaN wins
-    push(row, row.lambda, g, n, w, inv_mass, x);
+    push(row, row.lambda, g, n, row.inv_w, inv_mass, x);
     if (row.friction > 0.0 || row.lambda_t != Vec3(0.0)) {
-      const double moved = friction_update(row, n, w, inv_mass, q, x);
-      if (!(moved <= worst * row.scale)) worst = moved / row.scale;
+      const double moved2 = friction_update(row, n, row.w, row.inv_w, inv_mass, q, x);
+      const double bound = worst * row.scale;
+      if (!(moved2 <= bound * bound)) worst = std::sqrt(moved2) / row.scale;
     }
   }
   return worst;
@@ -269,6 +276,7 @@ int ContactSet::project(std::span<const double> inv_mass, std::span<const Vec3> 
     row.allowed = g0 < -tol * row.scale ? g0 : 0.0;  // an overlap carried in: held, not pushed out as velocity
     carried = carried || row.allowed < 0.0;
   }
+  weigh(inv_mass);
   if (warm) apply_warm(inv_mass, x);
   converged = rows.empty();
   int sweeps = 0;
@@ -307,18 +315,18 @@ int ContactSet::stabilize(std::span<const double> inv_mass, std::vector<Vec3>& x
   if (!overlap_left) return 0;
   overlap_left = false;
   push_.assign(rows.size(), 0.0);  // the stabilization's own multipliers (m·kg): positions only, never forces
+  weigh(inv_mass);
   int sweeps = 0;
   for (bool done = false; !done && sweeps < max_sweeps; ++sweeps) {
     double worst = 0.0;
     for (std::size_t k = 0; k < rows.size(); ++k) {
       const ContactRow& row = rows[k];
-      const double w = weight(row, inv_mass);
-      if (w == 0.0) continue;
+      if (row.w == 0.0) continue;
       Vec3 n;
       const double g = gap(row, x, n);
       const double residual = push_[k] > 0.0 ? std::abs(g) : std::max(0.0, -g);
       if (!(residual <= worst * row.scale)) worst = residual / row.scale;
-      push(row, push_[k], g, n, w, inv_mass, x);
+      push(row, push_[k], g, n, row.inv_w, inv_mass, x);
     }
     done = worst <= tol;
     if (deadline && sweeps % 8 == 7 && std::chrono::steady_clock::now() > *deadline) break;
@@ -334,7 +342,7 @@ bool ContactSet::friction_pass(std::span<const double> inv_mass, std::span<const
     if (w == 0.0) continue;
     Vec3 n;
     gap(row, x, n);
-    if (friction_update(row, n, w, inv_mass, q, x) > 0.0) moved = true;
+    if (friction_update(row, n, w, 1.0 / w, inv_mass, q, x) > 0.0) moved = true;
   }
   return moved;
 }

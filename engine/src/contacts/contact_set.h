@@ -60,6 +60,8 @@ struct ContactRow {
   double allowed = 0.0;
   int impacts = 0;
   int unilateral = 1;
+  // The sweeps' cached weight w_a + w_b and its inverse (weigh(), at the start of project() and stabilize()).
+  double w = 0.0, inv_w = 0.0;
 };
 
 class ContactSet {
@@ -123,6 +125,8 @@ class ContactSet {
   // One subspace-minimization step of project(): Newton on the rows that push (contact_projection.cpp). Returns the
   // factor by which it lowered the rows' worst error (< 1), or 1 when it was not taken.
   double subspace_step(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x);
+  // Caches every row's weight w_a + w_b and 1 / (w_a + w_b) (0 for a row between fixed particles) for the sweeps.
+  void weigh(std::span<const double> inv_mass);
   bool overlap_left = false;  // project() left rows below their gap (or held some at an overlap): stabilize() has work
   // Whether the last projection of the rows converged. Only then are its multipliers forces: kept for the next
   // substep's warm start (record) and given to SHAKE's second half kick. A pile's unfinished multipliers are out of
