@@ -568,6 +568,30 @@ TEST_CASE("unilateral projection: every solver keeps C >= 0 and lambda >= 0, and
   }
 }
 
+TEST_CASE("a pendulum leaning on a wall pushes it with m g tan(theta), every exact solver, and the rod holds") {
+  // A bob of 2 kg on a rod of 1 m from a pivot, 30° from the vertical, held there by a frictionless wall on the side
+  // it would swing to: at rest, tension T cos θ = m g and the wall's push N = T sin θ = m g tan θ (the wall reads −N
+  // along x). The acceleration solver finds N in its C̈ system with the rod (the contact a row of it); the position
+  // solvers find it in their projections. (Not `penalty`: its rod is an undamped stiff spring that rings on.)
+  const double theta = std::numbers::pi / 6.0, mass = 2.0, r = 0.05;
+  for (const char* solver : {"projection", "shake", "rattle", "acceleration"}) {
+    CAPTURE(std::string(solver));
+    World world(2, contact_settings(solver));
+    world.add_particle({.position = {0.0, 0.0, 0.0}, .fixed = true});
+    world.add_particle({.position = {std::sin(theta), -std::cos(theta), 0.0}, .mass = mass, .radius = r});
+    world.add_distance(0, 1, -1.0);
+    ContactSettings contacts;
+    contacts.given = true;
+    contacts.obstacles.push_back(plane({std::sin(theta) - r, 0, 0}, {1, 0, 0}));
+    world.model().set_contacts(contacts);
+    for (int s = 0; s < 120; ++s) world.step();
+    CHECK(obstacle_force(world.state(), 0).x == doctest::Approx(-mass * kG * std::tan(theta)).epsilon(1e-3));
+    CHECK(std::abs(obstacle_force(world.state(), 0).y) < 1e-9);
+    CHECK(world.max_violation(true) < 1e-3);
+    CHECK(world.state().position[1].x == doctest::Approx(std::sin(theta)).epsilon(1e-3));
+  }
+}
+
 TEST_CASE("a cable goes slack where its tension reaches zero, cos θ = −(v0² − 2gL)/(3gL), then the ball is a projectile") {
   const double L = 1.0, v0 = std::sqrt(3.5 * kG * L);
   const double cos_slack = -(v0 * v0 - 2.0 * kG * L) / (3.0 * kG * L);

@@ -270,6 +270,7 @@ void ContactSet::restart_substep() {
     row.lambda_t = Vec3(0.0);
     row.allowed = 0.0;
     row.impacts = 0;
+    row.normal_held = 0.0;
   }
   dx.clear();
   dv.clear();

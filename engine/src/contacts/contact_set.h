@@ -60,6 +60,9 @@ struct ContactRow {
   double allowed = 0.0;
   int impacts = 0;
   int unilateral = 1;
+  // A normal multiplier (N·s²) the row already carries from outside the projection — the acceleration solver's
+  // contact force × h² — that bounds its friction with λ: |λ_t| ≤ μ (λ + normal_held). 0 for the other solvers.
+  double normal_held = 0.0;
   // The sweeps' cached weight w_a + w_b and its inverse (weigh(), at the start of project() and stabilize()).
   double w = 0.0, inv_w = 0.0;
 };

@@ -11,9 +11,13 @@
 // A cable (unilateral row, C = |r| − L ≤ 0, λ ≤ 0) takes part while taut: at its length and not shortening; one
 // whose λ would push leaves and the system is solved again (an active set). A slack cable that snaps taut while its
 // ends fly apart gets the inelastic impulse that stops the stretching first (the velocity level).
-// Contacts: the impacts (contact_set.h) before the step, and after it the contact rows' position projection
-// (contact_projection.cpp), whose correction (x' − x)/h goes into the velocities as the position solvers' does; then
-// the rods' reaction keeps their rates through what the contacts did (keep_rod_rates).
+// Contacts: the impacts (contact_set.h) before the step; where the model has rows, the contact rows in the C̈ system
+// too, with an active set like the cables' (a contact only pushes): their multipliers are the resting contact forces,
+// so rods and cables wrapped over an obstacle are held against it (a chain of cables over a peg came apart in 0.28 s
+// when the peg's push was left to the projection). After the step, the contact rows' position projection
+// (contact_projection.cpp), whose correction (x' − x)/h goes into the velocities as the position solvers' does, its
+// friction bounded by both multipliers; then the rods' reaction keeps their rates through what the contacts did
+// (keep_rod_rates).
 #include <algorithm>
 
 #include "solvers.h"
@@ -26,23 +30,27 @@ class AccelerationSolver final : public Solver {
   void substep(StepContext& context, double h, StepStats& stats) override {
     const Model& model = context.model;
     ContactSet* contacts = context.contacts;
-    const bool unilateral = model.has_unilateral_rows();
+    State& particles = context.state;
+    if (contacts) {  // first: the impact stage may add rows (and remakes the rows' constraints)
+      x0_ = particles.position;
+      contacts->resolve_impacts(model, particles, context.settings, h, true);
+    }
+    // Contacts join the C̈ system where the model has rows of its own (the contact rows' multipliers bound below);
+    // a scene of balls alone keeps the contacts' projection.
+    const bool contact_rows = contacts && !contacts->empty() && !model.rows().empty();
+    const bool unilateral = model.has_unilateral_rows() || contact_rows;
     RowSet rows = model;
     if (unilateral) {
-      combine_rows(model, nullptr, combined_, rows_version_, signature_);
+      combine_rows(model, contact_rows ? contacts : nullptr, combined_, rows_version_, signature_);
       original_ = combined_;
       rows = RowSet(combined_, model, rows_version_);
     }
     system_.prepare(rows);
     stats.dependent_rows = std::max(stats.dependent_rows, system_.twins());  // repeated rows are redundant
-    State& particles = context.state;
     const std::size_t n = particles.position.size();
     const double beta = context.settings.baumgarte;
-    if (contacts) {
-      x0_ = particles.position;
-      contacts->resolve_impacts(model, particles, context.settings, h, true);
-    }
-    if (unilateral) snap_taut_cables(context);
+    const std::size_t own_rows = model.rows().size();
+    if (unilateral) snap_taut_cables(context, own_rows);
     context.external_forces(particles.velocity, force_);
     const std::size_t m = rows.rows.size();
     active_.assign(m, 1);
@@ -84,9 +92,14 @@ class AccelerationSolver final : public Solver {
       particles.position[i] += h * particles.velocity[i];
     }
     ++stats.iterations;
-    context.state.row_force.assign(rhs_.begin(), rhs_.end());
+    context.state.row_force.assign(rhs_.begin(), rhs_.begin() + static_cast<std::ptrdiff_t>(own_rows));
     for (std::size_t i = 0; i < diagonal_.size(); ++i)
       if (i < spring_.size()) context.state.row_force[diagonal_[i].row] = spring_[i];
+    if (contact_rows)  // the contact forces the C̈ solve found: recorded with the projection's, and bound friction
+      for (std::size_t j = 0; j < contacts->rows.size(); ++j) {
+        const double force = rhs_[own_rows + j];
+        contacts->rows[j].normal_held = force > 0.0 ? force * h * h : 0.0;
+      }
     if (contacts) {
       v_before_ = particles.velocity;
       hold_contacts(context, x0_, h, stats);
@@ -171,14 +184,15 @@ class AccelerationSolver final : public Solver {
 
   // A cable at its length whose ends fly apart: the inelastic impulse along it that stops the stretching, for every
   // such cable at once (Gauss–Seidel on the impulses, each kept pulling).
-  void snap_taut_cables(StepContext& context) {
+  // The model's rows only (the first `own_rows`): the contacts' impacts are the impact stage's.
+  void snap_taut_cables(StepContext& context, std::size_t own_rows) {
     State& particles = context.state;
     const auto inv_mass = context.inv_mass();
     RowGradient grad;
-    impulse_.assign(original_.size(), 0.0);
+    impulse_.assign(own_rows, 0.0);
     for (int sweep = 0; sweep < 100; ++sweep) {
       double worst = 0.0;
-      for (std::size_t k = 0; k < original_.size(); ++k) {
+      for (std::size_t k = 0; k < own_rows; ++k) {
         const Row& row = original_[k];
         if (row.unilateral == 0) continue;
         const double c = row.constraint->evaluate(row.row, particles.position, grad);
