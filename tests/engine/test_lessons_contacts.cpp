@@ -253,21 +253,31 @@ TEST_CASE("lesson cloth on a ball: rods exact to 1e-10 and no particle inside th
   CHECK(-obstacle_force(world.state(), 0).y > 0.3 * weight);
 }
 
+// The chain over a peg's closed form: moving the chain by s along itself takes link from the right end to the left
+// one, s'' = g (y_r − y_l + 2 s) / L, so s = s0 (cosh k t − 1) with k² = 2g/L, s0 = (y_r − y_l) / 2, from the scene's
+// own numbers; speed(t) is the left end's, hanging straight down.
+namespace {
+struct PegChain {
+  double g = 0.0, length = 0.0, y_left = 0.0, y_right = 0.0, k = 0.0, s0 = 0.0;
+  explicit PegChain(const Scene& scene) : g(glm::length(scene.settings.gravity)) {
+    for (const ConstraintDef& c : scene.constraints) length += c.number("length").value();
+    y_left = scene.particles.front().position.y;
+    y_right = scene.particles.back().position.y;
+    k = std::sqrt(2.0 * g / length);
+    s0 = (y_right - y_left) / 2.0;
+  }
+  double speed(double t) const { return s0 * k * std::sinh(k * t); }
+};
+}  // namespace
+
 TEST_CASE("lesson chain over a peg: it runs off as s = s0 (cosh k t − 1), k² = 2g/L, from g (l1 − l2) / L") {
   const Scene scene = lesson("chain_over_a_peg.json");
   World world = make_world(scene);
-  const double g = glm::length(scene.settings.gravity);
-  double length = 0.0;
-  for (const ConstraintDef& c : scene.constraints) length += c.number("length").value();
-  const double y_left = scene.particles.front().position.y, y_right = scene.particles.back().position.y;
-  // Moving the chain by s along itself takes link from the right end to the left one: s'' = g (y_r − y_l + 2 s) / L.
-  const double k = std::sqrt(2.0 * g / length), s0 = (y_right - y_left) / 2.0;
-  CHECK(g * (y_right - y_left) / length == doctest::Approx(1.41).epsilon(0.01));
+  const PegChain chain(scene);
+  CHECK(chain.g * (chain.y_right - chain.y_left) / chain.length == doctest::Approx(1.41).epsilon(0.01));
   for (int s = 1; s <= 18; ++s) {
     world.step();
-    const double t = world.time();
-    const double speed = -world.state().velocity[0].y;  // the left end, hanging straight down
-    if (t >= 0.1) CHECK(speed == doctest::Approx(s0 * k * std::sinh(k * t)).epsilon(0.03));
+    if (world.time() >= 0.1) CHECK(-world.state().velocity[0].y == doctest::Approx(chain.speed(world.time())).epsilon(0.03));
   }
   CHECK(scene.description.find("1.41 m/s^2") != std::string::npos);
 }
@@ -279,17 +289,13 @@ TEST_CASE("lesson chain over a peg at the acceleration level: the same cosh, and
   Scene scene = lesson("chain_over_a_peg.json");
   scene.settings.solver = "acceleration";
   World world = make_world(scene);
-  const double g = glm::length(scene.settings.gravity);
-  double length = 0.0;
-  for (const ConstraintDef& c : scene.constraints) length += c.number("length").value();
-  const double y_left = scene.particles.front().position.y, y_right = scene.particles.back().position.y;
-  const double k = std::sqrt(2.0 * g / length), s0 = (y_right - y_left) / 2.0;
+  const PegChain chain(scene);
   double worst = 0.0;
   for (int s = 1; s <= 180; ++s) {
     world.step();
     worst = std::max(worst, world.max_violation(true));
-    const double t = world.time();
-    if (s <= 18 && t >= 0.1) CHECK(-world.state().velocity[0].y == doctest::Approx(s0 * k * std::sinh(k * t)).epsilon(0.03));
+    if (s <= 18 && world.time() >= 0.1)
+      CHECK(-world.state().velocity[0].y == doctest::Approx(chain.speed(world.time())).epsilon(0.03));
   }
   CHECK(std::isfinite(worst));
   CHECK(worst < 1.0);  // the run's limit: this method's cables drift (0.78 here), but no longer past 1 at 0.28 s
