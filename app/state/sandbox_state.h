@@ -230,6 +230,7 @@ struct SandboxState {
   // nothing, so the texts do not hop from corner to corner.
   std::map<std::string, int> overlay_anchors;
   float legend_width = 1.0f;  // the legend's widest, a fraction of its view, as the last framing chose it
+  float hud_width = 1.0f;     // the top line's widest, the same
   // Lanes side by side: where the framing put the legend, the one that draws the lanes largest (they share one scale):
   // in the last view, in a band across the bottom of the scene under every view, or nowhere when either costs the
   // lanes more than a fifth of their scale (a cramped window). One view: always in it.

@@ -123,12 +123,12 @@ TextBox message_box(const SandboxState& state, float max_width) {
   return box;
 }
 
-// The top line as full as fits on two lines (with every state of the run shown), else the compact one. framing: the
-// box the scene is framed beside, with room for the states that come and go.
-TextBox hud(const SandboxState& state, float max_width, bool messages, bool framing) {
+// The top line as full as fits on `most_lines` lines (with every state of the run shown), else the compact one. framing:
+// the box the scene is framed beside, with room for the states that come and go.
+TextBox hud(const SandboxState& state, float max_width, bool messages, bool framing, int most_lines = 2) {
   const TextBox widest = hud(state, max_width, false, false, true);
   const float lines = (widest.size().y - 2.0f * pad_of(state)) / (font_of(state) * text_size("Ag").y);
-  const bool compact = lines > 2.5f;
+  const bool compact = lines > most_lines + 0.5f;
   return hud(state, max_width, messages, compact, framing);
 }
 
@@ -225,11 +225,12 @@ TextBox edit_banner(const SandboxState& state, float max_width) {
   return box;
 }
 
-// The overlays of view `view`, in the order they are placed: lane 1's view has the top line (and the messages),
-// every later view side by side its lane's name; the legend in the last view, at most `legend_width` of it wide (a
-// narrower legend takes more lines: framing tries a few widths), unless side by side the framing placed it in a band
-// of its own or left it out (SandboxState::legend_place).
-std::vector<Item> overlays(const SandboxState& state, std::size_t view, bool messages, float legend_width = 1.0f) {
+// The overlays of view `view`, in the order they are placed: lane 1's view has the top line (and the messages), at
+// most `hud_width` of the view wide, every later view side by side its lane's name; the legend in the last view, at
+// most `legend_width` of it wide (narrower, either takes more lines: framing tries a few widths), unless side by side
+// the framing placed it in a band of its own or left it out (SandboxState::legend_place).
+std::vector<Item> overlays(const SandboxState& state, std::size_t view, bool messages, float legend_width = 1.0f,
+                           float hud_width = 1.0f) {
   std::vector<Item> items;
   const Box v = view_box(state, view);
   const float width = std::max(v.width() - 2.0f * margin_of(state) - 2.0f * pad_of(state), 40.0f);
@@ -246,8 +247,13 @@ std::vector<Item> overlays(const SandboxState& state, std::size_t view, bool mes
         {Anchor::TopCentre, Anchor::TopLeft, Anchor::TopRight, Anchor::BottomCentre});
     return items;
   }
-  if (view == 0) add("hud", hud(state, width, messages, !messages), corners);
-  else add("lane label " + std::to_string(view + 1), lane_label(state, view, width), corners);
+  // Narrowed, the top line may take a third line before it drops the scene's name.
+  if (view == 0) {
+    const float hud_max = std::max(width * hud_width, 60.0f * scale_of(state));
+    add("hud", hud(state, hud_max, messages, !messages, hud_width < 1.0f ? 3 : 2), corners);
+  } else {
+    add("lane label " + std::to_string(view + 1), lane_label(state, view, width), corners);
+  }
   // Messages come and go: placed where they cover least, never framed for.
   if (view == 0 && messages && (!state.alert.empty() || (state.toast_seconds > 0.0 && !state.toast.empty())))
     add("message", message_box(state, message_width),
@@ -288,22 +294,38 @@ std::array<int, 4> framing_rect(SandboxState& state, std::size_t view, double as
   const auto views = lane_viewports(state);
   const auto& v = views[std::min(view, views.size() - 1)];
   // The legend as wide as the view, or half or a third of it on more lines: whichever leaves the scene most room.
+  // The top line as wide as the view, or narrower on up to three lines when that draws the scene a tenth larger: in a
+  // short view under a tall Measure strip the scene goes beside the top line, not under it.
   Framing best;
   best.scale = -1.0f;
-  float chosen = 1.0f;
-  // 0: no legend, when even the narrowest leaves the scene less than half the room it has without one.
-  for (const float legend_width : {1.0f, 0.5f, 0.34f, 0.0f}) {
-    std::vector<Overlay> specs;
-    for (const Item& item : overlays(state, view, false, legend_width)) specs.push_back(item.spec);
-    const Framing framing = frame_beside(view_box(state, view), static_cast<float>(aspect), specs, margin_of(state),
-                                         4.0f * scale_of(state), state.view_camera(view).perspective);
-    const bool better = legend_width > 0.0f ? framing.scale > best.scale + 0.5f : framing.scale > 2.0f * best.scale;
-    if (better) {
-      best = framing;
-      chosen = legend_width;
+  float chosen = 1.0f, chosen_hud = 1.0f;
+  // Only lane 1's view has the top line.
+  const std::vector<float> hud_widths = view == 0 ? std::vector<float>{1.0f, 0.7f, 0.55f} : std::vector<float>{1.0f};
+  for (const float hud_width : hud_widths) {
+    Framing best_here;
+    best_here.scale = -1.0f;
+    float chosen_here = 1.0f;
+    // 0: no legend, when even the narrowest leaves the scene less than half the room it has without one.
+    for (const float legend_width : {1.0f, 0.5f, 0.34f, 0.0f}) {
+      std::vector<Overlay> specs;
+      for (const Item& item : overlays(state, view, false, legend_width, hud_width)) specs.push_back(item.spec);
+      const Framing framing = frame_beside(view_box(state, view), static_cast<float>(aspect), specs, margin_of(state),
+                                           4.0f * scale_of(state), state.view_camera(view).perspective);
+      const bool better = legend_width > 0.0f ? framing.scale > best_here.scale + 0.5f
+                                              : framing.scale > 2.0f * best_here.scale;
+      if (better) {
+        best_here = framing;
+        chosen_here = legend_width;
+      }
+    }
+    if (hud_width == 1.0f || best_here.scale > 1.1f * best.scale) {
+      best = best_here;
+      chosen = chosen_here;
+      chosen_hud = hud_width;
     }
   }
-  state.legend_width = chosen;
+  if (view + 1 == views.size()) state.legend_width = chosen;  // the legend is in the last view
+  if (view == 0) state.hud_width = chosen_hud;
   if (best.free.empty()) return v;
   const float r = static_cast<float>(std::max(state.pixel_ratio, 1e-6));
   const int x0 = static_cast<int>(std::lround(best.free.x0 * r)), y0 = static_cast<int>(std::lround(best.free.y0 * r));
@@ -323,7 +345,7 @@ void draw_scene_overlays(SandboxState& state) {
   const ImU32 backdrop = ImGui::GetColorU32(panel);
   const std::size_t views = lane_viewports(state).size();
   for (std::size_t view = 0; view < views; ++view) {
-    std::vector<Item> items = overlays(state, view, true, state.legend_width);
+    std::vector<Item> items = overlays(state, view, true, state.legend_width, state.hud_width);
     std::vector<Overlay> specs;
     std::vector<Anchor> before;
     for (const Item& item : items) {

@@ -417,6 +417,40 @@ TEST_CASE("lanes side by side beside the panels: each draws its reach over most 
   }
 }
 
+TEST_CASE("a short view under the Measure strip: the scene goes beside a narrower top line, not under it") {
+  // Found at 1280x720, 2x, light, two lanes overlaid and the Measure strip open: a view 1150 x 375 units, the top line
+  // (two lanes' names, with room for PAUSED and "slower than real time") as wide as the view and the legend across its
+  // foot, so Newton's cradle went into the column right of the top line above the legend: its reach drawn over 52 %
+  // of the view's height, at the view's right edge. The top line on up to three narrower lines leaves the scene a
+  // column as tall as the view (70 %).
+  Sandbox sandbox(options_for({1280, 720, 2.0, Theme::Light}));
+  REQUIRE(sandbox.load_scene(asset("newtons_cradle.json")) == "");
+  SandboxState& state = sandbox.state();
+  push_key(SDLK_l);
+  run_frames(sandbox, 2, kDt);
+  state.measure.shown = true;
+  state.paused = true;
+  state.push(Command::Kind::FrameScene);
+  run_frames(sandbox, 4, 0.0);
+  REQUIRE(state.lane_count() == 2);
+  REQUIRE(state.widget_rects.count("measure panel"));
+  glm::dvec3 lo, hi;
+  view_reach(state, 0, lo, hi);
+  const Camera& camera = sandbox.camera();
+  const auto a = camera.project(lo), b = camera.project(hi);
+  REQUIRE(a.has_value());
+  REQUIRE(b.has_value());
+  const double drawn = std::abs(b->y - a->y), view = camera.height();
+  CAPTURE(drawn);
+  CAPTURE(view);
+  CHECK(drawn >= 0.65 * view);
+  // The top line keeps the scene's name (three lines at most, not the compact line) and lies on no particle.
+  REQUIRE(state.widget_rects.count("hud"));
+  const Rect hud = state.widget_rects.at("hud");
+  CHECK(hud[3] - hud[1] >= 2.5f * ImGui::GetTextLineHeight());
+  check_layout(sandbox, "1280x720 at 2x, lanes overlaid, Measure");
+}
+
 TEST_CASE("a message with a long path (a screenshot saved) wraps inside the scene at 2x with split lanes") {
   // Found driving the real window: at 1280x720, 2x, two lanes side by side and the Measure strip, F12's "Saved
   // /long/path..." was one word wider than lane 1's view, centred, and ran off the window's left edge.
