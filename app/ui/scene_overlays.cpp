@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <span>
 
 #include "lagrange/lanes.h"
 #include "ui/overlay_layout.h"
@@ -300,8 +301,8 @@ std::array<int, 4> framing_rect(SandboxState& state, std::size_t view, double as
   best.scale = -1.0f;
   float chosen = 1.0f, chosen_hud = 1.0f;
   // Only lane 1's view has the top line.
-  const std::vector<float> hud_widths = view == 0 ? std::vector<float>{1.0f, 0.7f, 0.55f} : std::vector<float>{1.0f};
-  for (const float hud_width : hud_widths) {
+  constexpr float kHudWidths[] = {1.0f, 0.7f, 0.55f};
+  for (const float hud_width : std::span(kHudWidths, view == 0 ? 3 : 1)) {
     Framing best_here;
     best_here.scale = -1.0f;
     float chosen_here = 1.0f;

@@ -56,7 +56,7 @@ Vec3 slip_of(const ContactRow& row, std::span<const Vec3> q, std::span<const Vec
 inline double friction_update(ContactRow& row, const Vec3& n, double w, double inv_w,
                               std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x) {
   Vec3 target(0.0);
-  const double normal = row.lambda + row.normal_held;
+  const double normal = row.normal_total();
   if (row.friction > 0.0 && normal > 0.0) {
     // λ_t − P s / w, kept in the tangent plane P as the normal turns: P (λ_t − s / w), one projection for both.
     target = row.lambda_t - slip_of(row, q, x) * inv_w;
@@ -138,8 +138,7 @@ double ContactSet::subspace_step(std::span<const double> inv_mass, std::span<con
     normal.residual = -(gap(row, x, normal.direction) - row.allowed);
     worst = std::max(worst, std::abs(normal.residual) / row.scale);
     sub_.push_back(normal);
-    if (row.friction > 0.0 &&
-        glm::length(row.lambda_t) < row.friction * (row.lambda + row.normal_held) * (1.0 - 1e-9)) {
+    if (row.friction > 0.0 && glm::length(row.lambda_t) < row.friction * row.normal_total() * (1.0 - 1e-9)) {
       const Vec3 n = normal.direction;
       const Vec3 slip = slip_of(row, q, x);
       // Tangents: in the plane of a 2D scene one; in 3D two, orthonormal to n.
@@ -209,7 +208,7 @@ double ContactSet::subspace_step(std::span<const double> inv_mass, std::span<con
       Vec3 normal;
       const double g = gap(row, x, normal) - row.allowed;
       double e = row.lambda > 0.0 ? std::abs(g) : std::max(0.0, -g);
-      e = std::max(e, (glm::length(row.lambda_t) - row.friction * (row.lambda + row.normal_held)) * w);
+      e = std::max(e, (glm::length(row.lambda_t) - row.friction * row.normal_total()) * w);
       error = std::max(error, e / row.scale);
     }
     for (const SubspaceRow& r : sub_) {
@@ -307,7 +306,7 @@ int ContactSet::project(std::span<const double> inv_mass, std::span<const Vec3> 
   finished = converged || residual <= kWarmResidual;
   const double to_force = 1.0 / (step * step);
   for (ContactRow& row : rows) {
-    row.force = (row.lambda + row.normal_held) * to_force;
+    row.force = row.normal_total() * to_force;
     row.force_t = row.lambda_t * to_force;
   }
   return sweeps;

@@ -63,6 +63,8 @@ struct ContactRow {
   // A normal multiplier (N·s²) the row already carries from outside the projection — the acceleration solver's
   // contact force × h² — that bounds its friction with λ: |λ_t| ≤ μ (λ + normal_held). 0 for the other solvers.
   double normal_held = 0.0;
+  // The normal multiplier its friction answers to: the projection's λ and what it already carries.
+  double normal_total() const { return lambda + normal_held; }
   // The sweeps' cached weight w_a + w_b and its inverse (weigh(), at the start of project() and stabilize()).
   double w = 0.0, inv_w = 0.0;
 };
