@@ -154,6 +154,15 @@ void draw_hover(SandboxState& state) {
     if (world.dimension() == 2) ImGui::Text("x      (%.4f, %.4f) m", x.x, x.y);
     else ImGui::Text("x      (%.3f, %.3f, %.3f) m", x.x, x.y, x.z);
     ImGui::Text("speed  %.4f m/s", glm::length(v));
+    const auto constraints = world.constraints();
+    for (std::size_t c = 0; c < constraints.size(); ++c)  // its pins: where, and how hard they pull
+      if (!constraints[c]->tool() && has_role(*constraints[c], KindRole::Pin) && constraints[c]->particles()[0] == i) {
+        const Vec3 at = constraints[c]->point();
+        if (world.dimension() == 2) ImGui::Text("held by a pin at (%.4f, %.4f) m", at.x, at.y);
+        else ImGui::Text("held by a pin at (%.3f, %.3f, %.3f) m", at.x, at.y, at.z);
+        ImGui::Text("pin's force  %.4g N",
+                    glm::length(constraint_force(model, world.state(), i, static_cast<int>(c))));
+      }
     if (state.editor.active) {
       ImGui::TextDisabled(state.editor.tool == EditTool::Rod ? "drag to another particle: a rod"
                                                              : "click: select (Shift adds), drag: move");

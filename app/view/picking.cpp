@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "lagrange/constraint_kinds.h"
 #include "lagrange/measure.h"
@@ -26,13 +27,17 @@ double screen_distance(const Camera& camera, Vec3 a, Vec3 b, glm::dvec2 pixel) {
 Hover pick(const World& world, const Camera& camera, std::span<const double> radii, glm::dvec2 pixel,
            double slack_px) {
   const State& particles = world.state();
+  // A particle held by a pin is picked anywhere on the pin's sign (rings and ticks out to 1.9 of its radius).
+  std::vector<char> pinned(particles.position.size(), 0);
+  for (const auto& c : world.constraints())
+    if (!c->tool() && has_role(*c, KindRole::Pin)) pinned[static_cast<std::size_t>(c->particles()[0])] = 1;
   Hover best;
   double best_depth = std::numeric_limits<double>::infinity();
   double best_distance = std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < particles.position.size(); ++i) {
     const auto screen = camera.project(particles.position[i]);
     if (!screen) continue;
-    const double radius_px = radii[i] * camera.pixels_per_unit(particles.position[i]);
+    const double radius_px = (pinned[i] ? 1.9 : 1.0) * radii[i] * camera.pixels_per_unit(particles.position[i]);
     const double distance = glm::length(glm::dvec2(*screen) - pixel);
     if (distance > std::max(radius_px, 3.0) + slack_px) continue;
     const bool inside = distance <= radius_px;

@@ -1,6 +1,6 @@
-// What lies under the cursor: the nearest particle whose drawn sphere covers the pixel (front-most first), else the
-// nearest rod or cable within a few pixels, else an obstacle (its line, its outline, its disc; in 3D a plane's
-// square or a box the ray passes through).
+// What lies under the cursor: the nearest particle whose drawn sphere (or its pin's ring) covers the pixel (front-most
+// first), else the nearest rod or cable within a few pixels, else an obstacle (its line, its outline, its disc; in 3D
+// a plane's square or a box the ray passes through).
 #pragma once
 
 #include <glm/vec2.hpp>

@@ -164,12 +164,13 @@ double slack(const Model& model, const State& state, int constraint) {
   return std::max(0.0, c.unilateral() * c.value(0, state.position));
 }
 
-Vec3 constraint_force(const Model& model, const State& state, int particle) {
+Vec3 constraint_force(const Model& model, const State& state, int particle, int only) {
   Vec3 total(0.0);
   RowGradient grad;
   const auto rows = model.rows();
   for (std::size_t r = 0; r < rows.size() && r < state.row_force.size(); ++r) {
     const Row& row = rows[r];
+    if (only >= 0 && row.constraint_index != only) continue;
     for (int s = 0; s < row.count; ++s) {
       if (row.particle[s] != particle) continue;
       row.constraint->evaluate(row.row, state.position, grad);

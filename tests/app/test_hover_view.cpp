@@ -81,6 +81,9 @@ HoverCounts hover_everything(Sandbox& sandbox, bool sparse, bool panels = true) 
         if (visible(at)) {
           const Hover hit = rest_at(sandbox, at);
           CHECK((hit.kind == Hover::Kind::None) != tooltip_shown());
+          // A pin's sign is its particle's: the ring picks the particle it holds (whose tooltip names the pin).
+          if (has_role(*constraints[c], KindRole::Pin) && !constraints[c]->tool())
+            CHECK(hit.kind == Hover::Kind::Particle);
           ++counts.pins;
         }
       continue;

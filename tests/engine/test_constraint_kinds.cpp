@@ -399,3 +399,26 @@ TEST_CASE("a rod is found as a rod: the row system packs it, the reach bounds sw
     }
   }
 }
+
+TEST_CASE("one constraint's force alone: a pin holding a hanging pendulum at rest pulls up with the weight of both") {
+  // A 1 kg particle pinned at the origin, a 2 kg bob hanging 1 m below it on a rod, at rest: the pin carries both,
+  // (0, 3 g); the rod pulls the pivot down with the bob's weight, (0, −2 g); together the pivot's net constraint force
+  // balances its own weight, (0, g).
+  const double g = 9.81;
+  for (const char* solver : {"projection", "shake", "rattle", "acceleration"}) {
+    CAPTURE(std::string(solver));
+    World world(2, lagrange::test::settings_for(solver, 1.0 / 240.0, {0.0, -g, 0.0}));
+    world.add_particle({.position = {0.0, 0.0, 0.0}, .mass = 1.0});
+    world.add_particle({.position = {0.0, -1.0, 0.0}, .mass = 2.0});
+    const int pin = world.add_pin(0, {0.0, 0.0, 0.0});
+    const int rod = world.add_distance(0, 1, -1.0);
+    for (int s = 0; s < 10; ++s) world.step();
+    const Vec3 held = constraint_force(world.model(), world.state(), 0, pin);
+    const Vec3 pulled = constraint_force(world.model(), world.state(), 0, rod);
+    CHECK(held.x == doctest::Approx(0.0).scale(g));
+    // SHAKE's forces are its position stage's multipliers over h², within about 1e-6 of the statics at rest.
+    CHECK(held.y == doctest::Approx(3.0 * g).epsilon(1e-5));
+    CHECK(pulled.y == doctest::Approx(-2.0 * g).epsilon(1e-5));
+    CHECK(constraint_force(world.model(), world.state(), 0).y == doctest::Approx(g).epsilon(1e-5));
+  }
+}

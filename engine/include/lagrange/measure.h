@@ -56,7 +56,8 @@ std::string overlap_note(const Model& model, const State& state);
 double slack(const Model& model, const State& state, int constraint);
 
 // The constraint force on one particle from the last substep's row forces: Σ_r row_force[r] ∇_p C_r.
-Vec3 constraint_force(const Model& model, const State& state, int particle);
+// With `only` ≥ 0: that constraint's force alone (a pin's pull on the particle it holds).
+Vec3 constraint_force(const Model& model, const State& state, int particle, int only = -1);
 
 // A box the scene can reach: every particle's position, widened by how far it can swing (along rods, capped by the
 // straight distance) from its nearest anchor (a fixed particle, or one held by a pin, a wire or a plane), and every
