@@ -113,6 +113,9 @@ class World {
   void project_at_rest(int max_substeps, const std::function<bool()>& done);
   void settle_onto_constraints();  // after a solver switch: positions onto the rows, velocities onto J v = 0
   void account_work(double h, const std::vector<Vec3>& v0);
+  // One substep of length h with its contacts (gathered, solved, recorded) and the work done in it; a substep of a
+  // scene with rods and contacts or cables that its solver lost is done again from its start as two halves (world.cpp).
+  void substep(StepContext& context, double h, bool account, int depth);
 
   Model model_;
   State state_;
@@ -123,6 +126,7 @@ class World {
   mutable bool stats_measured_ = true;
   std::optional<std::chrono::steady_clock::time_point> deadline_;
   std::vector<Vec3> backup_x_, backup_v_, substep_v_, substep_x_;
+  State split_backup_;  // substep(): the state where a substep that may be split began
 };
 
 }  // namespace lagrange

@@ -522,6 +522,7 @@ class ProjectionSolver final : public Solver {
     const double contact_tol = ContactSet::tolerance(context.settings);
     NewtonResult result;
     total_lambda_.assign(m, 0.0);
+    bool settled = true;
     for (int round = 0; round < 2; ++round) {  // the projection, then once more after friction moved anything
       for (int pass = 0; pass < kMaxActiveSetPasses; ++pass) {
         masked_ = 0;
@@ -552,8 +553,12 @@ class ProjectionSolver final : public Solver {
             changed = true;
           }
         }
+        settled = !changed;
         if (!changed) break;
       }
+      // Still changing after the last pass (rows cycling in and out: a column of rods landing): the rows that pull or
+      // overlap are not a projection, however well the last pass converged. Lost, so it is split (world.cpp).
+      if (!settled) result.converged = false;
       for (std::size_t k = 0; k < m; ++k) total_lambda_[k] += active_[k] ? best_lambda_[k] : 0.0;
       if (!contacts || round == 1) break;
       // Coulomb friction at the position level on the contacts that push (contact_projection.cpp), then the
