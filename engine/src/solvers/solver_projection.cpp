@@ -50,6 +50,7 @@ constexpr double kReuseBelow = 1e-3;  // max |C|/L at which a factorization may 
 constexpr int kMaxHalvings = 4;       // step halvings when a Newton step increases the residual
 constexpr double kSlowRatio = 0.2;    // residual ratio per step above which Newton counts as lost
 constexpr int kRelinearizations = 16;
+constexpr double kLostResidual = 1e-6;  // max |C|/L of a lost substep's best iterate beyond which it is not taken
 constexpr int kDisplacementAttempts = 2;  // scaled displacements tried when the gradients lost rank, the last 0
 constexpr double kChordGain = 0.25;        // residual ratio of a chord step above which the fixed directions are lost
 constexpr double kRelinearizedGain = 0.7;  // residual ratio of a whole re-linearization below which Newton stays out
@@ -115,6 +116,13 @@ class ProjectionSolver final : public Solver {
       return;
     }
     if (!result.converged) ++stats.failures;
+    // Lost at every split: its best iterate is off the rods, and the next substep would start from there with that
+    // error as speed (a flat sheet pinned at four corners, lost in every substep, blew up at its second step). Further
+    // than kLostResidual from the rods, the substep moves nothing and leaves every particle at rest (a failure, above).
+    if (!result.converged && !result.stopped && !(result.residual <= kLostResidual)) {
+      best_x_.assign(x0.begin(), x0.end());
+      best_lambda_.assign(best_lambda_.size(), 0.0);
+    }
     commit_positions(context, best_x_, x0, h);
     auto& force = context.state.row_force;
     for (std::size_t k = 0; k < force.size(); ++k) force[k] = best_lambda_[k] / (h * h);
