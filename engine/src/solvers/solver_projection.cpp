@@ -38,6 +38,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "lagrange/constraint_kinds.h"
@@ -50,6 +51,9 @@ constexpr double kReuseBelow = 1e-3;  // max |C|/L at which a factorization may 
 constexpr int kMaxHalvings = 4;       // step halvings when a Newton step increases the residual
 constexpr double kSlowRatio = 0.2;    // residual ratio per step above which Newton counts as lost
 constexpr int kRelinearizations = 16;
+// Whipping chains with this many rows are solved by Newton first, then the chord (project(); docs/physics.md, "Short
+// chains in a whip: Newton first").
+constexpr std::pair<std::size_t, std::size_t> kNewtonFirstRows = {8, 128};
 constexpr double kLostResidual = 1e-6;  // max |C|/L of a lost substep's best iterate beyond which it is not taken
 constexpr int kDisplacementAttempts = 2;  // scaled displacements tried when the gradients lost rank, the last 0
 constexpr double kChordGain = 0.25;        // residual ratio of a chord step above which the fixed directions are lost
@@ -192,7 +196,33 @@ class ProjectionSolver final : public Solver {
       lone = false;
     }
     if (lone) first_guess(context);
-    NewtonResult result = chord(context, stats, !freeze_held, freeze_held, streamed);
+    // A short chain whose first guess is not close (it whips) goes to Newton first (kNewtonFirstRows): its
+    // factorizations cost little, and the chord stalled in most such substeps, so Newton came after it anyway, from the
+    // chord's last iterate, and from there it sometimes reached another root (the hanging chain without damping gained
+    // a tenth of its energy in one step). Not a sheet (a flat one's rows lose rank, which only the chord's
+    // factorization at q tells), nor two or three rods (the chord takes a few steps there, and the step view shows it).
+    NewtonResult result;
+    const std::size_t m = rows_.rows.size();
+    const bool close = streamed && streamed->residual <= kReuseBelow;  // the chord then takes a step or two
+    if (stream && !close && m >= kNewtonFirstRows.first && m <= kNewtonFirstRows.second) {
+      if (context.past_deadline(m)) {  // the window's frame budget ran out: lost, as in chord()
+        result.stopped = true;
+        best_x_ = x_;
+        best_lambda_ = lambda_;
+        return result;
+      }
+      if (context.trace) context.trace->record(IterateKind::FirstGuess, x_);
+      result = newton(context, stats);
+      if (result.converged) {
+        rank_lost_ = false;
+        return result;
+      }
+      // Lost from the first guess: the chord at q from the lone roots, as for a large system.
+      system_.directions(rows_, x0, g0_, r0_);
+      first_guess(context);
+      streamed.reset();
+    }
+    result = chord(context, stats, !freeze_held, freeze_held, streamed);
     if (freeze_held) return result;
     rank_lost_ = chord_dependent_ - masked_ > 0;
     // Counted once per lost substep (a scaled retry is the same substep; half steps count their own).
