@@ -213,10 +213,7 @@ class ProjectionSolver final : public Solver {
       }
       if (context.trace) context.trace->record(IterateKind::FirstGuess, x_);
       result = newton(context, stats);
-      if (result.converged) {
-        rank_lost_ = false;
-        return result;
-      }
+      if (result.converged) return result;
       // Lost from the first guess: the chord at q from the lone roots, as for a large system.
       system_.directions(rows_, x0, g0_, r0_);
       first_guess(context);
