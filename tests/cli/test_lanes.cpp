@@ -97,30 +97,21 @@ TEST_CASE("run --lanes --measure period: each lane's period against the exact pe
 }
 
 TEST_CASE("run --lanes: a lane's recoveries and fallbacks are said as a run of it alone says them") {
-  // A released chain of 100 links of 5 cm: SHAKE's sweeps lose some substeps, which projection does again
-  const auto dir = fresh_dir("lanes-fallbacks");
-  std::string text = R"({"dimension": 2, "dt": 0.016666666666666666, "substeps": 4, "particles": [{"position": [0, 0], "fixed": true})";
-  std::string rods;
-  for (int i = 1; i <= 100; ++i) {
-    text += ", {\"position\": [" + std::to_string(0.05 * i) + ", 0], \"mass\": 0.05}";
-    rods += std::string(i > 1 ? ", " : "") + "{\"type\": \"distance\", \"particles\": [" + std::to_string(i - 1) + ", " +
-            std::to_string(i) + "]}";
-  }
-  text += "], \"constraints\": [" + rods + "]}";
-  const std::string scene = (dir / "chain.json").string();
-  lagrange::test::write_all(scene, text);
+  // The chain over a peg: its 43 links need more sweeps than SHAKE's cap, and its peg's contacts keep Newton out, so
+  // the lost substeps go to projection at once. (A released chain no longer serves: SHAKE splits its whipping
+  // substeps, and Newton then solves every half.)
+  const std::string scene = asset("chain_over_a_peg.json");
   const auto count = [](const std::string& out, const std::string& label) {
     std::smatch m;
     return std::regex_search(out, m, std::regex(label + " +([0-9]+) substep")) ? std::stol(m[1]) : -1L;
   };
-  const CliResult alone = cli("run " + scene + " --duration 2 --solver shake");
-  const CliResult lanes = cli("run " + scene + " --duration 2 --lanes projection,shake");
+  const CliResult alone = cli("run " + scene + " --duration 1 --solver shake");
+  const CliResult lanes = cli("run " + scene + " --duration 1 --lanes projection,shake");
   REQUIRE(alone.code == 0);
   REQUIRE(lanes.code == 0);
   const long fallbacks = count(alone.out, "fallbacks");
   CHECK(fallbacks > 0);
   CHECK(count(lanes.out, "lane 2: fallbacks") == fallbacks);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("run --lanes: mistakes exit 2 with the lane named, and a lane that fails fails the run") {

@@ -196,6 +196,25 @@ ShakeStage shake_stage(const StepContext& context, const RowSet& rows, RowSystem
   ShakeResult& result = stage.result;
   result = shake_positions(context, rows, g0, x, lambda, soft, x0, newton);
   stats.iterations += result.sweeps;
+  // Whether a row turned further than kMaxTurnCosine allows within the substep: its gradient at x against at q.
+  const auto turned = [&] {
+    system.evaluate(rows, x, scratch.c, scratch.grad);
+    for (std::size_t k = 0; k < rows.rows.size(); ++k) {
+      double dot = 0.0, a = 0.0, b = 0.0;
+      for (int t = 0; t < rows.rows[k].count; ++t) {
+        dot += glm::dot(g0[k].g[t], scratch.grad[k].g[t]);
+        a += glm::dot(g0[k].g[t], g0[k].g[t]);
+        b += glm::dot(scratch.grad[k].g[t], scratch.grad[k].g[t]);
+      }
+      if (dot < kMaxTurnCosine * std::sqrt(a * b)) return true;
+    }
+    return false;
+  };
+  if (result.converged && newton && depth < kMaxSplitDepth && turned()) {
+    ++stats.recoveries;
+    stage.split = true;
+    return stage;
+  }
   if (result.converged || result.stopped || context.contacts) return stage;
   ++stats.recoveries;
   if (newton) {
@@ -207,6 +226,10 @@ ShakeStage shake_stage(const StepContext& context, const RowSet& rows, RowSystem
     result.converged = newton_positions(context, rows, system, g0, x, lambda, soft, x0, scratch, stats.iterations);
     result.stopped = context.past_deadline();
     stage.newton_converged = result.converged;
+    if (result.converged && depth < kMaxSplitDepth && turned()) {
+      stage.split = true;
+      return stage;
+    }
   }
   stage.split = !result.converged && !result.stopped && newton && depth < kMaxSplitDepth;
   return stage;

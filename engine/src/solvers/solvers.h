@@ -73,13 +73,20 @@ bool newton_positions(const StepContext& context, const RowSet& rows, RowSystem&
 // from the sweeps' iterate, or from the prediction (`predicted`, x*) when they went astray. `split`: Newton too lost it
 // at a depth below kMaxSplitDepth, so the caller does the substep again as two halves of h/2 (at depth + 1) and drops
 // this one; lost without Newton, it goes to fall_back at once. `newton_converged`: `system` holds Newton's last
-// matrix.
+// matrix. A substep that converged (by the sweeps or by Newton) with a row turned by more than kMaxTurnCosine's angle
+// is split the same way, and counted in stats.recoveries.
 struct ShakeStage {
   ShakeResult result;
   bool newton_converged = false;
   bool split = false;
 };
 inline constexpr int kMaxSplitDepth = 4;
+// The cosine of the largest angle (about 11.5°) a row's gradient may turn within one SHAKE or RATTLE substep, ∇C(x)
+// against ∇C(q) (for a rod, the rod itself). Their O(h²) energy error assumes a step short against the motion: the
+// tip of a released chain whips through 60–120° in a substep of 1/240 s, and the energy then grew without bound, every
+// rod exact (100 links of 0.05 m: +3.4e3 J in 10 s, ~120 J released by the fall; 20 links: +2.9 J of 5 J in 6 s).
+// Split until each row turns less, the same chains hold to 0.9 J and 0.02 J (docs/physics.md, "shake").
+inline constexpr double kMaxTurnCosine = 0.98;
 // A SHAKE or RATTLE substep still lost after that recovery — not converged, and not stopped by the deadline — or
 // lost at all with contacts (Newton here does not solve unilateral rows) is done again, from its start, by one
 // projection substep (`projection`, made at the first use): the same position equations from the same prediction,
