@@ -210,7 +210,9 @@ ShakeStage shake_stage(const StepContext& context, const RowSet& rows, RowSystem
     }
     return false;
   };
-  if (result.converged && newton && depth < kMaxSplitDepth && turned()) {
+  // Not past the window's deadline: its halves would stop at once, unfinished, where this substep converged.
+  const auto split_turned = [&] { return depth < kMaxSplitDepth && !context.past_deadline() && turned(); };
+  if (result.converged && newton && split_turned()) {
     ++stats.recoveries;
     stage.split = true;
     return stage;
@@ -226,7 +228,7 @@ ShakeStage shake_stage(const StepContext& context, const RowSet& rows, RowSystem
     result.converged = newton_positions(context, rows, system, g0, x, lambda, soft, x0, scratch, stats.iterations);
     result.stopped = context.past_deadline();
     stage.newton_converged = result.converged;
-    if (result.converged && depth < kMaxSplitDepth && turned()) {
+    if (result.converged && split_turned()) {
       stage.split = true;
       return stage;
     }
