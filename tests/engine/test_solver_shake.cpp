@@ -143,6 +143,42 @@ TEST_CASE("SHAKE and RATTLE keep a whipping 20-link chain's energy for 6 s: subs
   }
 }
 
+TEST_CASE("SHAKE and RATTLE keep a whip-fast double pendulum's energy: a rod that turns far is split down to 1/64 substep") {
+  // No gravity: two rods of 0.05 m from a fixed pivot, the tip started at 96 m/s across them (1 920 rad/s, 8 rad per
+  // substep of 1/240 s), the middle at rest. Energy is conserved exactly by the motion: E = ½ m v² throughout. Split
+  // only 4 levels (pieces of 1/16 substep, still 29° of turn each), SHAKE's and RATTLE's energy rose by 6.0 J and
+  // 5.5 J of the 230 J within 2 s; split 6 levels, 0.90 J and 0.83 J.
+  const double a = 0.05, m = 0.05, v = 96.0;
+  const double energy = 0.5 * m * v * v;
+  for (const char* solver : {"shake", "rattle"}) {
+    CAPTURE(solver);
+    Settings s = settings_for(solver, 1.0 / 60.0, {0.0, 0.0, 0.0});
+    s.substeps = 4;
+    World world(2, s);
+    world.add_particle({.position = {0.0, 0.0, 0.0}, .fixed = true});
+    world.add_particle({.position = {a, 0.0, 0.0}, .mass = m});
+    world.add_particle({.position = {2.0 * a, 0.0, 0.0}, .velocity = {0.0, v, 0.0}, .mass = m});
+    world.add_distance(0, 1, a);
+    world.add_distance(1, 2, a);
+    REQUIRE(world.energy().total() == doctest::Approx(energy).epsilon(1e-12));
+    double worst = 0.0, worst_rod = 0.0;
+    int failures = 0, recoveries = 0;
+    for (int step = 0; step < 120; ++step) {
+      world.step();
+      REQUIRE_FALSE(world.stats().non_finite);
+      failures += world.stats().failures;
+      recoveries += world.stats().recoveries;
+      const auto& x = world.state().position;
+      worst_rod = std::max({worst_rod, std::abs(glm::length(x[1] - x[0]) - a) / a, std::abs(glm::length(x[2] - x[1]) - a) / a});
+      worst = std::max(worst, std::abs(world.energy().total() - energy));
+    }
+    CHECK(failures == 0);
+    CHECK(worst_rod < 1e-9);
+    CHECK(recoveries > 0);
+    CHECK(worst < 0.01 * energy);
+  }
+}
+
 TEST_CASE("a SHAKE or RATTLE substep whose sweeps stop short is solved by Newton to the sweeps' own positions, and counted") {
   // The same 20-link chain, once with sweeps enough to converge and once with 3 sweeps a substep: the second lands
   // on the first's positions through the Newton fallback (the same equations, the same root), and says so.
@@ -202,7 +238,9 @@ TEST_CASE("SHAKE and RATTLE hand a substep they cannot finish to projection, and
         exchanged = std::max(exchanged, std::abs(e.potential - start.potential));
         gained = std::max(gained, e.total() - start.total());
       }
-      CHECK(fallbacks > 0);  // the situation arose, and was counted
+      // The situation arose, and was counted. Not for RATTLE's sheet any more within 1 s: split down to 1/64 of a
+      // substep (kShakeSplitDepth), its lost substeps converge in pieces (over 10 s: 1 fallback where 11 were).
+      if (std::string(solver) != "rattle" || std::string(name) != "hanging_cloth.json") CHECK(fallbacks > 0);
       CHECK(failures == 0);
       CHECK(worst_rod <= world.settings().tolerance);
       CHECK(exchanged > 0.0);

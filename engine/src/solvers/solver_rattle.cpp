@@ -18,7 +18,7 @@ class RattleSolver final : public Solver {
 
  private:
   // One substep of length h; a lost one (docs/physics.md, "shake") is solved again by Newton on the same equations,
-  // and if that fails too, done again as two substeps of h/2 (up to kMaxSplitDepth levels).
+  // and if that fails too, done again as two substeps of h/2 (up to kShakeSplitDepth levels).
   void advance(StepContext& context, double h, StepStats& stats, int depth) {
     const Model& model = context.model;
     ContactSet* contacts = context.contacts;

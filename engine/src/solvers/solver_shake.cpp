@@ -211,7 +211,7 @@ ShakeStage shake_stage(const StepContext& context, const RowSet& rows, RowSystem
     return false;
   };
   // Not past the window's deadline: its halves would stop at once, unfinished, where this substep converged.
-  const auto split_turned = [&] { return depth < kMaxSplitDepth && !context.past_deadline() && turned(); };
+  const auto split_turned = [&] { return depth < kShakeSplitDepth && !context.past_deadline() && turned(); };
   if (result.converged && newton && split_turned()) {
     ++stats.recoveries;
     stage.split = true;
@@ -233,7 +233,7 @@ ShakeStage shake_stage(const StepContext& context, const RowSet& rows, RowSystem
       return stage;
     }
   }
-  stage.split = !result.converged && !result.stopped && newton && depth < kMaxSplitDepth;
+  stage.split = !result.converged && !result.stopped && newton && depth < kShakeSplitDepth;
   return stage;
 }
 
@@ -265,7 +265,7 @@ class ShakeSolver final : public Solver {
 
  private:
   // One substep of length h; a lost one (docs/physics.md, "shake") is solved again by Newton on the same equations,
-  // and if that fails too, done again as two substeps of h/2 (up to kMaxSplitDepth levels).
+  // and if that fails too, done again as two substeps of h/2 (up to kShakeSplitDepth levels).
   void advance(StepContext& context, double h, StepStats& stats, int depth) {
     ContactSet* contacts = context.contacts;
     const Model& model = context.model;
