@@ -80,7 +80,7 @@ class ProjectionSolver final : public Solver {
   // the last one a re-linearization made) serves the step's other substeps (chord_of_this_step()): the chord iteration
   // solves the substep's own equations along its own gradients (the directions r0 are this q's), so an A a substep or
   // three old changes how fast it converges, never where. On a cloth of 64 × 64 (8 064 rods) the factorization was
-  // 45 % of the time and the chord stalls into Newton in most substeps either way: 2.55 s → 2.11 s of CPU for 60 steps
+  // 45 % of the time and the chord stalls into Newton in most substeps either way: 2.41 s → 2.21 s of CPU for 60 steps
   // (interleaved runs). Not where the rows lost rank (the held sheets need the pivots at q), nor for chains (their
   // kernel factors its own), compliant rows or an active set. Keyed by the state's step count, so a run continued
   // from a saved state factors where the whole run did: the same bits.
