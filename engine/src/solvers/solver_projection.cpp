@@ -76,20 +76,6 @@ class ProjectionSolver final : public Solver {
 
  private:
   bool warm_start_ = false;          // the last substep's multipliers may start this one (substep())
-  // The chord matrix A = ∇C(q) M⁻¹ ∇C(q)ᵀ is factored at the first substep of each step, and that factorization (or
-  // the last one a re-linearization made) serves the step's other substeps (chord_of_this_step()): the chord iteration
-  // solves the substep's own equations along its own gradients (the directions r0 are this q's), so an A a substep or
-  // three old changes how fast it converges, never where. On a cloth of 64 × 64 (8 064 rods) the factorization was
-  // 45 % of the time and the chord stalls into Newton in most substeps either way: 2.41 s → 2.21 s of CPU for 60 steps
-  // (interleaved runs). Not where the rows lost rank (the held sheets need the pivots at q), nor for chains (their
-  // kernel factors its own), compliant rows or an active set. Keyed by the state's step count, so a run continued
-  // from a saved state factors where the whole run did: the same bits.
-  long chord_step_ = -1;        // the step whose first at-q factorization chord_system_ holds (−1: none)
-  unsigned chord_version_ = 0;  // the rows' topology it was made for
-  bool chord_of_this_step(const StepContext& context) {
-    return chord_step_ == context.state.step && chord_version_ == rows_.version && warm_start_ && soft_.empty() &&
-           chord_dependent_ == 0 && !chord_system_.stream_chain();
-  }
   double h_ = 0.0;                   // this substep's length (advance())
   std::vector<double> last_lambda_;  // last_multipliers()
   double warm_residual_ = 0.0;       // warm_guess()
@@ -374,13 +360,11 @@ class ProjectionSolver final : public Solver {
     for (const CompliantRow& soft : soft_) chord_diagonal_.push_back({soft.row, soft.alpha_tilde / (1.0 + soft.gamma)});
     if (own) {
       chord_dependent_ = 0;  // chain_setup() found J regular, so ∇C(q) has full rank
-    } else if (!(at_q && factored_at_q_) && !(at_q && chord_of_this_step(context))) {
+    } else if (!(at_q && factored_at_q_)) {
       chord_dependent_ = chord_system_.factorize(g0_, r0_, chord_diagonal_);
       // A held part's frozen rows are dependent by construction, not redundant: they are not reported.
       if (!frozen && chord_dependent_ - masked_ > stats.dependent_rows) stats.dependent_rows = chord_dependent_ - masked_;
       factored_at_q_ = at_q;
-      chord_step_ = frozen ? -1 : context.state.step;
-      chord_version_ = rows_.version;
     }
     delta_.resize(m);
     for (int it = 1; it < context.settings.max_iterations; ++it) {
