@@ -98,6 +98,11 @@ void RowSystem::prepare(const RowSet& model) {
     stride_ = std::max(stride_, rows[k].count);
   }
   if (stride_ > 2) stride_ = kMaxRowParticles;  // the strides with_stride() knows
+  zigzag_factor_.resize(m);  // chain_beyond_zigzag_limit(): (w_a + w_b) / L per rod
+  for (int k = 0; k < m; ++k)
+    zigzag_factor_[k] = rod_[k].length > 0.0
+                            ? (model.inv_mass[rod_[k].a] + model.inv_mass[rod_[k].b]) / rod_[k].length
+                            : 0.0;
   all_rods_ = std::all_of(rod_.begin(), rod_.end(), [](const RodRow& r) { return r.length >= 0.0; });
   particle_.assign(static_cast<std::size_t>(m) * stride_, 0);
   for (int k = 0; k < m; ++k)
@@ -347,6 +352,27 @@ double RowSystem::chain_setup(const RowSet& model, std::span<const Vec3> q, std:
   }
   close(m - 1);
   return worst;
+}
+
+bool RowSystem::chain_beyond_zigzag_limit(std::span<const double> force, std::span<const Vec3> x,
+                                          std::span<const Vec3> v, double h, double limit, double turn) const {
+  const int m = rows_;
+  if (force.size() != static_cast<std::size_t>(m) || zigzag_factor_.size() != force.size()) return false;
+  // ω_k² h² > limit² ⇔ 2 (w_a + w_b) |f_k| / L_k > limit² / h². Rows are rods k → k + 1 (stream_chain()). A plain
+  // maximum, which the compiler vectorizes: this pass runs before every substep of every chain.
+  const double* factor = zigzag_factor_.data();
+  const double* f = force.data();
+  double stiffest = 0.0;
+  for (int k = 0; k < m; ++k) stiffest = std::max(stiffest, factor[k] * std::abs(f[k]));
+  if (!(2.0 * stiffest * h * h > limit * limit)) return false;
+  const double turn_bound = turn * turn / (h * h);  // |Δv⊥|² h² > turn² L²  (|Δv⊥|² = |Δv|² − (Δv·d)²/|d|²)
+  for (int k = 0; k < m; ++k) {
+    const Vec3 d = x[k + 1] - x[k];
+    const Vec3 dv = v[k + 1] - v[k];
+    const double dd = glm::dot(d, d), along = glm::dot(dv, d);
+    if ((glm::dot(dv, dv) * dd - along * along) > turn_bound * dd * dd) return false;
+  }
+  return true;
 }
 
 void RowSystem::lone_roots(const RowSet& model, std::span<const Vec3> x, const RowGradients& weighted,

@@ -148,6 +148,14 @@ class RowSystem {
                      RowGradients& weighted, std::vector<double>& lambda, std::vector<Vec3>& x,
                      std::vector<double>& c, std::vector<double>& work, int& dependent,
                      const double* guess = nullptr, double give_up_above = INFINITY);
+  // A chain in its natural order (stream_chain()) under tension: whether a substep of length h is beyond the stability
+  // limit of constraint forces along the substep's start directions (docs/physics.md, "Taut chains: the zigzag
+  // limit"): some rod k carries a force f_k (row_force, a tension or a push) whose zigzag mode has
+  // ω_k h > `limit`, ω_k² = 2 (w_a + w_b) |f_k| / L_k, while no rod turns at more than `turn` radians a substep
+  // (|Δv⊥| h / L: a whip's tip, where splitting did not pay). One pass over force (and, only when the first test holds,
+  // over the velocities).
+  bool chain_beyond_zigzag_limit(std::span<const double> force, std::span<const Vec3> x, std::span<const Vec3> v,
+                                 double h, double limit, double turn) const;
   // LinearSolver::null_combination: per row, its weight in the dependencies the last factorization found.
   void null_combination(std::vector<double>& v) const { linear_->null_combination(v); }
 
@@ -175,6 +183,7 @@ class RowSystem {
     double length;
   };
   std::vector<RodRow> rod_;
+  std::vector<double> zigzag_factor_;  // (w_a + w_b) / L per rod, 0 for other rows (chain_beyond_zigzag_limit())
   bool all_rods_ = false;
   bool stream_chain_ = false;    // stream_chain()
   std::vector<char> coupled_;    // stream_chain(): rows k − 1 and k share a movable particle (A has that entry)

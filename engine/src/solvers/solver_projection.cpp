@@ -26,6 +26,11 @@
 // the constraint surface and dissipates energy.
 // Every recovery is counted in StepStats::recoveries; whatever stays above tolerance counts in StepStats::failures.
 //
+// Taut chains (docs/physics.md, "Taut chains: the zigzag limit"): forces along the start directions integrate a
+// chain's zigzag mode explicitly, stable only for ω h < 2 (ω = 2 √(T/(m L)), the beaded string's fastest mode). A
+// chain in natural order whose stiffest rod, by the last substep's row forces, is beyond kZigzagLimit is halved before
+// it is projected (advance()), unless a rod turns fast (a whip, where it did not pay).
+//
 // Flat sheets (docs/physics.md, "Flat sheets"): when the chord factorization at q finds dependent rows and the
 // projection is lost, the rows' gradients have lost rank (a flat sheet with rigid diagonals, rigid in its plane: no
 // multipliers move it across the plane). The particles of the rows in those dependencies (their self-stresses) are
@@ -58,6 +63,10 @@ constexpr double kLostResidual = 1e-6;  // max |C|/L of a lost substep's best it
 constexpr int kDisplacementAttempts = 2;  // scaled displacements tried when the gradients lost rank, the last 0
 constexpr double kChordGain = 0.25;        // residual ratio of a chord step above which the fixed directions are lost
 constexpr double kRelinearizedGain = 0.7;  // residual ratio of a whole re-linearization below which Newton stays out
+// A taut chain's zigzag limit (advance(); docs/physics.md, "Taut chains: the zigzag limit"): ω h of its stiffest rod
+// above which the substep is halved before it is projected, unless a rod turns by more than kZigzagTurn (radians).
+constexpr double kZigzagLimit = 1.8;
+constexpr double kZigzagTurn = 0.1;
 
 class ProjectionSolver final : public Solver {
  public:
@@ -91,6 +100,14 @@ class ProjectionSolver final : public Solver {
     // The state's positions stay q until commit_positions(), so they serve as x0 without a copy.
     const std::vector<Vec3>& x0 = particles.position;
     gather_compliant_rows(rows_, h, 1.0, soft_, &soft_diagonal_);
+    if (depth < kMaxSplitDepth && soft_.empty() && chord_system_.stream_chain() &&
+        chord_system_.chain_beyond_zigzag_limit(context.state.row_force, context.state.position,
+                                                context.state.velocity, h, kZigzagLimit, kZigzagTurn)) {
+      // A taut chain beyond the zigzag limit (see the header): two half steps from the start, before any projection.
+      advance(context, 0.5 * h, stats, depth + 1);
+      advance(context, 0.5 * h, stats, depth + 1);
+      return;
+    }
     predict_semi_implicit(context, h, x_star_, v_star_);
     if (context.trace) context.trace->predicted(x_star_);
     factored_at_q_ = false;
