@@ -322,38 +322,46 @@ double RowSystem::chain_setup(const RowSet& model, std::span<const Vec3> q, std:
     y = -c[k] - carry;
     z[k] = y * inv_d[k];
   };
-  // Three passes over the rows. In one fused pass, a row's direction, root and closing formed one chain of square
-  // roots and divisions that the next row waited for (the processor holds about one row's instructions ahead): the
-  // first two passes have no dependency from row to row, and the third only the factorization's. 1.4× less time on a
-  // 10 000-link chain; the arithmetic is the fused pass's, in the same order (the same bits).
-  // 1. Row k's moves per unit multiplier, M⁻¹∇C_k(q).
-  for (int k = 0; k < m; ++k) {
+  // Row k's moves per unit multiplier, M⁻¹∇C_k(q).
+  const auto direction = [&](int k) {
     Vec3 ga, gb;
     DistanceConstraint::evaluate_of(q[k], q[k + 1], rod_[k].length, ga, gb);
     w[2 * k] = inv_mass[k] * ga;
     w[2 * k + 1] = inv_mass[k + 1] * gb;
-  }
-  // 2. Row k's root from x* (lone_roots()), or, with a guess, from x* moved by its two neighbours' guessed
-  // multipliers: one Jacobi step from the guess, which on a chain (two neighbours a row) brings it closer to the root,
-  // and a rod alone gets its exact root as before.
-  for (int k = 0; k < m; ++k) {
+  };
+  // Row k's root from x* (lone_roots()), or, with a guess, from x* moved by its two neighbours' guessed multipliers:
+  // one Jacobi step from the guess, which on a chain (two neighbours a row) brings it closer to the root, and a rod
+  // alone gets its exact root as before. Needs rows k − 1 .. k + 1's directions.
+  const auto root = [&](int k) {
     Vec3 a = x_star[k], b = x_star[k + 1];
     if (guess) {
       if (k > 0) a += guess[k - 1] * w[2 * k - 1];
       if (k + 1 < m) b += guess[k + 1] * w[2 * k + 2];
     }
-    const std::optional<double> root = DistanceConstraint::lone_root_of(a, b, w[2 * k], w[2 * k + 1], rod_[k].length);
-    lambda[k] = root && std::isfinite(*root) ? *root : 0.0;
-  }
-  // 3. x = x* + M⁻¹∇C(q)ᵀλ, each row closed as soon as its second particle has both its moves.
-  x[0] = x_star[0];
-  if (m > 0) x[0] += lambda[0] * w[0];
-  for (int k = 0; k < m; ++k) {
-    x[k + 1] = x_star[k + 1];
-    x[k + 1] += lambda[k] * w[2 * k + 1];
-    if (k + 1 < m) x[k + 1] += lambda[k + 1] * w[2 * k + 2];
-    close(k);
-    if (guess && !(worst <= give_up_above)) return worst;  // the guess is rejected: the rest would be discarded
+    const std::optional<double> l = DistanceConstraint::lone_root_of(a, b, w[2 * k], w[2 * k + 1], rod_[k].length);
+    lambda[k] = l && std::isfinite(*l) ? *l : 0.0;
+  };
+  // Three passes over each block of rows: directions, roots, then x = x* + M⁻¹∇C(q)ᵀλ with each row closed as soon
+  // as its second particle has both its moves. In one fused pass a row's direction, root and closing formed one chain
+  // of square roots and divisions that the next row waited for (the processor holds about one row's instructions
+  // ahead): the first two passes have no dependency from row to row, the third only the factorization's. Blocks keep
+  // the passes in the first-level cache and a rejected guess's pass short. 1.4× less time on a 10 000-link chain; the
+  // arithmetic is the fused pass's, in the same order (the same bits).
+  constexpr int kBlock = 64;
+  int directed = 0, rooted = 0;  // rows whose direction, root is known
+  if (m > 0) x[0] = x_star[0];
+  for (int start = 0; start < m; start += kBlock) {
+    const int end = std::min(m, start + kBlock);
+    for (; directed < std::min(m, end + 2); ++directed) direction(directed);  // root `end` needs row end + 1
+    for (; rooted < std::min(m, end + 1); ++rooted) root(rooted);              // x[end] needs root `end`
+    if (start == 0) x[0] += lambda[0] * w[0];
+    for (int k = start; k < end; ++k) {
+      x[k + 1] = x_star[k + 1];
+      x[k + 1] += lambda[k] * w[2 * k + 1];
+      if (k + 1 < m) x[k + 1] += lambda[k + 1] * w[2 * k + 2];
+      close(k);
+      if (guess && !(worst <= give_up_above)) return worst;  // the guess is rejected: the rest would be discarded
+    }
   }
   return worst;
 }
