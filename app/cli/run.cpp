@@ -156,7 +156,7 @@ void print_lanes(std::FILE* report, const Simulation& sim, const std::vector<Run
   for (std::size_t k = 0; k < runs.size(); ++k) {
     const LaneAccounts& a = sim.lane(k).accounts;
     if (a.recoveries)
-      std::fprintf(report, "lane %zu: recoveries %ld substep(s) (the linearization lost its root: split or re-linearized)\n",
+      std::fprintf(report, "lane %zu: recoveries %ld substep(s) (lost its root, or a rod turned beyond turn_limit: split or re-linearized)\n",
                    k + 1, a.recoveries);
     if (a.fallbacks)
       std::fprintf(report, "lane %zu: fallbacks %ld substep(s): lost by the solver's sweeps and Newton, done again by "

@@ -411,6 +411,7 @@ void settings_controls(SandboxState& state) {
   changed |= air_drag_checkbox(state, s);
   changed |= slider_double(state, "tolerance", "tolerance", s.tolerance, 1e-14, 1e-2, "%.0e", true);
   changed |= slider_int(state, "max_iterations", "iteration cap", s.max_iterations, 1, 500);
+  changed |= slider_double(state, "turn_limit", "turn limit", s.turn_limit, 0.0, 45.0, "%.1f");
   changed |= slider_double(state, "baumgarte", "Baumgarte \xce\xb2", s.baumgarte, 0.0, 100.0, "%.2f");
   changed |= slider_double(state, "stiffness", "penalty k", s.stiffness, 10.0, 1e7, "%.3g", true);
   changed |= slider_double(state, "spring_damping", "penalty damping", s.spring_damping, 0.0, 100.0, "%.3g");

@@ -45,7 +45,7 @@ struct Entry {
 
 constexpr double kNone = 0.0;
 
-const std::array<Entry, 11> kEntries{{
+const std::array<Entry, 12> kEntries{{
     {{"dt", "s", "time step: the length of one step"}, Kind::Number, 1e-7, false, 1.0, &Settings::dt, nullptr},
     {{"substeps", "", "solver substeps per step, each of dt / substeps"}, Kind::Count, 1, false, 1000, nullptr,
      &Settings::substeps},
@@ -69,6 +69,10 @@ const std::array<Entry, 11> kEntries{{
     {{"gravity", "m/s²", "gravitational acceleration as x,y,z"}, Kind::Vector, -1e6, false, 1e6, nullptr, nullptr},
     {{"damping", "1/s", "linear drag: force −damping · m · v on every particle"}, Kind::Number, 0.0, false, 1e6,
      &Settings::damping, nullptr},
+    {{"turn_limit", "°",
+      "projection solver: a substep in which a rod turned by more than this angle is done again as two halves, "
+      "down to 1/64 of it (0 = off; SHAKE and RATTLE always split at 11.5°)"},
+     Kind::Number, 0.0, false, 90.0, &Settings::turn_limit, nullptr},
 }};
 
 const Entry* find_entry(std::string_view key) {

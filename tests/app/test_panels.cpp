@@ -199,7 +199,8 @@ TEST_CASE("every label of both panels and the top line is complete at every wind
         REQUIRE(state.widget_rects.count(model) == 1);
         CHECK(state.widget_rects.at(model)[2] <= control[2] + 0.5f);
       }
-      for (const char* setting : {"label: penalty damping [N s/m]", "label: Baumgarte \xce\xb2 [1/s]"})
+      for (const char* setting :
+           {"label: penalty damping [N s/m]", "label: Baumgarte \xce\xb2 [1/s]", "label: turn limit [\xc2\xb0]"})
         if (state.widget_rects.count(setting) == 0) {
           bool found = false;  // the unit comes from the settings table: match the label's start
           const std::string prefix = std::string(setting).substr(0, std::string(setting).find(" ["));

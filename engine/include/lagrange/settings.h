@@ -21,6 +21,7 @@ struct Settings {
   double spring_damping = 0.0;   // N·s/m, penalty solver's damper along each spring
   Vec3 gravity{0.0, -9.81, 0.0}; // m/s²
   double damping = 0.0;          // 1/s, linear drag force −damping · m · v on every particle
+  double turn_limit = 0.0;       // degrees; projection splits a substep in which a rod turned further. 0 = off
 };
 
 // One row of the settings table: the single list behind `--set KEY=VALUE`, `lagrange-lab run --help` and the docs.

@@ -42,6 +42,7 @@
 // guess is the linear one. With no compliant row none of this runs.
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -130,6 +131,15 @@ class ProjectionSolver final : public Solver {
         result = project(context, stats, false, scale == 0.0);
       }
       if (result.converged) ++stats.held;
+    }
+    if (result.converged && !rank_lost_ && context.settings.turn_limit > 0.0 && depth < kShakeSplitDepth &&
+        turned_beyond(x0, std::cos(context.settings.turn_limit * (std::numbers::pi / 180.0)))) {
+      // A rod turned further than `turn_limit` (docs/physics.md, "Turn limit"): the root is exact, but its energy
+      // error grows with the turn, so the substep is done again as two halves, as SHAKE and RATTLE do at 11.5°.
+      ++stats.recoveries;
+      advance(context, 0.5 * h, stats, depth + 1);
+      advance(context, 0.5 * h, stats, depth + 1);
+      return;
     }
     if (!result.converged && !result.stopped && depth < kMaxSplitDepth) {  // still lost: two half steps instead
       advance(context, 0.5 * h, stats, depth + 1);
@@ -264,6 +274,17 @@ class ProjectionSolver final : public Solver {
       if (!result.converged && !result.stopped && !(result.residual < kRelinearizedGain * before)) break;
     }
     return result;
+  }
+
+  // Whether a rod turned from q to best_x_ by an angle whose cosine is below `cosine` (Settings::turn_limit).
+  bool turned_beyond(const std::vector<Vec3>& q, double cosine) const {
+    for (const Row& row : rows_.rows) {
+      if (!has_role(*row.constraint, KindRole::Rod)) continue;
+      const int a = row.particle[0], b = row.particle[1];
+      const Vec3 before = q[b] - q[a], after = best_x_[b] - best_x_[a];
+      if (glm::dot(before, after) < cosine * std::sqrt(glm::dot(before, before) * glm::dot(after, after))) return true;
+    }
+    return false;
   }
 
   // held_[i]: particle i belongs to a row that takes part in a dependency of the chord factorization at q (a
