@@ -360,9 +360,13 @@ double RowSystem::chain_setup(const RowSet& model, std::span<const Vec3> q, std:
       x[k + 1] += lambda[k] * w[2 * k + 1];
       if (k + 1 < m) x[k + 1] += lambda[k + 1] * w[2 * k + 2];
       close(k);
-      if (guess && !(worst <= give_up_above)) return worst;  // the guess is rejected: the rest would be discarded
+      if (guess && !(worst <= give_up_above)) {  // the guess is rejected: the rest would be discarded
+        chain_directions_complete_ = directed == m;
+        return worst;
+      }
     }
   }
+  chain_directions_complete_ = true;
   return worst;
 }
 

@@ -148,6 +148,9 @@ class RowSystem {
                      RowGradients& weighted, std::vector<double>& lambda, std::vector<Vec3>& x,
                      std::vector<double>& c, std::vector<double>& work, int& dependent,
                      const double* guess = nullptr, double give_up_above = INFINITY);
+  // Whether the last chain_setup() wrote `weighted` for every row, M⁻¹∇C(q) as directions() writes it (it stops
+  // early only when it rejects the guess, after the block of rows it was in).
+  bool chain_directions_complete() const { return chain_directions_complete_; }
   // A chain in its natural order (stream_chain()) under tension: whether a substep of length h is beyond the stability
   // limit of constraint forces along the substep's start directions (docs/physics.md, "Taut chains: the zigzag
   // limit"): some rod k carries a force f_k (row_force, a tension or a push) whose zigzag mode has
@@ -183,6 +186,7 @@ class RowSystem {
     double length;
   };
   std::vector<RodRow> rod_;
+  bool chain_directions_complete_ = false;  // chain_directions_complete()
   std::vector<double> zigzag_factor_;  // (w_a + w_b) / L per rod, 0 for other rows (chain_beyond_zigzag_limit())
   bool all_rods_ = false;
   bool stream_chain_ = false;    // stream_chain()

@@ -205,8 +205,12 @@ class ProjectionSolver final : public Solver {
         // Too far from this substep's root (chain_setup() stopped at the first row above kReuseBelow): the lone
         // roots, and the chord at q. (chain_setup() again would factor the lone roots' own J, but on whipping chains,
         // where most rejections happen, they were never within kReuseBelow either: 0 of 9 482 substeps of a 50-link
-        // chain's 60 s.)
-        system_.directions(rows_, x0, g0_, r0_);
+        // chain's 60 s.) A short chain goes to Newton from the lone roots, which needs the moves M⁻¹∇C(q) alone:
+        // chain_setup() wrote them, the same values, unless it stopped before the last rows; ∇C(q) itself is found
+        // (with them again) only if Newton loses the root and the chord follows.
+        const std::size_t rows = rows_.rows.size();
+        const bool newton_first = rows >= kNewtonFirstRows.first && rows <= kNewtonFirstRows.second;
+        if (!(newton_first && chord_system_.chain_directions_complete())) system_.directions(rows_, x0, g0_, r0_);
         lone = true;
       } else {
         // The chain's chord matrix J is Newton's at the first guess: it serves when the first guess is close to the
