@@ -70,8 +70,8 @@ const std::array<Entry, 12> kEntries{{
     {{"damping", "1/s", "linear drag: force −damping · m · v on every particle"}, Kind::Number, 0.0, false, 1e6,
      &Settings::damping, nullptr},
     {{"turn_limit", "°",
-      "projection solver: a substep in which a rod turned by more than this angle is done again as two halves, "
-      "down to 1/64 of it (0 = off; SHAKE and RATTLE always split at 11.5°)"},
+      "projection solver, scenes without contacts or cables: a substep in which a rod turned by more than this angle is "
+      "done again as two halves, down to 1/64 of it (0 = off; SHAKE and RATTLE always split at 11.5°)"},
      Kind::Number, 0.0, false, 90.0, &Settings::turn_limit, nullptr},
 }};
 
