@@ -1,6 +1,9 @@
 // Small helpers for the engine tests: worlds built inline, as the seeds write them.
 #pragma once
 
+#include <doctest/doctest.h>
+
+#include <algorithm>
 #include <cfenv>
 #include <cmath>
 #include <vector>
@@ -86,6 +89,37 @@ inline World chain(const Settings& settings, int links, double link_length, Vec3
   def.direction = direction;
   append_chain(scene, def);
   return make_world(scene);
+}
+
+// What `steps` steps of a chain of `links` rods of `link_length` (particles 0 .. links in order, chain()) did,
+// measured here from the positions and energies (independently of the solver's own stats, but its failures and
+// recoveries).
+struct ChainRun {
+  int failures = 0, recoveries = 0;
+  double worst_rod = 0.0;  // max | |x_i+1 − x_i| − L | / L after any step
+  double exchanged = 0.0;  // max |U − U0|: the energy that moved through the chain
+  double gained = 0.0;     // max (E − E0)
+  double worst = 0.0;      // max |E − E0|
+};
+
+inline ChainRun run_chain(World& world, int links, int steps, double link_length = 0.05) {
+  ChainRun run;
+  const Energy start = world.energy();
+  for (int step = 0; step < steps; ++step) {
+    world.step();
+    REQUIRE_FALSE(world.stats().non_finite);
+    run.failures += world.stats().failures;
+    run.recoveries += world.stats().recoveries;
+    const auto& x = world.state().position;
+    for (int i = 0; i < links; ++i)
+      run.worst_rod =
+          std::max(run.worst_rod, std::abs(glm::length(x[i + 1] - x[i]) - link_length) / link_length);
+    const Energy e = world.energy();
+    run.exchanged = std::max(run.exchanged, std::abs(e.potential - start.potential));
+    run.gained = std::max(run.gained, e.total() - start.total());
+    run.worst = std::max(run.worst, std::abs(e.total() - start.total()));
+  }
+  return run;
 }
 
 }  // namespace lagrange::test

@@ -222,22 +222,11 @@ TEST_CASE("released chains of 1000 and 2000 links beyond the zigzag limit: halve
     Settings s = settings_for("projection", 1.0 / 60.0, {0.0, -9.81, 0.0});
     s.substeps = 4;
     World world = lagrange::test::chain(s, links, 0.05, {1.0, 0.0, 0.0}, 0.05);
-    const Energy start = world.energy();
-    double worst = 0.0, exchanged = 0.0, worst_rod = 0.0;
-    int failures = 0;
-    for (int step = 0; step < 120; ++step) {
-      world.step();
-      REQUIRE_FALSE(world.stats().non_finite);
-      failures += world.stats().failures;
-      worst_rod = std::max(worst_rod, world.stats().max_relative_violation);
-      const Energy e = world.energy();
-      exchanged = std::max(exchanged, std::abs(e.potential - start.potential));
-      worst = std::max(worst, std::abs(e.total() - start.total()));
-    }
+    const lagrange::test::ChainRun run = lagrange::test::run_chain(world, links, 120);
     CAPTURE(links);
-    CHECK(failures == 0);
-    CHECK(worst_rod < 1e-10);
-    CHECK(worst < 1.3e-3 * exchanged);
+    CHECK(run.failures == 0);
+    CHECK(run.worst_rod < 1e-10);
+    CHECK(run.worst < 1.3e-3 * run.exchanged);
   }
 }
 
@@ -251,29 +240,17 @@ TEST_CASE("turn_limit: a whipping chain keeps its energy when substeps in which 
     s.substeps = 4;
     s.turn_limit = limit;
     World world = lagrange::test::chain(s, 50, 0.1, {1.0, 0.0, 0.0}, 0.05);
-    const Energy start = world.energy();
-    double worst = 0.0, exchanged = 0.0, worst_rod = 0.0;
-    int failures = 0, recoveries = 0;
-    for (int step = 0; step < 1200; ++step) {
-      world.step();
-      REQUIRE_FALSE(world.stats().non_finite);
-      failures += world.stats().failures;
-      recoveries += world.stats().recoveries;
-      worst_rod = std::max(worst_rod, world.stats().max_relative_violation);
-      const Energy e = world.energy();
-      exchanged = std::max(exchanged, std::abs(e.potential - start.potential));
-      worst = std::max(worst, std::abs(e.total() - start.total()));
-    }
+    const lagrange::test::ChainRun run = lagrange::test::run_chain(world, 50, 1200, 0.1);
     CAPTURE(limit);
-    CAPTURE(worst);
-    CAPTURE(exchanged);
-    CHECK(failures == 0);
-    CHECK(worst_rod < 1e-10);
+    CAPTURE(run.worst);
+    CAPTURE(run.exchanged);
+    CHECK(run.failures == 0);
+    CHECK(run.worst_rod < 1e-10);
     if (limit > 0.0) {
-      CHECK(worst < 0.03 * exchanged);
-      CHECK(recoveries > 0);  // the halvings happened, and were counted
+      CHECK(run.worst < 0.03 * run.exchanged);
+      CHECK(run.recoveries > 0);  // the halvings happened, and were counted
     } else {
-      CHECK(worst > 0.1 * exchanged);  // what the limit is for: without it the whips give a tenth of it away
+      CHECK(run.worst > 0.1 * run.exchanged);  // what the limit is for: without it the whips give a tenth of it away
     }
   }
 }

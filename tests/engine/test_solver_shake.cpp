@@ -12,6 +12,8 @@
 #include "test_util.h"
 
 using namespace lagrange;
+using lagrange::test::ChainRun;
+using lagrange::test::run_chain;
 using lagrange::test::settings_for;
 
 TEST_CASE("SHAKE needs many more sweeps as a chain grows: projection's Newton count does not grow") {
@@ -70,35 +72,6 @@ World released_chain(const char* solver, int links) {
   Settings s = settings_for(solver, 1.0 / 60.0, {0.0, -9.81, 0.0});
   s.substeps = 4;
   return lagrange::test::chain(s, links, 0.05, {1.0, 0.0, 0.0}, 0.05);
-}
-
-// What `steps` steps of a released chain of `links` rods of 0.05 m did, measured here from the positions and energies
-// (independently of the solver's own stats, but its failures and recoveries).
-struct ChainRun {
-  int failures = 0, recoveries = 0;
-  double worst_rod = 0.0;  // max | |x_i+1 − x_i| − L | / L after any step
-  double exchanged = 0.0;  // max |U − U0|: the energy that moved through the chain
-  double gained = 0.0;     // max (E − E0)
-  double worst = 0.0;      // max |E − E0|
-};
-
-ChainRun run_chain(World& world, int links, int steps) {
-  ChainRun run;
-  const Energy start = world.energy();
-  for (int step = 0; step < steps; ++step) {
-    world.step();
-    REQUIRE_FALSE(world.stats().non_finite);
-    run.failures += world.stats().failures;
-    run.recoveries += world.stats().recoveries;
-    const auto& x = world.state().position;
-    for (int i = 0; i < links; ++i)
-      run.worst_rod = std::max(run.worst_rod, std::abs(glm::length(x[i + 1] - x[i]) - 0.05) / 0.05);
-    const Energy e = world.energy();
-    run.exchanged = std::max(run.exchanged, std::abs(e.potential - start.potential));
-    run.gained = std::max(run.gained, e.total() - start.total());
-    run.worst = std::max(run.worst, std::abs(e.total() - start.total()));
-  }
-  return run;
 }
 
 }  // namespace
