@@ -202,7 +202,7 @@ TEST_CASE("the zigzag limit of a taut chain is the beaded string's highest mode,
   };
   CHECK_FALSE(beyond(0.99 * limit));
   CHECK(beyond(1.01 * limit));
-  // The limit is the same for a push (the force's sign does not enter), and none of it at rest.
+  // At rest (no force) nothing is beyond it.
   state.row_force.assign(10, 0.0);
   CHECK_FALSE(system.chain_beyond_zigzag_limit(state.row_force, state.position, state.velocity, h, limit, turn));
   // A rod that turns by more than `turn` a substep (a whip's tip: |dv perpendicular| h / L) vetoes it; one that only
