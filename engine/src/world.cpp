@@ -85,6 +85,7 @@ int World::add_particle(const ParticleDef& def) {
 int World::add_constraint(std::unique_ptr<Constraint> constraint) {
   const int index = model_.add_constraint(std::move(constraint));
   state_.row_force.resize(model_.rows().size(), 0.0);
+  state_.newton_lost = 0;  // another system
   stats_measured_ = false;
   return index;
 }
@@ -95,6 +96,7 @@ void World::remove_constraint(int index) {
   const int first = model_.row_offset(index), count = constraint(index).rows();
   model_.remove_constraint(index);
   state_.row_force.erase(state_.row_force.begin() + first, state_.row_force.begin() + first + count);
+  state_.newton_lost = 0;
   stats_measured_ = false;
 }
 

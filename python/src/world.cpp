@@ -288,10 +288,10 @@ void bind_state(py::module_& m) {
                                   raw(s.velocity.data(), s.velocity.size() * sizeof(Vec3)),
                                   raw(s.row_force.data(), s.row_force.size() * sizeof(double)), s.step, s.time,
                                   s.clock_time, s.clock_step, s.work.mouse, s.work.damping, s.start_energy,
-                                  s.work.contacts);
+                                  s.work.contacts, s.newton_lost);
           },
           [](const py::tuple& t) {
-            if (t.size() != 11) throw Error("State: not a pickled state");
+            if (t.size() != 11 && t.size() != 12) throw Error("State: not a pickled state");
             State s;
             unraw(t[0].cast<py::bytes>(), s.position);
             unraw(t[1].cast<py::bytes>(), s.velocity);
@@ -304,6 +304,7 @@ void bind_state(py::module_& m) {
             s.work.damping = t[8].cast<double>();
             s.start_energy = t[9].cast<double>();
             s.work.contacts = t[10].cast<double>();
+            if (t.size() == 12) s.newton_lost = t[11].cast<int>();  // pickled before it existed: 0
             return s;
           }));
 }

@@ -142,6 +142,10 @@ TEST_CASE("compliance in a scene file: checked, written back, and 0 means the sa
                        doctest::Contains("c.json: state.time: must be a time of 0 s or more"), SceneError);
   CHECK_THROWS_WITH_AS(parse_scene(base + R"(}], "state": {"step": 3, "clock": {"time": 0, "step": 4}}})", "c.json"),
                        doctest::Contains("c.json: state.clock.step: must not be later than state.step"), SceneError);
+  for (const char* lost : {"-1", "2.5", "1e10", "\"many\""})
+    CHECK_THROWS_WITH_AS(parse_scene(base + R"(}], "state": {"newton_lost": )" + lost + "}}", "c.json"),
+                         doctest::Contains("c.json: state.newton_lost: must be"), SceneError);
+  CHECK(parse_scene(base + R"(}], "state": {"newton_lost": 5}})", "c.json").state->newton_lost == 5);
   World rigid = from_json(base + "}]}", "projection");
   World zero = from_json(base + R"(, "compliance": 0}]})", "projection");
   for (int s = 0; s < 50; ++s) {

@@ -138,8 +138,13 @@ struct State {
   std::vector<Vec3> position;
   std::vector<Vec3> velocity;
   // Constraint force per row from the last substep, in newtons: the force on particle p is row_force[r] · ∂C_r/∂x_p.
-  // For a rod (C = |x_a − x_b| − L) a negative value is tension. Shown by the app; no solver reads it back.
+  // For a rod (C = |x_a − x_b| − L) a negative value is tension. Shown by the app; the projection starts the next
+  // substep from these multipliers when they are close (solver_projection.cpp).
   std::vector<double> row_force;
+  // Projection of a large system (solver_projection.cpp, "Newton after a lost Newton"): in how many substeps in a
+  // row its Newton along q's gradients was lost or left out since it last found the root; 0 when it found the root
+  // the last time it ran. Kept in the state so that a saved run continues bit for bit.
+  int newton_lost = 0;
   long step = 0;
   double time = 0.0;
   // The clock: time = clock_time + (step − clock_step) · dt, reset when dt changes, so t never accumulates rounding.

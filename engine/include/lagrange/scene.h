@@ -37,6 +37,7 @@ struct SceneState {
   std::optional<double> clock_time;
   std::optional<long> clock_step;
   std::vector<double> row_force; // one per constraint row, or empty
+  int newton_lost = 0;           // State::newton_lost
   // The contacts' multipliers of the last substep (Contact: particle, other, obstacle, face, lambda, lambda_t), the
   // start of the next substep's contact iteration: a run continued from a saved state then gives the same bits.
   std::vector<Contact> contacts;

@@ -101,6 +101,7 @@ World make_world(const Scene& scene, const Settings& settings) {
     }
     state.work = saved.work;
     state.start_energy = saved.start_energy;
+    state.newton_lost = saved.newton_lost;
   }
   return std::move(*world);
 }
@@ -136,6 +137,7 @@ Scene scene_of(const World& world, const Scene* original) {
   saved.time = state.time;
   saved.work = state.work;
   saved.start_energy = state.start_energy;
+  saved.newton_lost = state.newton_lost;
   saved.clock_time = state.clock_time;
   saved.clock_step = state.clock_step;
   const auto rows = model.rows();

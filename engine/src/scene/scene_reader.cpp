@@ -192,7 +192,7 @@ constexpr double kMaxSavedStep = 4503599627370496.0;  // 2^52
 SceneState read_state(const JsonReader& reader, const Json& value, std::size_t rows) {
   const std::string path = "state";
   const Json& object = reader.object(value, path);
-  reader.check_keys(object, path, {"step", "time", "clock", "work", "start_energy", "row_force", "contacts"});
+  reader.check_keys(object, path, {"step", "time", "clock", "work", "start_energy", "row_force", "newton_lost", "contacts"});
   // Steps beyond 2^52 are no longer counted one by one by a double (the clock's t = t0 + (n - n0) dt); times beyond
   // 1e9 s (31 years), the bound of every number of a scene, would be replaced by the clock's (1e308 was).
   const auto step_count = [&](const Json& v, const std::string& at) {
@@ -231,6 +231,13 @@ SceneState read_state(const JsonReader& reader, const Json& value, std::size_t r
     if (work.contains("mouse")) state.work.mouse = reader.finite(work["mouse"], "state.work.mouse");
     if (work.contains("damping")) state.work.damping = reader.finite(work["damping"], "state.work.damping");
     if (work.contains("contacts")) state.work.contacts = reader.finite(work["contacts"], "state.work.contacts");
+  }
+  if (object.contains("newton_lost")) {
+    const double lost = reader.finite(object["newton_lost"], "state.newton_lost");
+    if (lost < 0.0 || lost > 1e9 || lost != std::floor(lost))
+      reader.fail("state.newton_lost", "must be a whole number of substeps from 0 to 1e9, got " +
+                                           describe(object["newton_lost"]));
+    state.newton_lost = static_cast<int>(lost);
   }
   if (object.contains("row_force")) {
     const Json& forces = reader.array(object["row_force"], "state.row_force");

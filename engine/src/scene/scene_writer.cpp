@@ -170,6 +170,7 @@ std::string write_scene(const Scene& scene) {
       for (std::size_t r = 0; r < s.row_force.size(); ++r) out += (r ? ", " : "") + json_number(s.row_force[r]);
       out += "]";
     }
+    if (s.newton_lost != 0) out += ",\n    \"newton_lost\": " + std::to_string(s.newton_lost);
     if (!s.contacts.empty()) {
       out += ",\n    \"contacts\": [";
       for (std::size_t k = 0; k < s.contacts.size(); ++k) {

@@ -68,6 +68,10 @@ constexpr double kRelinearizedGain = 0.7;  // residual ratio of a whole re-linea
 // above which the substep is halved before it is projected, unless a rod turns by more than kZigzagTurn (radians).
 constexpr double kZigzagLimit = 1.8;
 constexpr double kZigzagTurn = 0.1;
+// Newton after a lost Newton (project(); docs/physics.md, "Newton after a lost Newton"): on systems of this many rows
+// or more, a substep after one whose Newton lost the root tries Newton only every kNewtonProbe-th substep.
+constexpr std::size_t kNewtonSkipRows = 1024;
+constexpr int kNewtonProbe = 16;
 
 class ProjectionSolver final : public Solver {
  public:
@@ -252,6 +256,7 @@ class ProjectionSolver final : public Solver {
     }
     result = chord(context, stats, !freeze_held, freeze_held, streamed);
     if (freeze_held) return result;
+    if (result.converged && with_newton) context.state.newton_lost = 0;  // the linearization at q serves again
     rank_lost_ = chord_dependent_ - masked_ > 0;
     // Counted once per lost substep (a scaled retry is the same substep; half steps count their own).
     if (!result.converged && with_newton) ++stats.recoveries;
@@ -260,7 +265,15 @@ class ProjectionSolver final : public Solver {
     // projection lands elsewhere on the constraint surface and dissipates energy (measured: Pendulum with a chain lost
     // 5.6 J in 5.6 s without this step, and drifts +0.11 J with it; 039e54e +0.29 J).
     if (!result.converged && !result.stopped && with_newton) {
-      result = newton(context, stats);
+      // On a large system, after a substep whose Newton was lost, Newton is left out and tried again only every
+      // kNewtonProbe-th substep (see the header): lost Newtons come in long runs there.
+      int& lost = context.state.newton_lost;
+      if (warm_start_ && rows_.rows.size() >= kNewtonSkipRows && lost % kNewtonProbe != 0) {
+        ++lost;
+      } else {
+        result = newton(context, stats);
+        lost = result.converged || !warm_start_ || rows_.rows.size() < kNewtonSkipRows ? 0 : lost + 1;
+      }
     }
     const int relinearizations = rank_lost_ ? 0 : kRelinearizations;  // flat sheets: held below, not chased here
     for (int attempt = 0; !result.converged && !result.stopped && attempt < relinearizations; ++attempt) {
