@@ -72,6 +72,9 @@ constexpr double kZigzagTurn = 0.1;
 // or more, a substep after one whose Newton lost the root tries Newton only every kNewtonProbe-th substep.
 constexpr std::size_t kNewtonSkipRows = 1024;
 constexpr int kNewtonProbe = 16;
+// A dependency whose held particles are at most 1/kChaseHeldPart of the scene's, held in vain, is re-linearized
+// around (advance()).
+constexpr std::size_t kChaseHeldPart = 16;
 
 class ProjectionSolver final : public Solver {
  public:
@@ -89,6 +92,7 @@ class ProjectionSolver final : public Solver {
   }
 
  private:
+  bool chase_rank_lost_ = false;    // project() re-linearizes even where the rows at q lost rank (advance())
   bool warm_start_ = false;          // the last substep's multipliers may start this one (substep())
   double h_ = 0.0;                   // this substep's length (advance())
   std::vector<double> last_lambda_;  // last_multipliers()
@@ -135,6 +139,17 @@ class ProjectionSolver final : public Solver {
         result = project(context, stats, false, scale == 0.0);
       }
       if (result.converged) ++stats.held;
+      if (!result.converged && !result.stopped && held_count() * kChaseHeldPart <= x0.size()) {
+        // Held in vain, and the dependency is a small part of the scene: it is not what keeps the prediction out of
+        // reach (a cloth in motion with a few cells folded shut, whose other rows need fast projection as in any
+        // other substep; lost at every split, the whole cloth stopped dead). The whole prediction again,
+        // re-linearized where the chord stalls despite the lost rank, before any split. (Where the dependency is
+        // much of the scene, a sheet pinned flat, that found a folded root centimetres away: it stays held.)
+        x_star_ = x_predicted_;
+        chase_rank_lost_ = true;
+        result = project(context, stats, false);
+        chase_rank_lost_ = false;
+      }
     }
     if (result.converged && !rank_lost_ && context.settings.turn_limit > 0.0 && depth < kShakeSplitDepth &&
         turned_beyond(x0, std::cos(context.settings.turn_limit * (std::numbers::pi / 180.0)))) {
@@ -175,10 +190,7 @@ class ProjectionSolver final : public Solver {
     const bool stream = soft_.empty() && !freeze_held && chord_system_.stream_chain();
     if (!stream) system_.directions(rows_, x0, g0_, r0_);
     if (freeze_held) {  // the held particles' moves per unit multiplier are zero: they act as fixed
-      const auto rows = rows_.rows;
-      for (std::size_t k = 0; k < rows.size(); ++k)
-        for (int s = 0; s < rows[k].count; ++s)
-          if (held_[rows[k].particle[s]]) r0_[k].g[s] = Vec3(0.0);
+      freeze_directions();
       factored_at_q_ = false;
     }
     if (!with_newton) {  // x* itself may already be close enough (at scale 0 it is q)
@@ -275,7 +287,26 @@ class ProjectionSolver final : public Solver {
         lost = result.converged || !warm_start_ || rows_.rows.size() < kNewtonSkipRows ? 0 : lost + 1;
       }
     }
-    const int relinearizations = rank_lost_ ? 0 : kRelinearizations;  // flat sheets: held below, not chased here
+    // Flat sheets: held (advance()), not chased here.
+    return relinearize(context, stats, result, rank_lost_ && !chase_rank_lost_ ? 0 : kRelinearizations);
+  }
+
+  std::size_t held_count() const {
+    std::size_t count = 0;
+    for (char h : held_) count += h != 0;
+    return count;
+  }
+
+  // The held particles (held_) fixed for this projection: their moves per unit multiplier are zero.
+  void freeze_directions() {
+    const auto rows = rows_.rows;
+    for (std::size_t k = 0; k < rows.size(); ++k)
+      for (int s = 0; s < rows[k].count; ++s)
+        if (held_[rows[k].particle[s]]) r0_[k].g[s] = Vec3(0.0);
+  }
+
+  // Fast projection from the best iterate while it gains, up to `relinearizations` times.
+  NewtonResult relinearize(StepContext& context, StepStats& stats, NewtonResult result, int relinearizations) {
     for (int attempt = 0; !result.converged && !result.stopped && attempt < relinearizations; ++attempt) {
       // Re-linearize: project again from the best iterate, along the gradients there, by the chord iteration with A
       // factored there. Its λ adds to the λ found so far.
