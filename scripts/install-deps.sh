@@ -6,6 +6,8 @@ packages=(
   # compiles through ccache: an unchanged source is not compiled again, in this clone or another (CMakeLists.txt)
   ccache
   libsdl2-dev libimgui-dev python3-glad libglm-dev doctest-dev libstb-dev nlohmann-json3-dev libeigen3-dev
+  # CHOLMOD's nested dissection (SuiteSparse, with METIS): the fill-reducing order of large sheets (sparse_ldu.cpp)
+  libsuitesparse-dev
   # Mesa's software OpenGL, so the window, screenshots and GUI tests work with no GPU and no display
   libgl1-mesa-dri libegl1-mesa-dev xvfb
   # the random-input GUI test: real X pointer and key events into the window under Xvfb (skipped when absent)

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <Eigen/Dense>
+#include <Eigen/SparseCholesky>
 #include <random>
 #include <set>
 
@@ -132,6 +133,62 @@ TEST_CASE("a chain's matrix factors with no fill: a grid's ordering keeps fill w
   ldu.analyze(side * side, grid);
   CHECK(ldu.factor_nonzeros() <= side * side * side);
   CHECK(ldu.factor_nonzeros() >= static_cast<int>(grid.size()));
+}
+
+TEST_CASE("a large sheet's matrix: nested dissection fills less than AMD, and the factor solves the system") {
+  // The rows of a 64 x 64 cloth (8 064 rods; rows couple where rods share a particle), as the projection's matrix.
+  // Eigen's simplicial LDLT with AMD is the independent reference: its factor's size, and the residual of our solve.
+  const int side = 64;
+  const auto particle = [&](int i, int j) { return i * side + j; };
+  std::vector<std::pair<int, int>> rods;
+  for (int i = 0; i < side; ++i)
+    for (int j = 0; j + 1 < side; ++j) rods.push_back({particle(i, j), particle(i, j + 1)});
+  for (int i = 0; i + 1 < side; ++i)
+    for (int j = 0; j < side; ++j) rods.push_back({particle(i, j), particle(i + 1, j)});
+  const int n = static_cast<int>(rods.size());
+  std::vector<std::vector<int>> at(side * side);
+  for (int r = 0; r < n; ++r) {
+    at[rods[r].first].push_back(r);
+    at[rods[r].second].push_back(r);
+  }
+  std::set<std::pair<int, int>> seen;
+  for (const auto& rows : at)
+    for (int a : rows)
+      for (int b : rows)
+        if (a < b) seen.insert({a, b});
+  const std::vector<std::pair<int, int>> pairs(seen.begin(), seen.end());
+  std::mt19937 rng(64);
+  std::uniform_real_distribution<double> value(-0.5, 0.5);
+  std::vector<double> diag(n, 2.0), upper;
+  std::vector<Eigen::Triplet<double>> triplets;
+  for (const auto& [i, j] : pairs) {
+    upper.push_back(value(rng));
+    triplets.emplace_back(i, j, upper.back());
+    triplets.emplace_back(j, i, upper.back());
+    diag[i] += std::abs(upper.back());
+    diag[j] += std::abs(upper.back());
+  }
+  for (int i = 0; i < n; ++i) triplets.emplace_back(i, i, diag[i]);
+  Eigen::SparseMatrix<double> a(n, n);
+  a.setFromTriplets(triplets.begin(), triplets.end());
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::AMDOrdering<int>> reference(a);
+  REQUIRE(reference.info() == Eigen::Success);
+  // Eigen keeps L's unit diagonal implicit: its entries are those strictly below the diagonal, as factor_nonzeros().
+  const long amd_entries = reference.matrixL().nestedExpression().nonZeros();
+
+  SparseLDU ldlt(true);
+  ldlt.analyze(n, pairs);
+  if (SparseLDU::nested_dissection_available())
+    CHECK(ldlt.factor_nonzeros() < 0.97 * amd_entries);  // 139 737 against 147 193 measured (flops 0.84×)
+  else
+    CHECK(ldlt.factor_nonzeros() <= 1.01 * amd_entries);
+  CHECK(ldlt.factorize(diag.data(), upper.data(), upper.data()) == 0);
+  Eigen::VectorXd b = Eigen::VectorXd::Random(n);
+  std::vector<double> x(b.data(), b.data() + n);
+  ldlt.solve(x.data());
+  const Eigen::Map<Eigen::VectorXd> solution(x.data(), n);
+  CHECK((a * solution - b).cwiseAbs().maxCoeff() < 1e-12);
+  CHECK((solution - reference.solve(b)).cwiseAbs().maxCoeff() < 1e-12);
 }
 
 TEST_CASE("SparseLDU in symmetric mode solves symmetric systems like a dense LDLT") {

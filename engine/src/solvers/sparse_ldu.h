@@ -59,6 +59,8 @@ class SparseLDU final : public LinearSolver {
   const double* bidiagonal_sub() const override { return bidiagonal_ && symmetric_ ? sub_.data() : nullptr; }
   const double* inverse_pivots() const override { return bidiagonal_ && symmetric_ ? inv_d_.data() : nullptr; }
   int size() const { return n_; }
+  // Whether large systems may be ordered by CHOLMOD's nested dissection (built with SuiteSparse; else AMD only).
+  static bool nested_dissection_available();
   int factor_nonzeros() const { return static_cast<int>(factor_row_.size()); }
 
  private:
