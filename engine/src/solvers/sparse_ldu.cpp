@@ -13,12 +13,12 @@
 namespace lagrange {
 namespace {
 
-// Number of entries the factor of the permuted pattern has beyond the matrix's own (its fill-in), from the
-// elimination tree (Davis's ldl_symbolic). order[new] = original index. Counting stops once the fill is known to be
-// above `limit` (then limit + 1 is returned): a natural order's fill on a scattered contact graph grows as n², and
-// AMD's is all it is compared with.
-long symbolic_fill(int n, const std::vector<std::pair<int, int>>& upper, const std::vector<int>& order,
-                   long limit = std::numeric_limits<long>::max() - 1) {
+// The factor's entries column by column in this order (order[new] = original index), from the elimination tree
+// (Davis's ldl_symbolic): `entry(i)` once for each entry of L, in column i, as row k is reached; `row_done()` after each
+// row, and the walk stops when it returns false.
+template <typename Entry, typename RowDone>
+void walk_factor(int n, const std::vector<std::pair<int, int>>& upper, const std::vector<int>& order, Entry entry,
+                 RowDone row_done) {
   std::vector<int> position(n);
   for (int k = 0; k < n; ++k) position[order[k]] = k;
   std::vector<int> start(n + 1, 0), above(upper.size());  // column j: rows i < j, in one array
@@ -32,20 +32,38 @@ long symbolic_fill(int n, const std::vector<std::pair<int, int>>& upper, const s
     }
   }
   std::vector<int> parent(n, -1), flag(n, -1);
-  const long own = static_cast<long>(upper.size());
-  long entries = 0;
   for (int k = 0; k < n; ++k) {
     flag[k] = k;
     for (int p = start[k]; p < start[k + 1]; ++p) {
       for (int i = above[p]; flag[i] != k; i = parent[i]) {
         if (parent[i] == -1) parent[i] = k;
-        ++entries;
+        entry(i);
         flag[i] = k;
       }
     }
-    if (entries - own > limit) return limit + 1;  // the entries counted so far only grow
+    if (!row_done()) return;
   }
-  return entries - own;
+}
+
+// Number of entries the factor has beyond the matrix's own (its fill-in). Counting stops once the fill is known to be
+// above `limit` (then limit + 1 is returned): a natural order's fill on a scattered contact graph grows as n², and
+// AMD's is all it is compared with.
+long symbolic_fill(int n, const std::vector<std::pair<int, int>>& upper, const std::vector<int>& order,
+                   long limit = std::numeric_limits<long>::max() - 1) {
+  const long own = static_cast<long>(upper.size());
+  long entries = 0;
+  bool over = false;
+  walk_factor(n, upper, order, [&](int) { ++entries; }, [&] { return !(over = entries - own > limit); });
+  return over ? limit + 1 : entries - own;  // the entries counted so far only grow
+}
+
+// Multiply-adds of the factorization in this order: Σ over columns of (entries below the diagonal)².
+double symbolic_flops(int n, const std::vector<std::pair<int, int>>& upper, const std::vector<int>& order) {
+  std::vector<double> count(n, 0.0);
+  walk_factor(n, upper, order, [&](int i) { count[i] += 1.0; }, [] { return true; });
+  double flops = 0.0;
+  for (double c : count) flops += c * c;
+  return flops;
 }
 
 // AMD's order on the symmetric pattern of A (the diagonal included).
@@ -63,34 +81,6 @@ std::vector<int> amd_order(int n, const std::vector<std::pair<int, int>>& upper)
   Eigen::AMDOrdering<int> amd;
   amd(pattern, perm);
   return std::vector<int>(perm.indices().data(), perm.indices().data() + n);
-}
-
-// Multiply-adds of the factorization in this order: Σ over columns of (entries below the diagonal)², from the
-// elimination tree's column counts.
-double symbolic_flops(int n, const std::vector<std::pair<int, int>>& upper, const std::vector<int>& order) {
-  std::vector<int> position(n);
-  for (int k = 0; k < n; ++k) position[order[k]] = k;
-  std::vector<int> start(n + 1, 0), above(upper.size());
-  for (const auto& [a, b] : upper) ++start[std::max(position[a], position[b]) + 1];
-  for (int j = 0; j < n; ++j) start[j + 1] += start[j];
-  {
-    std::vector<int> next(start.begin(), start.end() - 1);
-    for (const auto& [a, b] : upper) above[next[std::max(position[a], position[b])]++] = std::min(position[a], position[b]);
-  }
-  std::vector<int> parent(n, -1), flag(n, -1);
-  std::vector<double> count(n, 0.0);
-  for (int k = 0; k < n; ++k) {
-    flag[k] = k;
-    for (int p = start[k]; p < start[k + 1]; ++p)
-      for (int i = above[p]; flag[i] != k; i = parent[i]) {
-        if (parent[i] == -1) parent[i] = k;
-        count[i] += 1.0;
-        flag[i] = k;
-      }
-  }
-  double flops = 0.0;
-  for (double c : count) flops += c * c;
-  return flops;
 }
 
 // CHOLMOD's nested dissection (METIS's separators, CAMD within the parts) of the symmetric pattern, or empty when
