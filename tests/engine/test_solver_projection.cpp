@@ -544,7 +544,8 @@ TEST_CASE("a cloth in motion with cells folded shut is not stopped dead: the res
   // folded shut: the rows at q lose rank, and holding the 20 particles of that dependency did not let the chord
   // converge either. Lost at every split, the substep was not committed and the whole cloth was left at rest: 752 J of
   // the 870 J its fall had released were gone at 0.7 s. Fast projection around the held part finds the substep's root.
-  Scene scene = parse_scene(R"({"dimension":3,"gravity":[0,-9.81,0],"dt":0.016666666666666666,"substeps":4,"generators":[{"type":"cloth","nx":64,"ny":64,"spacing":0.103,)"
+  Scene scene = parse_scene(R"({"dimension":3,"gravity":[0,-9.81,0],"dt":0.016666666666666666,"substeps":4,)"
+                            R"("generators":[{"type":"cloth","nx":64,"ny":64,"spacing":0.103,)"
                             R"("particle_mass":0.01,"pin_two_corners":false}],)"
                             R"("constraints":[{"type":"pin","particle":0},{"type":"pin","particle":4095}]})",
                             "cloth.json");

@@ -5,17 +5,19 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #ifdef LAGRANGE_HAVE_CHOLMOD
+#include <dlfcn.h>
 #include <suitesparse/cholmod.h>
 #endif
 
 namespace lagrange {
 namespace {
 
-// The factor's entries column by column in this order (order[new] = original index), from the elimination tree
-// (Davis's ldl_symbolic): `entry(i)` once for each entry of L, in column i, as row k is reached; `row_done()` after each
-// row, and the walk stops when it returns false.
+// The factor's entries in this order (order[new] = original index), from the elimination tree (Davis's
+// ldl_symbolic): `entry(i)` once for each entry of L, in column i, as row k is reached; `row_done()` after each row,
+// and the walk stops when it returns false.
 template <typename Entry, typename RowDone>
 void walk_factor(int n, const std::vector<std::pair<int, int>>& upper, const std::vector<int>& order, Entry entry,
                  RowDone row_done) {
@@ -83,19 +85,52 @@ std::vector<int> amd_order(int n, const std::vector<std::pair<int, int>>& upper)
   return std::vector<int>(perm.indices().data(), perm.indices().data() + n);
 }
 
+#ifdef LAGRANGE_HAVE_CHOLMOD
+// The CHOLMOD functions used, from the library the build found (LAGRANGE_CHOLMOD_FILE), loaded the first time they
+// are needed; all null when it cannot be loaded (then AMD orders everything).
+struct Cholmod {
+  decltype(&cholmod_start) start = nullptr;
+  decltype(&cholmod_finish) finish = nullptr;
+  decltype(&cholmod_allocate_sparse) allocate_sparse = nullptr;
+  decltype(&cholmod_free_sparse) free_sparse = nullptr;
+  decltype(&cholmod_nested_dissection) nested_dissection = nullptr;
+};
+
+const Cholmod& cholmod() {
+  static const Cholmod functions = [] {
+    Cholmod c;
+    void* library = dlopen(LAGRANGE_CHOLMOD_FILE, RTLD_NOW | RTLD_LOCAL);  // kept for the process's life
+    if (!library) return c;
+    const auto get = [library](auto& f, const char* name) {
+      f = reinterpret_cast<std::decay_t<decltype(f)>>(dlsym(library, name));
+    };
+    get(c.start, "cholmod_start");
+    get(c.finish, "cholmod_finish");
+    get(c.allocate_sparse, "cholmod_allocate_sparse");
+    get(c.free_sparse, "cholmod_free_sparse");
+    get(c.nested_dissection, "cholmod_nested_dissection");
+    if (!(c.start && c.finish && c.allocate_sparse && c.free_sparse && c.nested_dissection)) c = Cholmod{};
+    return c;
+  }();
+  return functions;
+}
+#endif
+
 // CHOLMOD's nested dissection (METIS's separators, CAMD within the parts) of the symmetric pattern, or empty when
-// CHOLMOD is not built in or fails. Deterministic: METIS seeds its own generator.
+// CHOLMOD is not built in, cannot be loaded or fails. Deterministic: METIS seeds its own generator.
 std::vector<int> nested_dissection_order(int n, const std::vector<std::pair<int, int>>& upper) {
 #ifdef LAGRANGE_HAVE_CHOLMOD
+  const Cholmod& lib = cholmod();
+  if (!lib.start) return {};
   cholmod_common common;
-  cholmod_start(&common);
+  lib.start(&common);
   common.print = 0;
   common.error_handler = nullptr;
   std::vector<int> order;
   // The lower triangle, column by column (stype −1: CHOLMOD orders A itself, not A Aᵀ), the diagonal included.
   std::vector<int> count(n + 1, 1);
   for (const auto& [i, j] : upper) ++count[std::min(i, j)];
-  cholmod_sparse* a = cholmod_allocate_sparse(n, n, upper.size() + n, 0, 1, -1, CHOLMOD_PATTERN, &common);
+  cholmod_sparse* a = lib.allocate_sparse(n, n, upper.size() + n, 0, 1, -1, CHOLMOD_PATTERN, &common);
   if (a) {
     int* ap = static_cast<int*>(a->p);
     int* ai = static_cast<int*>(a->i);
@@ -105,11 +140,11 @@ std::vector<int> nested_dissection_order(int n, const std::vector<std::pair<int,
     for (int j = 0; j < n; ++j) ai[next[j]++] = j;
     for (const auto& [i, j] : upper) ai[next[std::min(i, j)]++] = std::max(i, j);
     std::vector<int> perm(n), parent(n), member(n);
-    const long parts = cholmod_nested_dissection(a, nullptr, 0, perm.data(), parent.data(), member.data(), &common);
+    const long parts = lib.nested_dissection(a, nullptr, 0, perm.data(), parent.data(), member.data(), &common);
     if (parts > 0 && common.status == CHOLMOD_OK) order = std::move(perm);
-    cholmod_free_sparse(&a, &common);
+    lib.free_sparse(&a, &common);
   }
-  cholmod_finish(&common);
+  lib.finish(&common);
   return order;
 #else
   (void)n;
@@ -147,7 +182,7 @@ std::vector<int> fill_reducing_order(int n, const std::vector<std::pair<int, int
 
 bool SparseLDU::nested_dissection_available() {
 #ifdef LAGRANGE_HAVE_CHOLMOD
-  return true;
+  return cholmod().start != nullptr;
 #else
   return false;
 #endif
