@@ -345,12 +345,14 @@ void World::project_at_rest(int max_substeps, const std::function<bool()>& done)
   StepStats stats;
   const double h = weightless.dt / weightless.substeps;
   StepContext context{model_, weightless, state_, std::nullopt};
+  const int newton_lost = state_.newton_lost;  // the next real step's count, not the pose's
   for (int i = 0; i < max_substeps; ++i) {
     for (Vec3& u : state_.velocity) u = Vec3(0.0);
     pose_solver_->substep(context, h, stats);
     for (Vec3& u : state_.velocity) u = Vec3(0.0);
     if (done()) break;
   }
+  state_.newton_lost = newton_lost;
 }
 
 double World::pose(int max_iterations) {

@@ -276,7 +276,7 @@ void bind_state(py::module_& m) {
           return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(x[0])) == 0;
         };
         return same(a.position, b.position) && same(a.velocity, b.velocity) && same(a.row_force, b.row_force) &&
-               a.step == b.step && std::memcmp(&a.time, &b.time, sizeof(double)) == 0;
+               a.step == b.step && std::memcmp(&a.time, &b.time, sizeof(double)) == 0 && a.newton_lost == b.newton_lost;
       })
       .def("__repr__", [](const State& s) {
         return "<lagrange_lab.State t=" + format_number(s.time) + " s, step " + std::to_string(s.step) + ", " +

@@ -510,14 +510,15 @@ TEST_CASE("a large cloth whose Newton is lost leaves it out: rods exact, and a s
   scene.settings.solver = "projection";
   World world = make_world(scene);
   REQUIRE(world.model().rows().size() == 2u * 32u * 31u);
-  int step = 0;
+  int step = 0, failures = 0;
   double worst = 0.0;
   for (; step < 120 && (world.state().newton_lost == 0 || world.state().newton_lost % 16 == 0); ++step) {
     world.step();
+    failures += world.stats().failures;
     worst = std::max(worst, world.stats().max_relative_violation);
   }
   REQUIRE(step < 120);  // lost, and saved between two tries of Newton
-  CHECK(world.stats().failures == 0);
+  CHECK(failures == 0);
   CHECK(worst <= world.settings().tolerance);
   const Scene saved = parse_scene(write_scene(scene_of(world, &scene)), "saved.json");
   REQUIRE(saved.state);

@@ -72,6 +72,9 @@ constexpr double kZigzagTurn = 0.1;
 // or more, a substep after one whose Newton lost the root tries Newton only every kNewtonProbe-th substep.
 constexpr std::size_t kNewtonSkipRows = 1024;
 constexpr int kNewtonProbe = 16;
+// The count wraps below this, keeping its place between two tries (a saved state's count stays readable).
+constexpr int kLostCap = kNewtonProbe * 65536;
+int next_lost(int lost) { return lost >= kLostCap ? lost - kNewtonProbe + 1 : lost + 1; }
 // A dependency whose held particles are at most 1/kChaseHeldPart of the scene's, held in vain, is re-linearized
 // around (advance()).
 constexpr std::size_t kChaseHeldPart = 16;
@@ -92,6 +95,7 @@ class ProjectionSolver final : public Solver {
   }
 
  private:
+  int depth_ = 0;                    // the split depth of the substep being projected (advance())
   bool chase_rank_lost_ = false;    // project() re-linearizes even where the rows at q lost rank (advance())
   bool warm_start_ = false;          // the last substep's multipliers may start this one (substep())
   double h_ = 0.0;                   // this substep's length (advance())
@@ -105,6 +109,7 @@ class ProjectionSolver final : public Solver {
 
   void advance(StepContext& context, double h, StepStats& stats, int depth) {
     h_ = h;
+    depth_ = depth;
     const State& particles = context.state;
     // The state's positions stay q until commit_positions(), so they serve as x0 without a copy.
     const std::vector<Vec3>& x0 = particles.position;
@@ -268,7 +273,7 @@ class ProjectionSolver final : public Solver {
     }
     result = chord(context, stats, !freeze_held, freeze_held, streamed);
     if (freeze_held) return result;
-    if (result.converged && with_newton) context.state.newton_lost = 0;  // the linearization at q serves again
+    if (result.converged && with_newton && depth_ == 0) context.state.newton_lost = 0;  // q's linearization serves
     rank_lost_ = chord_dependent_ - masked_ > 0;
     // Counted once per lost substep (a scaled retry is the same substep; half steps count their own).
     if (!result.converged && with_newton) ++stats.recoveries;
@@ -279,12 +284,14 @@ class ProjectionSolver final : public Solver {
     if (!result.converged && !result.stopped && with_newton) {
       // On a large system, after a substep whose Newton was lost, Newton is left out and tried again only every
       // kNewtonProbe-th substep (see the header): lost Newtons come in long runs there.
+      // Counted once per whole substep (depth 0): split halves always try Newton and leave the count as it is.
       int& lost = context.state.newton_lost;
-      if (warm_start_ && rows_.rows.size() >= kNewtonSkipRows && lost % kNewtonProbe != 0) {
-        ++lost;
+      const bool counted = warm_start_ && depth_ == 0 && rows_.rows.size() >= kNewtonSkipRows;
+      if (counted && lost % kNewtonProbe != 0) {
+        lost = next_lost(lost);
       } else {
         result = newton(context, stats);
-        lost = result.converged || !warm_start_ || rows_.rows.size() < kNewtonSkipRows ? 0 : lost + 1;
+        if (counted) lost = result.converged ? 0 : next_lost(lost);
       }
     }
     // Flat sheets: held (advance()), not chased here.
