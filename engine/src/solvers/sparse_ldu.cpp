@@ -87,7 +87,9 @@ std::vector<int> amd_order(int n, const std::vector<std::pair<int, int>>& upper)
 
 #ifdef LAGRANGE_HAVE_CHOLMOD
 // The CHOLMOD functions used, from the library the build found (LAGRANGE_CHOLMOD_FILE), loaded the first time they
-// are needed; all null when it cannot be loaded (then AMD orders everything).
+// are needed; all null when it cannot be loaded, or when it is another version than the header this was compiled
+// against (a library upgraded under a built program: its cholmod_common may be laid out otherwise). AMD then orders
+// everything.
 struct Cholmod {
   decltype(&cholmod_start) start = nullptr;
   decltype(&cholmod_finish) finish = nullptr;
@@ -109,6 +111,11 @@ const Cholmod& cholmod() {
     get(c.allocate_sparse, "cholmod_allocate_sparse");
     get(c.free_sparse, "cholmod_free_sparse");
     get(c.nested_dissection, "cholmod_nested_dissection");
+    decltype(&cholmod_version) version = nullptr;
+    get(version, "cholmod_version");
+    int found[3] = {-1, -1, -1};
+    if (!version || (version(found), found[0] != CHOLMOD_MAIN_VERSION || found[1] != CHOLMOD_SUB_VERSION))
+      return Cholmod{};
     if (!(c.start && c.finish && c.allocate_sparse && c.free_sparse && c.nested_dissection)) c = Cholmod{};
     return c;
   }();
@@ -141,7 +148,14 @@ std::vector<int> nested_dissection_order(int n, const std::vector<std::pair<int,
     for (const auto& [i, j] : upper) ai[next[std::min(i, j)]++] = std::max(i, j);
     std::vector<int> perm(n), parent(n), member(n);
     const long parts = lib.nested_dissection(a, nullptr, 0, perm.data(), parent.data(), member.data(), &common);
-    if (parts > 0 && common.status == CHOLMOD_OK) order = std::move(perm);
+    // Taken only as a permutation of 0 … n − 1 (anything else from the library is AMD's to order).
+    std::vector<char> seen(n, 0);
+    bool permutation = parts > 0 && common.status == CHOLMOD_OK;
+    for (int k = 0; permutation && k < n; ++k) {
+      permutation = perm[k] >= 0 && perm[k] < n && !seen[perm[k]];
+      if (permutation) seen[perm[k]] = 1;
+    }
+    if (permutation) order = std::move(perm);
     lib.free_sparse(&a, &common);
   }
   lib.finish(&common);
