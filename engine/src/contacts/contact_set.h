@@ -133,7 +133,9 @@ class ContactSet {
   // Caches every row's weight w_a + w_b and 1 / (w_a + w_b) (0 for a row between fixed particles) for the sweeps.
   void weigh(std::span<const double> inv_mass);
   bool overlap_left = false;  // project() left rows below their gap (or held some at an overlap): stabilize() has work
-  // Whether the last projection of the rows converged. Only then are its multipliers forces: kept for the next
+  // Whether the last projection of the rows converged, or came so near that its multipliers are within 1e-3 of the
+  // rows' scale of balance by the rate its sweeps converged at (contact_projection.cpp, kWarmResidual). Only then are
+  // its multipliers forces: kept for the next
   // substep's warm start (record) and given to SHAKE's second half kick. A pile's unfinished multipliers are out of
   // balance by a fraction of its weight and carry the overlap the prediction made; started from them, the sweeps
   // pushed balls centimetres in a substep and the pile blew apart (2000 balls: 70 J → 370 J in 4 steps), and kicked
@@ -222,6 +224,7 @@ class ContactSet {
   std::vector<double> margin_;  // each particle's reach over the substep (m): its free motion, or what impacts gave
   std::vector<Vec3> force_;
   std::vector<double> push_;  // stabilize()'s multipliers
+  std::vector<double> residuals_;  // project()'s residual after each of its sweeps (how fast they converge)
   // subspace_step()'s scratch: its rows (normals and tangents), the rows at each particle, the state to undo a step.
   struct SubspaceRow {
     int row;
