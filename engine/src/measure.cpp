@@ -77,12 +77,27 @@ std::string overlap_note(const Model& model, const State& state) {
   if (!model.contacts().any()) return {};
   const Overlap o = deepest_overlap(model, state);
   if (!(o.gap < -1e-6)) return {};
-  char depth[32];
-  std::snprintf(depth, sizeof depth, "%.3g", -o.gap);
-  const std::string how = o.other >= 0 ? "particles " + std::to_string(o.particle) + " and " + std::to_string(o.other) +
-                                             " start " + depth + " of a radius into each other"
-                                       : "particle " + std::to_string(o.particle) + " starts " + depth +
-                                             " of its radius inside obstacle " + std::to_string(o.obstacle);
+  char number[32];
+  std::snprintf(number, sizeof number, "%.3g", -o.gap);
+  const std::string depth = number;
+  std::string how;
+  if (o.other >= 0) {
+    how = "particles " + std::to_string(o.particle) + " and " + std::to_string(o.other) + " start " + depth +
+          (-o.gap < 1.0 ? " of a radius" : " radii") + " into each other";
+  } else {
+    // Which side is wrong depends on the shape: a box holds particles inside it, a plane on its normal's side, a
+    // circle or sphere outside it.
+    const ObstacleShape shape = model.contacts().obstacles[static_cast<std::size_t>(o.obstacle)].shape;
+    const char* side = shape == ObstacleShape::Box     ? "outside"
+                       : shape == ObstacleShape::Plane ? "behind"
+                                                       : "inside";
+    const char* rule = shape == ObstacleShape::Box     ? "particles stay inside it"
+                       : shape == ObstacleShape::Plane ? "particles stay on its normal's side"
+                                                       : "particles stay outside it";
+    how = "particle " + std::to_string(o.particle) + " starts " + depth + (-o.gap < 1.0 ? " of its radius " : " radii ") +
+          side + " obstacle " + std::to_string(o.obstacle) + " (a " +
+          obstacle_type_name(shape, model.dimension()) + ": " + rule + ")";
+  }
   return how + " (the deepest): the first step moves them apart, in position only";
 }
 

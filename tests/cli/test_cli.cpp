@@ -198,7 +198,15 @@ TEST_CASE("run: a scene whose particles start inside an obstacle or each other s
     "contacts": {"restitution": 0}, "obstacles": [{"type": "plane", "point": [0, 0], "normal": [0, 1]}]})");
   Result r = run("run " + scene.string() + " --duration 0.1");
   CHECK(r.code == 0);
-  CHECK(r.out.find("note: '" + scene.string() + "': particle 0 starts 0.5 of its radius inside obstacle 0") !=
+  CHECK(r.out.find("note: '" + scene.string() +
+                   "': particle 0 starts 0.5 of its radius behind obstacle 0 (a plane: particles stay on its "
+                   "normal's side)") != std::string::npos);
+  // A ball 2 radii beyond the wall of a box (which holds particles inside it) is outside it, not inside
+  write_all(scene, R"({"dimension": 2, "particles": [{"position": [1.2, 0.5], "radius": 0.1}],
+    "contacts": {"restitution": 0}, "obstacles": [{"type": "box", "min": [-1, 0], "max": [1, 1]}]})");
+  r = run("run " + scene.string() + " --duration 0.1");
+  CHECK(r.code == 0);
+  CHECK(r.out.find("particle 0 starts 3 radii outside obstacle 0 (a box: particles stay inside it)") !=
         std::string::npos);
   // Balls that only touch (the shipped cradle): no note
   r = run("run " + asset("newtons_cradle.json") + " --duration 0.1");
