@@ -810,13 +810,14 @@ TEST_CASE("a pile whose contact sweeps stop short never gains energy: it sags, i
   }
 }
 
-TEST_CASE("a crawling pile's multipliers do not warm-start the next substep: it comes to rest, nothing thrown") {
+TEST_CASE("a pile at 3000 sweeps a substep comes to rest with nothing thrown: no warm start from a crawl") {
   // 576 balls of 1 cm (24 columns, 24 rows) released from a loose grid into a box, e = 0, μ = 0.3, with 3 000 sweeps
-  // a substep: many substeps end unfinished with a small residual (below 1e-3 of a radius) that the sweeps approach
-  // at a crawl, so their multipliers are still far from balance. With no elastic impact and friction only taking, the
-  // energy K + U may not rise above its start, and no ball may outrun a free fall from the top of the grid (√(2 g H)).
-  // Kept for the warm start because the residual alone was small, such multipliers threw this pile at its 13th step:
-  // 0.3 J of kinetic energy to 12.7 J, the total from 14.9 J to 25.6 J.
+  // a substep. With no elastic impact and friction only taking, the energy K + U may not rise above its start, and no
+  // ball may outrun a free fall from the top of the grid (√(2 g H)). Where the sweeps ended short of the tolerance
+  // but within 1e-3 of a radius, crawling (0.996 a sweep), their multipliers were kept for the warm start as if near
+  // balance, and they threw this pile at its 13th step: 0.3 J of kinetic energy to 12.7 J, the total from 14.9 J to
+  // 25.6 J. (Either rule alone stops that here: the warm start kept only near balance by the sweeps' rate, or dropped
+  // when the projection it starts gains energy, next test.)
   Settings settings = contact_settings("projection");
   settings.contact_sweeps = 3000;
   World world(2, settings);
@@ -825,16 +826,57 @@ TEST_CASE("a crawling pile's multipliers do not warm-start the next substep: it 
   const double top = 1.05 * kPileRadius + (columns - 1) * 2.2 * kPileRadius, fastest = std::sqrt(2.0 * kG * top);
   const double e0 = world.energy().total();
   double highest = e0, speed = 0.0;
-  long failures = 0;
   for (int s = 0; s < 14; ++s) {
     world.step();
-    failures += world.stats().failures;
     highest = std::max(highest, world.energy().total());
     for (const Vec3& v : world.state().velocity) speed = std::max(speed, glm::length(v));
   }
-  CHECK(failures > 0);  // the case this test is about: unfinished substeps
   CHECK(highest <= e0 + 1e-9 * std::abs(e0));
   CHECK(speed < fastest);
+}
+
+TEST_CASE("warm multipliers that would throw a frictionless pile apart are dropped: it only loses energy") {
+  // 150 balls of radii 0.7–1.3 × 3 cm and masses 0.2–5 kg released from a loose grid (6 columns of 25, 9 cm apart)
+  // into a box 0.6 m wide, e = 0, μ = 0, four random draws of radii, masses and jitter. With no elastic impact, no
+  // friction and no work done on it, the pile's energy K + U may only fall, except by what the stabilization restores
+  // of an unfinished substep's sag (far below 1 J here). Started from the last substep's multipliers where the balls
+  // had moved on, the sweeps converged on far roots (a ball 9 cm from its prediction) and each of these piles gained
+  // 55 to 330 J in one step (acceleration, whose contacts take the same path: the same).
+  for (const std::string solver : {"projection", "acceleration"}) {
+    for (const unsigned seed : {4u, 5u, 15u, 21u}) {
+      CAPTURE(solver);
+      CAPTURE(seed);
+      World world(2, contact_settings(solver.c_str()));
+      std::mt19937 random(seed);
+      std::uniform_real_distribution<double> unit(0.0, 1.0);
+      const double r = 0.03, spacing = 2.3 * 1.3 * r, width = 0.6;
+      const int columns = static_cast<int>(width / spacing);
+      for (int k = 0; k < 150; ++k) {
+        const double x = -0.5 * width + spacing * (k % columns + 0.5) + (unit(random) - 0.5) * 0.2 * r;
+        world.add_particle({.position = {x, 1.5 * r + spacing * (k / columns), 0.0},
+                            .mass = 0.2 + 4.8 * unit(random),
+                            .radius = r * (0.7 + 0.6 * unit(random))});
+      }
+      ContactSettings contacts;
+      contacts.given = true;
+      Obstacle box;
+      box.shape = ObstacleShape::Box;
+      box.min = Vec3(-0.5 * width, 0.0, 0.0);
+      box.max = Vec3(0.5 * width, 4.0, 0.0);
+      contacts.obstacles.push_back(box);
+      world.model().set_contacts(contacts);
+      const double e0 = world.energy().total();
+      double last = e0, rise = 0.0;
+      for (int s = 0; s < 60; ++s) {
+        world.step();
+        const double e = world.energy().total();
+        rise = std::max(rise, e - last);
+        last = e;
+      }
+      CHECK(rise < 1.0);
+      CHECK(last < e0);
+    }
+  }
 }
 
 TEST_CASE("a pile 20 balls high with friction finishes every substep within the scene's 100 sweeps: no overlap") {

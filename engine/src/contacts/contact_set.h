@@ -118,8 +118,12 @@ class ContactSet {
   void apply_warm(std::span<const double> inv_mass, std::vector<Vec3>& x) const;
   // Sweeps until the residual is below the contact tolerance or `max_sweeps` ran; returns the sweeps and sets
   // `converged`. Then every row's force is λ/h², its friction λ_t/h² (times `force_factor`).
+  // `entry_velocity` (optional): each particle's velocity were x left as it is, so that the velocity the projection
+  // gives is entry_velocity + (x' − x) / h. A projection started warm that raised the kinetic energy above the
+  // entry's is started again cold (kWarmGain, contact_projection.cpp): a frictionless pile's warm multipliers, applied
+  // where its balls had moved on, led the sweeps to a far root that threw a ball 9 cm in a substep.
   int project(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x, double h,
-              int max_sweeps, bool& converged, bool warm = true);
+              int max_sweeps, bool& converged, bool warm = true, std::span<const Vec3> entry_velocity = {});
   // After the substep's velocities are set: pushes apart, by positions alone, what project() left overlapping — the
   // overlap it carried in from the substep before (rows' `allowed` < 0) and any its sweeps did not finish (post-
   // stabilization, Cline & Pai 2003). Pushed out through the velocities instead, that overlap would launch the
@@ -225,6 +229,9 @@ class ContactSet {
   std::vector<Vec3> force_;
   std::vector<double> push_;  // stabilize()'s multipliers
   std::vector<double> residuals_;  // project()'s residual after each of its sweeps (how fast they converge)
+  std::vector<Vec3> entry_x_;      // project()'s x on entry (a warm start that gained energy starts again from it)
+  int project_once(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x, double h,
+                   int max_sweeps, bool& converged, bool warm);
   // subspace_step()'s scratch: its rows (normals and tangents), the rows at each particle, the state to undo a step.
   struct SubspaceRow {
     int row;

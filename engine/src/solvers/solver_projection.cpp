@@ -627,7 +627,11 @@ class ProjectionSolver final : public Solver {
     if (contacts && model.rows().empty()) {
       bool converged = false;
       const int sweeps = contacts->sweep_cap(context.settings);
-      stats.iterations += contacts->project(model.inv_mass(), x0, x_star_, h, sweeps, converged);
+      // The velocities the prediction would commit (commit_with_impacts): the projection may only take energy away.
+      entry_velocity_.resize(x0.size());
+      for (std::size_t i = 0; i < x0.size(); ++i) entry_velocity_[i] = (x_star_[i] - x0[i]) / h;
+      for (int i : contacts->moved) entry_velocity_[i] += contacts->dv[i] - contacts->dx[i] / h;
+      stats.iterations += contacts->project(model.inv_mass(), x0, x_star_, h, sweeps, converged, true, entry_velocity_);
       if (!converged) ++stats.failures;
       commit_with_impacts(context, x_star_, x0, h);
       stats.iterations += contacts->stabilize(model.inv_mass(), context.state.position, sweeps);
@@ -735,6 +739,7 @@ class ProjectionSolver final : public Solver {
   std::vector<CompliantRow> soft_;
   std::vector<DiagonalTerm> soft_diagonal_, chord_diagonal_;
   std::vector<Vec3> x_star_, v_star_, x_, best_x_;
+  std::vector<Vec3> entry_velocity_;  // unilateral_substep(): the velocities the prediction alone would commit
   RowGradients g0_, r0_, g_;
   std::vector<double> c_, lambda_, delta_, best_lambda_, lambda_before_;
 };
@@ -771,7 +776,7 @@ void hold_contacts(StepContext& context, const std::vector<Vec3>& x0, double h, 
   std::vector<Vec3> x = particles.position;
   bool converged = false;
   const int sweeps = contacts.sweep_cap(context.settings);
-  stats.iterations += contacts.project(context.inv_mass(), x0, x, h, sweeps, converged);
+  stats.iterations += contacts.project(context.inv_mass(), x0, x, h, sweeps, converged, true, particles.velocity);
   if (!converged) ++stats.failures;
   const double inv_h = 1.0 / h;
   for (std::size_t i = 0; i < x.size(); ++i) {
