@@ -119,14 +119,13 @@ class RattleSolver final : public Solver {
       // its velocity multiplier μ (and friction) in the velocity stage. Not 2λ/h², as for a rod: a contact's halves
       // are not alike where it stops an approach (a ball struck onto one resting on a table: the table's impulse came
       // out 16 % above the momentum the balls lost).
+      // (velocity_with_unilateral_rows() has run: with contacts the velocity stage always has its unilateral rows.)
       const std::size_t first = model.rows().size();
-      const std::size_t m = combined_.size();
       for (std::size_t k = 0; k < contacts->rows.size(); ++k) {
         ContactRow& row = contacts->rows[k];
         row.lambda = std::max(0.0, lambda_[first + k]);
-        const double second = mu_.size() == m ? std::max(0.0, mu_[first + k]) : 0.0;
-        row.force = row.lambda / (h * h) + second / h;
-        row.force_t = row.lambda_t / (h * h) + (k < friction_kick_.size() ? friction_kick_[k] : Vec3(0.0)) / h;
+        row.force = row.lambda / (h * h) + std::max(0.0, mu_[first + k]) / h;
+        row.force_t = row.lambda_t / (h * h) + friction_kick_[k] / h;
         row.lambda = 0.0;  // RATTLE's multipliers are half the projection's: no warm start from them
         row.lambda_t = Vec3(0.0);
       }
