@@ -185,9 +185,20 @@ class ContactSet {
  private:
   void build_faces(const Model& model);
   void build_exclusions(const Model& model);
-  // Pairs (i, j), i < j, that may touch within the substep (may_touch, with the reaches in margin_).
-  void broad_phase(const Model& model, std::span<const Vec3> x);
+  // The candidates for pair rows: every pair (i, j), i < j, that may touch within the substep (within_reach, with the
+  // kick where held_ holds one of them, or for every pair when `wide`), with its distance; gather() takes the rows
+  // among them.
+  void broad_phase(const Model& model, std::span<const Vec3> x, bool wide);
+  // Whether particles i and j at positions x may touch within the substep (a row), with held_ as it is.
   bool may_touch(const Model& model, std::span<const Vec3> x, std::size_t i, std::size_t j) const;
+  // Whether the pair can collide at all: radii, not both fixed, not joined by a constraint of the model.
+  bool may_collide(const Model& model, std::size_t i, std::size_t j) const;
+  // Whether a pair `distance` apart is within the reach of its particles' motion over the substep (their margins,
+  // and the kick when one of them is held).
+  bool within_reach(std::span<const double> radius, std::size_t i, std::size_t j, double distance, bool held) const {
+    const double reach = radius[i] + radius[j];
+    return distance - reach < margin_[i] + margin_[j] + (held ? kick_ : 0.0) + 10.0 * tol * reach;
+  }
   // The spatial hash: cells of side `cell` (cell_size: the widest reach), counting-sorted into 2n buckets;
   // for_each_near visits every particle in p's cell and its neighbours (contact_set.cpp).
   using Cell = std::array<std::int64_t, 3>;
@@ -196,7 +207,8 @@ class ContactSet {
   std::uint32_t bucket(const Cell& c) const;
   template <class Visit>
   void for_each_near(const Vec3& p, Visit&& visit) const;
-  double cell_size(const Model& model) const;
+  // `kick`: as if a particle were held (the broad phase's candidates).
+  double cell_size(const Model& model, bool kick) const;
   bool face_in_reach(const Vec3& x, double r, double reach, const ObstacleFace& f) const;
   ContactRow face_row(const Model& model, std::size_t i, std::size_t f) const;
   ContactRow pair_row(const Model& model, std::size_t i, std::size_t j) const;
@@ -224,7 +236,14 @@ class ContactSet {
   double inv_cell_ = 1.0;
   int hash_dim_ = 3;
   std::vector<Vec3> hash_x_;  // the positions the hash holds (empty: no hash)
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs_;
+  struct Candidate {
+    std::uint32_t i, j;
+    double distance;
+  };
+  std::vector<Candidate> pairs_;
+  std::vector<std::uint32_t> neighbour_start_, neighbour_;  // gather(): each particle's candidates (CSR)
+  std::vector<std::uint32_t> partner_start_;  // add_rows_near(): each particle's rows (CSR): the other particle, or
+  std::vector<int> partner_;                   // −1 − face
   std::vector<double> margin_;  // each particle's reach over the substep (m): its free motion, or what impacts gave
   std::vector<Vec3> force_;
   std::vector<double> push_;  // stabilize()'s multipliers
