@@ -185,9 +185,23 @@ void World::project_velocities() {
 // The power of each outside force, integrated with the substep's mean velocity (v0 + v1)/2: semi-implicit Euler
 // changes the kinetic energy by exactly h F·(v0 + v1)/2 for a force F held over the substep, so this is the work
 // that the scene's energy should show; what is left over is the integrator's and the solver's (docs/physics.md).
-void World::account_work(double h, const std::vector<Vec3>& v0) {
+void World::account_work(double h, const std::vector<Vec3>& start, bool staggered) {
   const Settings& settings = model_.settings();
-  const auto& v1 = state_.velocity;
+  std::span<const Vec3> v0 = start, v1 = state_.velocity;
+  if (staggered) {
+    // A substep SHAKE or RATTLE handed to projection (solvers.h, fall_back): its velocities were projection's, the
+    // mean over the substep, half a kick of the outside forces behind the state's; its work is booked at those (at
+    // the state's, a pile that fell back every step drifted by m g h · g h / 2 a ball and step).
+    staggered_v0_.resize(start.size());
+    staggered_v1_.resize(start.size());
+    for (std::size_t i = 0; i < start.size(); ++i) {
+      const Vec3 kick = (0.5 * h * model_.inv_mass()[i]) * model_.external_force(settings, i, start[i]);
+      staggered_v0_[i] = start[i] - kick;
+      staggered_v1_[i] = state_.velocity[i] - kick;
+    }
+    v0 = staggered_v0_;
+    v1 = staggered_v1_;
+  }
   Work& work = state_.work;
   if (settings.damping > 0.0)
     for (std::size_t i = 0; i < model_.particle_count(); ++i)
@@ -245,12 +259,13 @@ void World::substep(StepContext& context, double h, bool account, int depth) {
     contact_set_->deadline = deadline_;
     context.contacts = contact_set_.get();
   }
+  const int fallbacks_before = stats_.fallbacks;
   solver_->substep(context, h, stats_);
   if (contacts) {
     state_.work.contacts += contact_set_->record(model_, state_, h, substep_v_);
     if (contact_set_->cut) ++stats_.failures;  // impacts cut short: not silent
   }
-  if (account) account_work(h, substep_v_);
+  if (account) account_work(h, substep_v_, stats_.fallbacks > fallbacks_before);
   if (splittable && stats_.failures > failures_before && !context.past_deadline()) {
     state_.position = split_backup_.position;
     state_.velocity = split_backup_.velocity;

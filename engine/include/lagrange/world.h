@@ -112,7 +112,8 @@ class World {
  private:
   void project_at_rest(int max_substeps, const std::function<bool()>& done);
   void settle_onto_constraints();  // after a solver switch: positions onto the rows, velocities onto J v = 0
-  void account_work(double h, const std::vector<Vec3>& v0);
+  // `staggered`: the solver handed the substep to projection (fall_back), whose velocities are the mean over it.
+  void account_work(double h, const std::vector<Vec3>& v0, bool staggered);
   // One substep of length h with its contacts (gathered, solved, recorded) and the work done in it; a substep of a
   // scene with rods and contacts or cables that its solver lost is done again from its start as two halves (world.cpp).
   void substep(StepContext& context, double h, bool account, int depth);
@@ -126,6 +127,7 @@ class World {
   mutable bool stats_measured_ = true;
   std::optional<std::chrono::steady_clock::time_point> deadline_;
   std::vector<Vec3> backup_x_, backup_v_, substep_v_, substep_x_;
+  std::vector<Vec3> staggered_v0_, staggered_v1_;  // account_work() of a substep handed to projection
   State split_backup_;  // substep(): the state where a substep that may be split began
 };
 

@@ -278,11 +278,13 @@ void ContactSet::restart_substep() {
     row.allowed = 0.0;
     row.impacts = 0;
     row.normal_held = 0.0;
+    row.work = 0.0;
   }
   dx.clear();
   dv.clear();
   moved.clear();
   impact_work = 0.0;
+  work_booked = false;
   cut = false;
   overlap_left = false;
   finished = true;
@@ -585,6 +587,24 @@ void ContactSet::end_step(State& state) {
              list.end());
 }
 
+double ContactSet::mean_velocity_work(const ContactRow& row, const Vec3& n, std::span<const Vec3> v0,
+                                      std::span<const Vec3> v1, double step) const {
+  if (row.force == 0.0 && row.force_t == Vec3(0.0)) return 0.0;
+  const auto start = [&](int i) { return dv.empty() ? v0[i] : v0[i] + dv[i]; };
+  Vec3 rate = 0.5 * (start(row.a) + v1[row.a]);
+  if (row.b >= 0) rate -= 0.5 * (start(row.b) + v1[row.b]);
+  return step * glm::dot(row.force * n + row.force_t, rate);
+}
+
+void ContactSet::book_work(std::span<const Vec3> x, std::span<const Vec3> v0, std::span<const Vec3> v1, double step) {
+  for (ContactRow& row : rows) {
+    Vec3 n;
+    gap(row, x, n);
+    row.work = mean_velocity_work(row, n, v0, v1, step);
+  }
+  work_booked = true;
+}
+
 double ContactSet::record(const Model& model, State& state, double step, std::span<const Vec3> v0) const {
   ContactState& record = state.contacts;
   const auto& x = state.position;
@@ -610,12 +630,7 @@ double ContactSet::record(const Model& model, State& state, double step, std::sp
     Vec3 n;
     gap(row, x, n);
     const Vec3 impulse = row.impulse + (step * row.force) * n + step * row.force_t;
-    if (row.force != 0.0 || row.force_t != Vec3(0.0)) {  // h (f n + f_t) · v̄ at the substep's mean velocity
-      const auto start = [&](int i) { return dv.empty() ? v0[i] : v0[i] + dv[i]; };
-      Vec3 rate = 0.5 * (start(row.a) + v1[row.a]);
-      if (row.b >= 0) rate -= 0.5 * (start(row.b) + v1[row.b]);
-      work += step * glm::dot(row.force * n + row.force_t, rate);
-    }
+    work += work_booked ? row.work : mean_velocity_work(row, n, v0, v1, step);
     const bool pushed = row.force > 0.0 || row.impacts > 0 || row.force_t != Vec3(0.0);
     if (!pushed && !existing) continue;
     Contact c = existing ? *old : Contact{};

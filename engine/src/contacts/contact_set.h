@@ -63,6 +63,8 @@ struct ContactRow {
   // A normal multiplier (N·s²) the row already carries from outside the projection — the acceleration solver's
   // contact force × h² — that bounds its friction with λ: |λ_t| ≤ μ (λ + normal_held). 0 for the other solvers.
   double normal_held = 0.0;
+  // The work (J) its forces did in the substep, where the solver books it itself (ContactSet::work_booked).
+  double work = 0.0;
   // The normal multiplier its friction answers to: the projection's λ and what it already carries.
   double normal_total() const { return lambda + normal_held; }
   // The sweeps' cached weight w_a + w_b and its inverse (weigh(), at the start of project() and stabilize()).
@@ -99,6 +101,9 @@ class ContactSet {
   std::vector<Vec3> dx, dv;
   std::vector<int> moved;
   double impact_work = 0.0;  // J: the kinetic energy the substep's impacts changed, Σ p·(u⁻ + u⁺)/2 (≤ 0 for e ≤ 1)
+  // The solver left each row's `work` (RATTLE: its two kicks, each at the velocities around it); otherwise record()
+  // books the rows' forces at the substep's mean velocity.
+  bool work_booked = false;
   // The stage was cut short (a pair's impact cap, or the event budget, with an elastic row still closing): the World
   // counts the substep as a failure.
   bool cut = false;
@@ -177,6 +182,15 @@ class ContactSet {
   // (impact_work) and the rows' forces at the substep's mean velocity, h (f n + f_t) · (v̄_a − v̄_b), as the world
   // counts the mouse's (world.cpp, account_work): for semi-implicit Euler that is the kinetic energy the forces gave.
   double record(const Model& model, State& state, double h, std::span<const Vec3> v0) const;
+  // The work of a row's forces over the substep at its mean velocity, h (f n + f_t) · (v̄_a − v̄_b), v̄ the mean of
+  // the start (v0, and what the impacts changed) and the end (v1): for semi-implicit Euler exactly the kinetic energy
+  // the forces gave. n: the row's normal at the end positions.
+  double mean_velocity_work(const ContactRow& row, const Vec3& n, std::span<const Vec3> v0, std::span<const Vec3> v1,
+                            double step) const;
+  // Every row's `work` as mean_velocity_work books it with these velocities, and work_booked: for a substep whose
+  // velocities are not the state's own kind (SHAKE's and RATTLE's fallback to projection: its velocities are the
+  // mean over the substep, the state's those at its ends).
+  void book_work(std::span<const Vec3> x, std::span<const Vec3> v0, std::span<const Vec3> v1, double step);
   // Starts a step's record: impulses zeroed, the multipliers kept for warm starts.
   static void begin_step(const Model& model, State& state, double dt);
   // Ends it: contacts that did not push in the step are dropped.
