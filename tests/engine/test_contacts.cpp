@@ -272,6 +272,56 @@ TEST_CASE("small piles with friction and restitution: no step gains energy, no b
     }
 }
 
+TEST_CASE("a pile's rows: one broad phase with the kick for every pair finds the rows the two-pass search finds") {
+  // gather() takes a pile's rows from one broad phase in which every pair has the kick's reach (when the last
+  // substep had rows for at least half the particles), a gas's from one without it and a second search around the
+  // held particles. Both must give the same rows in the same order, with the same warm starts: a fresh set (no rows
+  // before: the two-pass search) against one gathered twice (the single pass), on a pile that is landing (some balls
+  // touching, some within the kick of one that does, some free), in 2D with a chain of rods through it and in 3D.
+  for (int dimension : {2, 3}) {
+    Settings settings = contact_settings("projection", {0.0, -9.81, 0.0});
+    settings.substeps = 4;
+    World world(dimension, settings);
+    std::mt19937 random(7);
+    std::uniform_real_distribution<double> jitter(-0.004, 0.004);
+    for (int k = 0; k < 150; ++k) {
+      const Vec3 p(0.021 * (k % 10) + jitter(random), 0.0105 + 0.024 * (k / 10),
+                   dimension == 3 ? 0.021 * ((k / 3) % 3) + jitter(random) : 0.0);
+      world.add_particle({.position = p, .mass = 0.01, .radius = 0.01});
+    }
+    for (int k = 0; k + 1 < 5; ++k) world.add_distance(100 + k, 101 + k, -1.0);
+    ContactSettings contacts;
+    contacts.given = true;
+    contacts.friction = 0.3;
+    contacts.obstacles.push_back(plane({0.0, 0.0, 0.0}, {0.0, 1.0, 0.0}));
+    world.model().set_contacts(contacts);
+    for (int s = 0; s < 6; ++s) world.step();  // landing: the lower rows resting, the upper ones falling onto them
+    const double h = settings.dt / settings.substeps;
+    ContactSet two_pass, single_pass;
+    two_pass.gather(world.model(), world.state(), world.settings(), h);
+    single_pass.gather(world.model(), world.state(), world.settings(), h);
+    REQUIRE(2 * single_pass.rows.size() > world.model().particle_count());  // the second gather is the single pass
+    single_pass.gather(world.model(), world.state(), world.settings(), h);
+    std::size_t touching = 0, pairs = 0;
+    for (const ContactRow& row : two_pass.rows) {
+      Vec3 n;
+      touching += two_pass.gap(row, world.state().position, n) <= 1e-6 * row.scale;
+      pairs += row.b >= 0;
+    }
+    CAPTURE(dimension);
+    CHECK(touching > 20);                     // a pile with held particles ...
+    CHECK(pairs < two_pass.rows.size());      // ... and floor rows
+    REQUIRE(two_pass.rows.size() == single_pass.rows.size());
+    for (std::size_t k = 0; k < two_pass.rows.size(); ++k) {
+      const ContactRow &a = two_pass.rows[k], &b = single_pass.rows[k];
+      CHECK(a.a == b.a);
+      CHECK(a.b == b.b);
+      CHECK(a.face == b.face);
+      CHECK(a.warm == b.warm);
+    }
+  }
+}
+
 TEST_CASE("RATTLE books its contacts' work exactly: a bounce, a small pile, a chain of cables on a table drift by rounding") {
   // Velocity Verlet changes the energy of a scene whose only other force is constant gravity by exactly the work of
   // its kicks: the position stage's impulse at the velocities before and after it, gravity's half kick taken out,
