@@ -17,6 +17,10 @@ void remember_rect(SandboxState& state, const std::string& name) {
   state.widget_rects[name] = {lo.x, lo.y, hi.x, hi.y};
 }
 
+float toggle_width(const char* label) {
+  return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+}
+
 void same_line_if_fits(float width) {
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   ImGui::SameLine();
@@ -446,7 +450,7 @@ void interaction_section(SandboxState& state) {
         "A stiff compliant hand: the particle sits on the cursor (within g h\xc2\xb2) and the rods stay exact. Beyond "
         "their reach it goes to the nearest point they reach and is held there; the pull is capped at 100 weights "
         "of what it moves.");
-  same_line_if_fits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("spring").x);
+  same_line_if_fits(toggle_width("spring"));
   ImGui::RadioButton("spring", &model, 1);
   remember_rect(state, "drag model spring");
   if (ImGui::IsItemHovered())
@@ -496,7 +500,7 @@ void view_section(SandboxState& state) {
   ImGui::TextUnformatted("Rod colour");
   for (const RodColouringInfo& info : kRodColourings) {
     if (&info != &kRodColourings[0])
-      same_line_if_fits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(info.label).x);
+      same_line_if_fits(toggle_width(info.label));
     if (ImGui::RadioButton(info.label, state.view.rod_colouring == info.value)) state.view.rod_colouring = info.value;
     if (ImGui::IsItemHovered()) tooltip("%s", info.tip);
     remember_rect(state, std::string("rod colour ") + info.label);

@@ -3,11 +3,14 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "lagrange/lanes.h"
 #include "ui/ui.h"
@@ -148,10 +151,11 @@ void lanes_section(SandboxState& state) {
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     tooltip("A copy of the scene as it is now, with the next solver, stepped alongside (up to %d lanes)",
                       kMaxLanes);
-  ImGui::SameLine();
+  // Each radio button on the line only where it fits (at 2x in a 1280x720 window "side by side" ran off the panel).
+  same_line_if_fits(toggle_width("overlaid"));
   if (ImGui::RadioButton("overlaid", state.lane_view == LaneView::Overlay)) state.lane_view = LaneView::Overlay;
   remember_rect(state, "lanes overlaid");
-  ImGui::SameLine();
+  same_line_if_fits(toggle_width("side by side"));
   if (ImGui::RadioButton("side by side", state.lane_view == LaneView::Split)) state.lane_view = LaneView::Split;
   remember_rect(state, "lanes side by side");
   if (ImGui::IsItemHovered()) tooltip("V switches");
@@ -189,15 +193,58 @@ void draw_lane_overlay(SandboxState& state) {
     const float k = light ? 0.7f : 1.0f;
     return ImVec4(c.r * k, c.g * k, c.b * k, 1.0f);
   };
+  // The labels of the last frame are not this one's (the layout check reads those drawn).
+  std::erase_if(state.widget_rects, [](const auto& entry) { return entry.first.starts_with("length label "); });
   if (!state.view.length_labels) return;
+  // What a label must keep off: every particle drawn in its view (UI units: centre and radius), the texts over the
+  // scene (the top line, the legend, a message, the lanes' names) and the labels placed before it.
+  using Box = std::array<float, 4>;
+  std::vector<Box> taken;
+  for (const auto& [name, rect] : state.widget_rects)
+    if (name == "hud" || name == "legend" || name == "message" || name.starts_with("lane label ")) taken.push_back(rect);
+  const std::vector<double> radii =
+      display_radii(state.scene, state.world(), state.view.size_by_mass, state.bead_radius);
+  struct Disc {
+    double x, y, r;
+  };
+  std::vector<std::vector<Disc>> discs(views.size());
+  for (std::size_t k = 0; k < specs.size(); ++k) {
+    const std::size_t v = std::min(k, views.size() - 1);
+    Camera camera = state.view_camera(k);
+    camera.set_viewport(views[v][0], views[v][1], views[v][2], views[v][3]);
+    const World& world = state.lane_world(k);
+    // Widened by the way a particle goes in one step: the frame is drawn before its steps are taken.
+    const double dt = world.settings().dt * std::max(state.time_scale, 1.0);
+    for (std::size_t i = 0; i < world.particle_count() && i < radii.size(); ++i) {
+      const Vec3 p = world.state().position[i];
+      const double reach = radii[i] + dt * glm::length(world.state().velocity[i]);
+      if (const auto at = camera.project(p))
+        discs[v].push_back({at->x / ratio, at->y / ratio, reach * camera.pixels_per_unit(p) / ratio + 1.0});
+    }
+  }
+  const auto clear = [&](const Box& box, std::size_t v) {
+    for (const Box& t : taken)
+      if (std::min(box[2], t[2]) > std::max(box[0], t[0]) && std::min(box[3], t[3]) > std::max(box[1], t[1])) return false;
+    for (const Disc& d : discs[v]) {
+      const double cx = std::clamp(d.x, static_cast<double>(box[0]), static_cast<double>(box[2]));
+      const double cy = std::clamp(d.y, static_cast<double>(box[1]), static_cast<double>(box[3]));
+      if (std::hypot(d.x - cx, d.y - cy) < d.r) return false;
+    }
+    return true;
+  };
   // Every lane's rods, in its view (overlaid: all in the one view; another lane's labels in its colour), the first
-  // kMaxLengthLabels of each.
+  // kMaxLengthLabels of each. A label goes right of its rod's middle, else left, above or below it (then the same
+  // beside the points at 0.3 and 0.7 of the rod), wherever it lies on no particle and no other text; where none is
+  // free it is left out (the rod's tooltip has its length).
   for (std::size_t k = 0; k < specs.size(); ++k) {
     const World& world = state.lane_world(k);
-    const auto& view = views[std::min(k, views.size() - 1)];
+    const std::size_t v = std::min(k, views.size() - 1);
+    const auto& view = views[v];
     const bool overlaid = views.size() == 1 && k > 0;
     Camera camera = state.view_camera(k);
     camera.set_viewport(view[0], view[1], view[2], view[3]);
+    const Box inside{static_cast<float>(view[0] / ratio), static_cast<float>(view[1] / ratio),
+                     static_cast<float>((view[0] + view[2]) / ratio), static_cast<float>((view[1] + view[3]) / ratio)};
     int labelled = 0;
     for (const auto& c : world.constraints()) {
       if (!is_rod(*c) || labelled == kMaxLengthLabels) continue;
@@ -209,7 +256,26 @@ void draw_lane_overlay(SandboxState& state) {
       char text[48];
       std::snprintf(text, sizeof text, "%.4f m", glm::length(b - a));
       const ImVec2 size = ImGui::CalcTextSize(text);
-      const float x = static_cast<float>(at->x / ratio) + 6.0f, y = static_cast<float>(at->y / ratio) - size.y * 0.5f;
+      std::optional<ImVec2> place;
+      for (const double t : {0.5, 0.3, 0.7}) {  // beside the rod's middle, else nearer one end or the other
+        const auto point = camera.project(a + t * (b - a));
+        if (!point) continue;
+        const float mx = static_cast<float>(point->x / ratio), my = static_cast<float>(point->y / ratio), gap = 6.0f;
+        for (const ImVec2 corner : {ImVec2(mx + gap, my - size.y * 0.5f), ImVec2(mx - gap - size.x, my - size.y * 0.5f),
+                                    ImVec2(mx - size.x * 0.5f, my - gap - size.y), ImVec2(mx - size.x * 0.5f, my + gap)}) {
+          const Box box{corner.x - 2, corner.y - 1, corner.x + size.x + 2, corner.y + size.y + 1};
+          if (box[0] >= inside[0] && box[1] >= inside[1] && box[2] <= inside[2] && box[3] <= inside[3] &&
+              clear(box, v)) {
+            place = corner;
+            break;
+          }
+        }
+        if (place) break;
+      }
+      if (!place) continue;
+      const float x = place->x, y = place->y;
+      taken.push_back({x - 2, y - 1, x + size.x + 2, y + size.y + 1});
+      state.widget_rects["length label " + std::to_string(k + 1) + "." + std::to_string(labelled)] = taken.back();
       draw->AddRectFilled(ImVec2(x - 2, y - 1), ImVec2(x + size.x + 2, y + size.y + 1), backdrop, 2.0f);
       const double error = std::abs(glm::length(b - a) - c->length_scale(0)) / c->length_scale(0);
       const glm::vec4 colour = error_colour(error, state.appearance.theme);

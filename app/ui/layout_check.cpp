@@ -233,7 +233,7 @@ std::vector<std::string> layout_problems(const SandboxState& state, std::span<co
   // The texts over the scene against each other.
   const auto over_scene = [](const std::string& name) {
     return name == "hud" || name == "legend" || name == "message" || name.starts_with("lane label ") ||
-           name == "edit banner";
+           name == "edit banner" || name.starts_with("length label ");
   };
   for (auto a = state.widget_rects.begin(); a != state.widget_rects.end(); ++a)
     for (auto b = std::next(a); b != state.widget_rects.end(); ++b) {

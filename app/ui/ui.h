@@ -115,6 +115,8 @@ int next_exaggeration(int current);
 void remember_rect(SandboxState& state, const std::string& name);
 // SameLine when an item `width` wide still fits before the window's right edge, else a new line.
 void same_line_if_fits(float width);
+// The width of a radio button or checkbox with this label (its box, the spacing, the text): for same_line_if_fits.
+float toggle_width(const char* label);
 // Text that wraps at the panel's edge between words, never inside one: a number is never broken across lines (Dear
 // ImGui's own wrapping also breaks after '.' and ','). A word wider than the panel (a path) is broken at its '/'s.
 void words(const std::string& text);

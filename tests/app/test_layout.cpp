@@ -265,6 +265,33 @@ TEST_CASE("no text over the scene lies on a particle while the second half of th
   no_text_on_particles(Screen{1920, 1080, 1.0, Theme::Dark}, 1);
 }
 
+TEST_CASE("rod length labels keep off the particles and the other texts: the class's 1280x720 at 2x, lanes and Measure") {
+  // Each label used to sit right of its rod's middle whatever was there: with two lanes side by side under the
+  // Measure strip a triangle's labels lay on its particles and on each other. They are registered as texts over the
+  // scene ("length label ..."), so the layout check holds them to what it holds the top line and the legend to.
+  for (const char* scene : {"rigid_triangle.json", "double_pendulum.json", "tetrahedron.json", "hanging_chain.json"}) {
+    for (const bool split : {false, true}) {
+      Sandbox sandbox(options_for(Screen{1280, 720, 2.0, Theme::Light}));
+      SandboxState& state = sandbox.state();
+      REQUIRE(sandbox.load_scene(asset(scene)) == "");
+      state.measure.shown = true;
+      state.view.length_labels = true;
+      state.view.rest_ghosts = true;
+      push_key(SDLK_l);
+      if (split) push_key(SDLK_v);
+      int labels = 0;
+      for (int k = 0; k < 8; ++k) {  // 2 s, looked at every quarter second
+        run_frames(sandbox, 15, kDt);
+        check_layout(sandbox, std::string(scene) + (split ? " lanes side by side" : " lanes overlaid"));
+        for (const auto& entry : state.widget_rects) labels += entry.first.starts_with("length label ");
+      }
+      CAPTURE(std::string(scene));
+      CAPTURE(split);
+      CHECK(labels > 8);  // labels are drawn, not all left out
+    }
+  }
+}
+
 TEST_CASE("Tab folds the panels to bars, a bar opens its panel, its button folds it, and F5 leaves the scene alone") {
   Sandbox sandbox(test_options(1280, 720));
   REQUIRE(sandbox.load_scene(asset("double_pendulum.json")) == "");
