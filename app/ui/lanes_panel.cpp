@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "lagrange/lanes.h"
+#include "ui/layout_check.h"
 #include "ui/ui.h"
 #include "view/scene_draw.h"
 #include "window/theme.h"
@@ -201,7 +202,7 @@ void draw_lane_overlay(SandboxState& state) {
   using Box = std::array<float, 4>;
   std::vector<Box> taken;
   for (const auto& [name, rect] : state.widget_rects)
-    if (name == "hud" || name == "legend" || name == "message" || name.starts_with("lane label ")) taken.push_back(rect);
+    if (over_scene(name)) taken.push_back(rect);
   const std::vector<double> radii =
       display_radii(state.scene, state.world(), state.view.size_by_mass, state.bead_radius);
   struct Disc {

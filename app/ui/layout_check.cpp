@@ -153,6 +153,11 @@ std::vector<DrawnLine> drawn_lines(std::span<const DrawnGlyph>) {
   return lines;
 }
 
+bool over_scene(const std::string& name) {
+  return name == "hud" || name == "legend" || name == "message" || name.starts_with("lane label ") ||
+         name == "edit banner" || name.starts_with("length label ");
+}
+
 std::vector<std::string> layout_problems(const SandboxState& state, std::span<const double> radii) {
   std::vector<std::string> problems;
   const ImGuiIO& io = ImGui::GetIO();
@@ -231,10 +236,6 @@ std::vector<std::string> layout_problems(const SandboxState& state, std::span<co
       report(std::string("off screen: window ") + w->Name);
   }
   // The texts over the scene against each other.
-  const auto over_scene = [](const std::string& name) {
-    return name == "hud" || name == "legend" || name == "message" || name.starts_with("lane label ") ||
-           name == "edit banner" || name.starts_with("length label ");
-  };
   for (auto a = state.widget_rects.begin(); a != state.widget_rects.end(); ++a)
     for (auto b = std::next(a); b != state.widget_rects.end(); ++b) {
       if (!over_scene(a->first) || !over_scene(b->first)) continue;

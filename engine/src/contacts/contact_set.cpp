@@ -343,8 +343,10 @@ void ContactSet::gather(const Model& model, const State& state, const Settings& 
   // `wide`: the held particles, breadth first over the candidates, from the rows as they are before any contact
   // holds a particle.
   if (wide) {
-    std::vector<int> queue;
-    std::vector<char> touching(n, 0);
+    std::vector<int>& queue = queue_;
+    std::vector<char>& touching = touching_;
+    queue.clear();
+    touching.assign(n, 0);
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t f = 0; f < faces.size(); ++f)
         if (face_row_now(i, f)) {

@@ -255,7 +255,9 @@ class ContactSet {
     double distance;
   };
   std::vector<Candidate> pairs_;
-  std::vector<std::uint32_t> neighbour_start_, neighbour_;  // gather(): each particle's candidates (CSR)
+  std::vector<std::uint32_t> neighbour_start_, neighbour_;  // gather(): each particle's candidates (CSR),
+  std::vector<char> touching_;                               // the particles touching a row at the start,
+  std::vector<int> queue_;                                   // the held ones still to look around
   std::vector<std::uint32_t> partner_start_;  // add_rows_near(): each particle's rows (CSR): the other particle, or
   std::vector<int> partner_;                   // −1 − face
   std::vector<double> margin_;  // each particle's reach over the substep (m): its free motion, or what impacts gave

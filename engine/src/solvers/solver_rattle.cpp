@@ -141,12 +141,12 @@ class RattleSolver final : public Solver {
   // substep's mean velocity, as the other solvers book them, a small pile's drift read up to 12.5 J.
   void book_contact_work(ContactSet& contacts, const std::vector<Vec3>& v0, double h) {
     const std::size_t first = combined_.size() - contacts.rows.size();
-    const auto before = [&](int i) {
+    const auto before = [&](int i) {  // the mean velocity across the position stage's kick
       Vec3 v = v0[i] + 0.5 * (x_[i] - x_star_[i]) / h;
       if (!contacts.dv.empty()) v += contacts.dv[i];
       return v;
     };
-    const auto after = [&](int i) { return v_[i] - 0.5 * (v_[i] - v_kicked_[i]); };
+    const auto after = [&](int i) { return 0.5 * (v_[i] + v_kicked_[i]); };  // ... and across the velocity stage's
     for (std::size_t k = 0; k < contacts.rows.size(); ++k) {
       ContactRow& row = contacts.rows[k];
       Vec3 n0, n1;
