@@ -613,6 +613,48 @@ TEST_CASE("Coulomb friction: a particle on a 30° incline stays with μ = 0.7 an
     }
 }
 
+TEST_CASE("two balls stacked off centre stand where friction holds them and slide where it cannot, rods or not") {
+  // A ball of 0.1 m on a floor, another on top of it 0.02 m to the side: the upper contact's normal leans by
+  // tan α = 0.02 / √(0.2² − 0.02²) ≈ 0.1 from the vertical. Particles do not roll, so with μ = 0.5 > tan α at both
+  // contacts the pair is in static equilibrium (the upper contact carries m g, 0.1 of it along its tangent; the floor
+  // 2 m g straight up) and must not move at all; with μ = 0.05 < tan α the upper ball slides off. Each solver alone
+  // and with a swinging pendulum beside the pair, whose rod joins the contacts in one system: a friction pass after
+  // the rows' solve, then the rows again, left the slip the rows' moves along the tilted normal made, and the pair
+  // crept sideways by 4–8 mm in 2 s (projection, SHAKE, RATTLE).
+  const double r = 0.1, dx = 0.02;
+  for (const char* solver : {"projection", "shake", "rattle", "acceleration", "penalty"})
+    for (bool pendulum : {false, true})
+      for (double mu : {0.5, 0.05}) {
+        CAPTURE(std::string(solver));
+        CAPTURE(pendulum);
+        CAPTURE(mu);
+        World world(2, contact_settings(solver));
+        world.add_particle({.position = {0.0, r, 0.0}, .mass = 1.0, .radius = r});
+        const double above = std::sqrt(4 * r * r - dx * dx) + 1e-9;  // touching, not overlapping
+        world.add_particle({.position = {dx, r + above, 0.0}, .mass = 1.0, .radius = r});
+        if (pendulum) {
+          world.add_particle({.position = {1.0, 1.0, 0.0}, .fixed = true});
+          world.add_particle({.position = {1.5, 1.0, 0.0}, .mass = 1.0, .radius = 0.05});
+          world.add_distance(2, 3, -1.0);
+        }
+        ContactSettings contacts;
+        contacts.given = true;
+        contacts.friction = mu;
+        contacts.obstacles.push_back(plane({0, 0, 0}, {0, 1, 0}));
+        world.model().set_contacts(contacts);
+        for (int s = 0; s < 120; ++s) world.step();  // 2 s
+        const double lower = world.state().position[0].x, upper = world.state().position[1].x - dx;
+        if (mu > 0.1) {
+          CHECK(std::abs(lower) < 1e-5);
+          CHECK(std::abs(upper) < 1e-5);
+        } else {
+          CHECK(std::abs(upper - lower) > 1e-2);  // the upper ball has slid off its support
+        }
+        const std::string name = solver;  // the position solvers keep the rod exact while the contacts act
+        if (pendulum && name != "penalty" && name != "acceleration") CHECK(world.max_violation(true) < 1e-9);
+      }
+}
+
 TEST_CASE("unilateral projection: every solver keeps C >= 0 and lambda >= 0, and rods exact while contacts act") {
   // A hanging chain of 8 rigid rods dropped onto a floor: the rods (bilateral) and the contacts (unilateral) in one
   // system. After every step: no gap below −1e-6 of a radius, every contact force pushing, rods exact (projection).

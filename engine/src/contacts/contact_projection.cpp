@@ -384,17 +384,26 @@ int ContactSet::stabilize(std::span<const double> inv_mass, std::vector<Vec3>& x
   return sweeps;
 }
 
-bool ContactSet::friction_pass(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x) {
-  bool moved = false;
+double ContactSet::friction_row(std::size_t k, const Vec3& n, std::span<const double> inv_mass,
+                                std::span<const Vec3> q, std::vector<Vec3>& x) {
+  ContactRow& row = rows[k];
+  if (row.lambda_t == Vec3(0.0) && (row.friction == 0.0 || !(row.normal_total() > 0.0))) return 0.0;
+  if (row.w == 0.0) return 0.0;
+  return std::sqrt(friction_update(row, n, row.w, row.inv_w, inv_mass, q, x)) / row.scale;
+}
+
+double ContactSet::friction_sweep(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x) {
+  double worst = 0.0;
   for (ContactRow& row : rows) {
     if (row.friction == 0.0 && row.lambda_t == Vec3(0.0)) continue;
     const double w = weight(row, inv_mass);
     if (w == 0.0) continue;
     Vec3 n;
     gap(row, x, n);
-    if (friction_update(row, n, w, 1.0 / w, inv_mass, q, x) > 0.0) moved = true;
+    const double moved = std::sqrt(friction_update(row, n, w, 1.0 / w, inv_mass, q, x)) / row.scale;
+    if (!(moved <= worst)) worst = moved;
   }
-  return moved;
+  return worst;
 }
 
 }  // namespace lagrange

@@ -103,6 +103,50 @@ class ContactConstraint final : public Constraint {
   int count_;
 };
 
+// A contact's tangent rows as a Constraint (ContactSet::append_tangent_rows): row j is
+// t_j · ((x_a − x_b) − origin), linear, with gradient t_j on a and −t_j on b.
+class TangentConstraint final : public Constraint {
+ public:
+  TangentConstraint(const ContactSet& set, int row) : set_(&set), row_(row) {
+    const ContactRow& r = set.rows[row];
+    ids_[0] = r.a;
+    ids_[1] = r.b;
+    count_ = r.b >= 0 ? 2 : 1;
+  }
+  std::unique_ptr<Constraint> clone() const override { return std::make_unique<TangentConstraint>(*this); }
+  int rows() const override { return set_->tangents_per_row(); }
+  std::span<const int> particles() const override { return std::span<const int>(ids_, count_); }
+  double evaluate(int j, std::span<const Vec3> x, GradientSlots grad) const override {
+    const Vec3& t = set_->rows[row_].tangent[j];
+    grad[0] = t;
+    if (count_ == 2) grad[1] = -t;
+    return value(j, x);
+  }
+  double value(int j, std::span<const Vec3> x) const override {
+    const ContactRow& r = set_->rows[row_];
+    const Vec3 d = count_ == 2 ? x[r.a] - x[r.b] : x[r.a];
+    return glm::dot(r.tangent[j], d - r.origin);
+  }
+  double jdot_qdot(int, std::span<const Vec3>, std::span<const Vec3>) const override { return 0.0; }
+  std::optional<double> lone_root(int j, std::span<const Vec3> x, ConstGradientSlots e) const override {
+    const Vec3& t = set_->rows[row_].tangent[j];
+    const double slope = glm::dot(t, count_ == 2 ? e[0] - e[1] : e[0]);
+    const double c = value(j, x);
+    if (slope == 0.0) return c == 0.0 ? std::optional<double>(0.0) : std::nullopt;
+    return -c / slope;
+  }
+  double length_scale(int) const override { return set_->rows[row_].scale; }
+  const ConstraintKind& kind() const override { return kContactKind; }
+  ConstraintDef definition() const override { return ConstraintDef{}; }
+  Drawing drawing() const override { return {}; }
+
+ private:
+  const ContactSet* set_;
+  int row_;
+  int ids_[2];
+  int count_;
+};
+
 }  // namespace
 
 double ContactSet::tolerance(const Settings& settings) { return std::max(settings.tolerance, 1e-7); }
@@ -297,6 +341,7 @@ void ContactSet::gather(const Model& model, const State& state, const Settings& 
   const std::size_t rows_before = rows.size();
   rows.clear();
   constraints_.clear();
+  tangent_constraints_.clear();
   restart_substep();  // no rows yet: the impacts' results and the flags
   build_faces(model);
   const std::size_t n = model.particle_count();
@@ -545,6 +590,7 @@ bool ContactSet::add_rows_near(const Model& model, const State& state, std::span
   rows.insert(rows.end(), found.begin(), found.end());
   std::inplace_merge(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(old), rows.end(), by_key);
   constraints_.clear();
+  tangent_constraints_.clear();
   return true;
 }
 
@@ -559,6 +605,38 @@ void ContactSet::add_constraints() const {
   constraints_.reserve(rows.size());
   for (std::size_t k = 0; k < rows.size(); ++k)
     constraints_.push_back(std::make_unique<ContactConstraint>(*this, static_cast<int>(k)));
+}
+
+void ContactSet::append_tangent_rows(std::vector<Row>& out, const std::vector<char>& held) const {
+  if (tangent_constraints_.size() != rows.size()) {
+    tangent_constraints_.clear();
+    tangent_constraints_.reserve(rows.size());
+    for (std::size_t k = 0; k < rows.size(); ++k)
+      tangent_constraints_.push_back(std::make_unique<TangentConstraint>(*this, static_cast<int>(k)));
+  }
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    if (!held[k]) continue;
+    const ContactRow& r = rows[k];
+    for (int j = 0; j < tangents_per_row(); ++j)
+      out.push_back(Row{tangent_constraints_[k].get(), -1, j, r.b >= 0 ? 2 : 1, {r.a, r.b, -1, -1}, r.scale, 0});
+  }
+}
+
+void ContactSet::hold_tangents(std::size_t k, std::span<const Vec3> q, std::span<const Vec3> x) {
+  ContactRow& r = rows[k];
+  Vec3 n;
+  gap(r, x, n);
+  r.origin = r.b >= 0 ? q[r.a] - q[r.b] : q[r.a];
+  if (dimension == 2) {
+    r.tangent[0] = Vec3(-n.y, n.x, 0.0);
+    return;
+  }
+  // Any unit vector ⟂ n, from the axis n is least along, then n × it.
+  const Vec3 axis = std::abs(n.x) <= std::abs(n.y) && std::abs(n.x) <= std::abs(n.z) ? Vec3(1.0, 0.0, 0.0)
+                    : std::abs(n.y) <= std::abs(n.z)                                 ? Vec3(0.0, 1.0, 0.0)
+                                                                                     : Vec3(0.0, 0.0, 1.0);
+  r.tangent[0] = glm::normalize(glm::cross(n, axis));
+  r.tangent[1] = glm::cross(n, r.tangent[0]);
 }
 
 void ContactSet::append_rows(std::vector<Row>& out) const {

@@ -69,6 +69,11 @@ struct ContactRow {
   double normal_total() const { return lambda + normal_held; }
   // The sweeps' cached weight w_a + w_b and its inverse (weigh(), at the start of project() and stabilize()).
   double w = 0.0, inv_w = 0.0;
+  // Where the projection solver holds a sticking contact by rows of its own (ContactSet::hold_tangents): the
+  // tangents of its plane and the particles' relative position at the start of the substep (x_a − x_b, or x_a on an
+  // obstacle), so that its rows t · ((x_a − x_b) − origin) = 0 allow no slip since then.
+  Vec3 tangent[2] = {Vec3(0.0), Vec3(0.0)};
+  Vec3 origin{0.0};
 };
 
 class ContactSet {
@@ -158,7 +163,21 @@ class ContactSet {
 
   // One friction pass (and normal re-check) on rows whose λ the solver found: Coulomb at the position level.
   // Returns whether it moved anything (the solver then holds its own rows again).
-  bool friction_pass(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x);
+  bool friction_pass(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x) {
+    return friction_sweep(inv_mass, q, x) > 0.0;
+  }
+  // The same pass; returns its largest move relative to the row's scale.
+  double friction_sweep(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x);
+  // The friction update of row k alone, at its λ and normal n (SHAKE's sweeps take it after the row's normal:
+  // shake_positions), with the weights weigh() cached; returns its move relative to the row's scale.
+  double friction_row(std::size_t k, const Vec3& n, std::span<const double> inv_mass, std::span<const Vec3> q,
+                      std::vector<Vec3>& x);
+  // Whether any row has friction (or a friction multiplier to undo).
+  bool has_friction() const {
+    for (const ContactRow& row : rows)
+      if (row.friction > 0.0 || row.lambda_t != Vec3(0.0)) return true;
+    return false;
+  }
 
   // --- rows for the generic solvers ----------------------------------------------------------------------------
   // One Constraint per row (value, gradient, J̇q̇, lone root, unilateral +1), for solvers that take every row
@@ -166,6 +185,13 @@ class ContactSet {
   const Constraint& constraint(std::size_t k) const;
   // A Row for each contact row, for a combined row list (model rows, then these).
   void append_rows(std::vector<Row>& rows) const;
+  // The tangent rows (dimension − 1 each) of the contact rows `held` marks, in order, for the projection solver's
+  // combined list after the normal rows: equality rows that hold a sticking contact at no slip since q,
+  // t · ((x_a − x_b) − origin) = 0, as hold_tangents has set them (docs/physics.md, "Friction").
+  void append_tangent_rows(std::vector<Row>& rows, const std::vector<char>& held) const;
+  int tangents_per_row() const { return dimension - 1; }
+  // Sets row k's tangents ⟂ its normal at x, and its origin from the start positions q.
+  void hold_tangents(std::size_t k, std::span<const Vec3> q, std::span<const Vec3> x);
 
   std::vector<ContactRow> rows;
   std::vector<ObstacleFace> faces;
@@ -243,6 +269,7 @@ class ContactSet {
   std::vector<char> constrained_;        // particles of a model constraint
   std::vector<char> held_;               // ... and those touching a contact at the substep's start (gather)
   double kick_ = 0.0;                    // m: how much further than its free motion a held particle may go
+  mutable std::vector<std::unique_ptr<Constraint>> tangent_constraints_;  // the same for the tangent rows
   mutable std::vector<std::unique_ptr<Constraint>> constraints_;  // made when first asked for (most substeps: never)
   // Broad-phase scratch: the candidate pairs by first particle (CSR), the hash's buckets.
   std::vector<std::uint32_t> bucket_of_, bucket_start_, bucket_items_;

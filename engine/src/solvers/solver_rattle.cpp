@@ -60,17 +60,6 @@ class RattleSolver final : public Solver {
     }
     ShakeResult result = stage.result;
     if (lost(result)) return fall_back(fallback_, context, h, stats);
-    if (contacts) {  // Coulomb friction on the contacts that push, then SHAKE again from there
-      const std::size_t first = model.rows().size();
-      for (std::size_t k = 0; k < contacts->rows.size(); ++k) contacts->rows[k].lambda = lambda_[first + k];
-      if (contacts->friction_pass(model.inv_mass(), x0, x_)) {
-        std::vector<double> more;
-        result = shake_positions(context, rows, g_, x_, more, soft_, x0);
-        stats.iterations += result.sweeps;
-        for (std::size_t k = 0; k < lambda_.size(); ++k) lambda_[k] += more[k];
-        if (lost(result)) return fall_back(fallback_, context, h, stats);
-      }
-    }
     if (!result.converged) ++stats.failures;  // stopped by the deadline
     for (std::size_t i = 0; i < n; ++i) v_[i] += (x_[i] - x_star_[i]) / h;
 

@@ -121,10 +121,11 @@ void commit_with_impacts(StepContext& context, const std::vector<Vec3>& x, const
 void hold_contacts(StepContext& context, const std::vector<Vec3>& x0, double h, StepStats& stats);
 
 // --- unilateral rows ---------------------------------------------------------------------------------------------
-// The model's rows followed by the contact rows (none when `contacts` is null) into `rows`; `version` is kept when
-// the rows' particles are the same as last time (`signature`), else a new topology version.
+// The model's rows followed by the contact rows (none when `contacts` is null) into `rows`, then the tangent rows of
+// the contacts `held` marks (ContactSet::append_tangent_rows); `version` is kept when the rows' particles are the same
+// as last time (`signature`), else a new topology version.
 void combine_rows(const Model& model, const ContactSet* contacts, std::vector<Row>& rows, unsigned& version,
-                  std::vector<int>& signature);
+                  std::vector<int>& signature, const std::vector<char>* held = nullptr);
 // Makes a row inactive for one solve: value and gradient zero (its multiplier comes out 0, its pattern stays).
 void mask_row(Row& row);
 
