@@ -21,6 +21,21 @@ float toggle_width(const char* label) {
   return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
 }
 
+std::string combo_preview(const std::string& text, float width) {
+  const float room = width - ImGui::GetFrameHeight() - 2.0f * ImGui::GetStyle().FramePadding.x;
+  if (ImGui::CalcTextSize(text.c_str()).x <= room) return text;
+  static const std::string kEllipsis = "\u2026";
+  std::string cut = text;
+  while (!cut.empty()) {
+    do cut.pop_back();  // a whole UTF-8 character: its continuation bytes, then its lead byte
+    while (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0x80);
+    if (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0xC0) cut.pop_back();
+    while (!cut.empty() && cut.back() == ' ') cut.pop_back();
+    if (ImGui::CalcTextSize((cut + kEllipsis).c_str()).x <= room) break;
+  }
+  return cut + kEllipsis;
+}
+
 void same_line_if_fits(float width) {
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   ImGui::SameLine();
@@ -277,7 +292,8 @@ void solver_section(SandboxState& state) {
   const SolverInfo& current = state.world().solver_info();
   int k = 1;
   ImGui::SetNextItemWidth(-FLT_MIN);
-  const bool open = ImGui::BeginCombo("##solver", current.name);
+  const bool open =
+      ImGui::BeginCombo("##solver", combo_preview(current.name, ImGui::GetContentRegionAvail().x).c_str());
   if (!open) remember_rect(state, "solver combo");  // once open, the last item is inside the popup
   if (open) {
     for (const SolverInfo& info : solver_table()) {

@@ -29,9 +29,13 @@ ImVec4 to_imgui(const Colour& c, float alpha = 1.0f) { return ImVec4(c.r, c.g, c
 // from lane 1's state with the new solver and its own settings kept.
 void lane_solver_combo(SandboxState& state, int k, const LaneSpec& spec) {
   const SolverInfo* current = find_solver(spec.solver);
-  ImGui::SetNextItemWidth(std::max(ImGui::GetContentRegionAvail().x - (k > 1 ? ImGui::GetFrameHeight() + 8.0f : 0.0f), 60.0f));
+  const float width =
+      std::max(ImGui::GetContentRegionAvail().x - (k > 1 ? ImGui::GetFrameHeight() + 8.0f : 0.0f), 60.0f);
+  ImGui::SetNextItemWidth(width);
   const std::string id = "##lane solver " + std::to_string(k);
-  const bool open = ImGui::BeginCombo(id.c_str(), current ? current->name : spec.solver.c_str());
+  const std::string preview = combo_preview(current ? current->name : spec.solver, width);
+  state.widget_texts["lane " + std::to_string(k) + " solver"] = {preview};
+  const bool open = ImGui::BeginCombo(id.c_str(), preview.c_str());
   if (!open) remember_rect(state, "lane " + std::to_string(k) + " solver");
   if (open) {
     for (const SolverInfo& info : solver_table()) {

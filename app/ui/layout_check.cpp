@@ -155,7 +155,7 @@ std::vector<DrawnLine> drawn_lines(std::span<const DrawnGlyph>) {
 
 bool over_scene(const std::string& name) {
   return name == "hud" || name == "legend" || name == "message" || name.starts_with("lane label ") ||
-         name == "edit banner" || name.starts_with("length label ");
+         name == "edit banner" || name == "recording indicator" || name.starts_with("length label ");
 }
 
 std::vector<std::string> layout_problems(const SandboxState& state, std::span<const double> radii) {

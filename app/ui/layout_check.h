@@ -41,8 +41,8 @@ std::vector<DrawnLine> drawn_lines(std::span<const DrawnGlyph> glyphs);
 // - "overlaps": two texts over the scene (the top line, the legend, a lane's name, a message) on each other;
 // - "covers": a text over the scene (the top line, the legend, a lane's name, a message) on a particle.
 // Whether the widget rectangle of this name (SandboxState::widget_rects) is a text drawn over the scene: the top line,
-// the legend, a message, a lane's name, the Edit banner, a rod's length label. They keep off the particles and each
-// other.
+// the legend, a message, a lane's name, the Edit banner, the recording's badge, a rod's length label. They keep off
+// the particles and each other.
 bool over_scene(const std::string& name);
 std::vector<std::string> layout_problems(const SandboxState& state, std::span<const double> radii);
 

@@ -115,7 +115,7 @@ void timer_header(SandboxState& state, bool heading) {
   const ImVec2 at = ImGui::GetCursorScreenPos();
   state.widget_rects["measure: timed particle"] = {at.x, at.y, at.x + ImGui::GetContentRegionAvail().x,
                                                    at.y + ImGui::GetFrameHeight()};
-  if (ImGui::BeginCombo("##timed", chosen.c_str())) {
+  if (ImGui::BeginCombo("##timed", combo_preview(chosen, ImGui::GetContentRegionAvail().x).c_str())) {
     auto& listed = state.widget_texts["measure: timed particle list"];
     listed.clear();
     for (std::size_t i = 0; i < world.particle_count(); ++i) {

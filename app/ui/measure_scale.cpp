@@ -102,8 +102,9 @@ void measure_scale_tool(SandboxState& state) {
   }
   // The obstacle read.
   const std::string current = obstacle_name(world, scale.obstacle);
-  ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, 16.0f * ImGui::GetFontSize()));
-  if (ImGui::BeginCombo("##scale obstacle", current.c_str())) {
+  const float width = std::min(ImGui::GetContentRegionAvail().x, 16.0f * ImGui::GetFontSize());
+  ImGui::SetNextItemWidth(width);
+  if (ImGui::BeginCombo("##scale obstacle", combo_preview(current, width).c_str())) {
     for (std::size_t k = 0; k < obstacles.size(); ++k) {
       const std::string name = obstacle_name(world, static_cast<int>(k));
       if (ImGui::Selectable(name.c_str(), scale.obstacle == static_cast<int>(k)))
@@ -138,8 +139,10 @@ void measure_scale_tool(SandboxState& state) {
   int chosen = 0;
   for (std::size_t k = 0; k < std::size(kScaleReferences); ++k)
     if (kScaleReferences[k].value == scale.reference) chosen = static_cast<int>(k);
-  ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, 16.0f * ImGui::GetFontSize()));
-  if (ImGui::BeginCombo("##scale reference", kScaleReferences[chosen].label)) {
+  const float reference_width = std::min(ImGui::GetContentRegionAvail().x, 16.0f * ImGui::GetFontSize());
+  ImGui::SetNextItemWidth(reference_width);
+  if (ImGui::BeginCombo("##scale reference",
+                        combo_preview(kScaleReferences[chosen].label, reference_width).c_str())) {
     for (std::size_t k = 0; k < std::size(kScaleReferences); ++k) {
       if (ImGui::Selectable(kScaleReferences[k].label, static_cast<int>(k) == chosen))
         scale.reference = kScaleReferences[k].value;

@@ -103,7 +103,6 @@ void draw_ui(SandboxState& state) {
   draw_step_view_panel(state);
   draw_lane_overlay(state);
   draw_timeline(state);
-  draw_recording_indicator(state);
   draw_hover(state);
   if (state.view.help) draw_help(state);
 }
@@ -138,6 +137,13 @@ void hover_obstacle(const SandboxState& state, const World& world, int index) {
 
 }  // namespace
 
+namespace {
+// A coordinate as the hover card prints it (`decimals` places): a value that rounds to zero is 0, so a particle
+// resting at −1e-12 m reads 0.0000, not −0.0000.
+double shown(double value, int decimals) { return std::abs(value) < 0.5 * std::pow(10.0, -decimals) ? 0.0 : value; }
+Vec3 shown(Vec3 v, int decimals) { return {shown(v.x, decimals), shown(v.y, decimals), shown(v.z, decimals)}; }
+}  // namespace
+
 void draw_hover(SandboxState& state) {
   const std::size_t lane = static_cast<std::size_t>(state.hover.lane);
   const World& world = state.lane_world(lane);
@@ -150,14 +156,14 @@ void draw_hover(SandboxState& state) {
     ImGui::Separator();
     if (model.fixed(i)) ImGui::Text("fixed (infinite mass)");
     else ImGui::Text("mass   %.4g kg", model.mass(i));
-    const Vec3 x = world.state().position[i], v = world.state().velocity[i];
+    const Vec3 x = shown(world.state().position[i], world.dimension() == 2 ? 4 : 3), v = world.state().velocity[i];
     if (world.dimension() == 2) ImGui::Text("x      (%.4f, %.4f) m", x.x, x.y);
     else ImGui::Text("x      (%.3f, %.3f, %.3f) m", x.x, x.y, x.z);
     ImGui::Text("speed  %.4f m/s", glm::length(v));
     const auto constraints = world.constraints();
     for (std::size_t c = 0; c < constraints.size(); ++c)  // its pins: where, and how hard they pull
       if (!constraints[c]->tool() && has_role(*constraints[c], KindRole::Pin) && constraints[c]->particles()[0] == i) {
-        const Vec3 at = constraints[c]->point();
+        const Vec3 at = shown(constraints[c]->point(), world.dimension() == 2 ? 4 : 3);
         if (world.dimension() == 2) ImGui::Text("held by a pin at (%.4f, %.4f) m", at.x, at.y);
         else ImGui::Text("held by a pin at (%.3f, %.3f, %.3f) m", at.x, at.y, at.z);
         ImGui::Text("pin's force  %.4g N",

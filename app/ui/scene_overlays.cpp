@@ -124,6 +124,16 @@ TextBox message_box(const SandboxState& state, float max_width) {
   return box;
 }
 
+// The recording's badge: a red dot and the video's length so far ("● REC 2.0 s"), white on dark in either theme.
+TextBox recording_badge(const SandboxState& state) {
+  TextBox box(1e6f, pad_of(state), font_of(state));
+  char text[48];
+  std::snprintf(text, sizeof text, "REC %.1f s", state.recording.seconds);
+  box.piece(IM_COL32(230, 30, 30, 255), "\xe2\x97\x8f", false);
+  box.piece(IM_COL32(255, 255, 255, 255), text, false);
+  return box;
+}
+
 // The top line as full as fits on `most_lines` lines (with every state of the run shown), else the compact one. framing:
 // the box the scene is framed beside, with room for the states that come and go.
 TextBox hud(const SandboxState& state, float max_width, bool messages, bool framing, int most_lines = 2) {
@@ -264,6 +274,12 @@ std::vector<Item> overlays(const SandboxState& state, std::size_t view, bool mes
       (views == 1 || state.legend_place == SandboxState::LegendPlace::View))
     if (TextBox box = legend(state, std::max(width * legend_width, 60.0f * scale_of(state))); !box.empty())
       add("legend", std::move(box), {Anchor::BottomLeft, Anchor::BottomRight, Anchor::TopRight, Anchor::TopLeft});
+  // The recording's badge, last (the others keep their corners): in lane 1's view where it covers least, never framed
+  // for. Alone in the scene's top right it lay on a pendulum's bob and, side by side, on lane 2's name.
+  if (view == 0 && messages && state.recording.active)
+    add("recording indicator", recording_badge(state),
+        {Anchor::TopRight, Anchor::BottomRight, Anchor::TopLeft, Anchor::BottomLeft, Anchor::TopCentre,
+         Anchor::BottomCentre});
   return items;
 }
 
@@ -337,7 +353,8 @@ std::array<int, 4> framing_rect(SandboxState& state, std::size_t view, double as
 void draw_scene_overlays(SandboxState& state) {
   for (auto it = state.widget_rects.begin(); it != state.widget_rects.end();)  // overlays come and go
     it = it->first == "hud" || it->first == "legend" || it->first == "alert" || it->first == "message" ||
-                 it->first == "edit banner" || it->first.starts_with("lane label ")
+                 it->first == "edit banner" || it->first == "recording indicator" ||
+                 it->first.starts_with("lane label ")
              ? state.widget_rects.erase(it)
              : std::next(it);
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
@@ -360,7 +377,12 @@ void draw_scene_overlays(SandboxState& state) {
         place_overlays(v, reach_on_screen(state, view), specs, before, margin_of(state), &boxes);
     for (std::size_t k = 0; k < items.size(); ++k) {
       const Box& b = boxes[k];
-      items[k].box.draw(draw, ImVec2(b.x0, b.y0), backdrop, 3.0f * scale_of(state));
+      // The badge on the foreground layer, which the video leaves out: the window shows it, the recording does not.
+      if (items[k].name == "recording indicator")
+        items[k].box.draw(ImGui::GetForegroundDrawList(), ImVec2(b.x0, b.y0), IM_COL32(0, 0, 0, 170),
+                          3.0f * scale_of(state));
+      else
+        items[k].box.draw(draw, ImVec2(b.x0, b.y0), backdrop, 3.0f * scale_of(state));
       state.widget_rects[items[k].name] = {b.x0, b.y0, b.x1, b.y1};
       state.overlay_anchors[items[k].name] = static_cast<int>(anchors[k]);
       if (items[k].name == "message" && !state.alert.empty()) state.widget_rects["alert"] = {b.x0, b.y0, b.x1, b.y1};

@@ -43,30 +43,6 @@ void record_button(SandboxState& state) {
 
 }  // namespace
 
-void draw_recording_indicator(SandboxState& state) {
-  if (!state.recording.active) {
-    state.widget_rects.erase("recording indicator");
-    return;
-  }
-  // On the foreground layer, which the video leaves out: the window shows it, the recording does not.
-  ImDrawList* draw = ImGui::GetForegroundDrawList();
-  const auto rect = scene_viewport(state);  // drawable pixels
-  const float ratio = static_cast<float>(std::max(state.pixel_ratio, 1e-6));
-  const float scale = static_cast<float>(state.ui_scale);
-  char text[48];
-  std::snprintf(text, sizeof text, "REC %.1f s", state.recording.seconds);
-  const ImVec2 size = ImGui::CalcTextSize(text);
-  const float radius = 0.35f * size.y, pad = 6.0f * scale;
-  const float x1 = (rect[0] + rect[2]) / ratio - 12.0f * scale, y0 = rect[1] / ratio + 12.0f * scale;
-  const float x0 = x1 - (2.0f * pad + 2.0f * radius + pad + size.x);
-  const ImVec2 lo(x0, y0), hi(x1, y0 + size.y + 2.0f * pad);
-  draw->AddRectFilled(lo, hi, IM_COL32(0, 0, 0, 170), 4.0f * scale);
-  const ImVec2 dot(x0 + pad + radius, y0 + pad + 0.5f * size.y);
-  draw->AddCircleFilled(dot, radius, IM_COL32(230, 30, 30, 255));
-  draw->AddText(ImVec2(dot.x + radius + pad, y0 + pad), IM_COL32(255, 255, 255, 255), text);
-  state.widget_rects["recording indicator"] = {lo.x, lo.y, hi.x, hi.y};
-}
-
 float timeline_height(const SandboxState& state) {
   if (state.view.presentation || !state.view.panels || state.editor.active || state.timeline.size() == 0) return 0.0f;
   const float scale = static_cast<float>(state.ui_scale);

@@ -101,9 +101,6 @@ FieldText field_text(std::span<const double> values, double scale, float width,
 void draw_edit_overlay(SandboxState& state);
 void draw_timeline(SandboxState& state);     // timeline_bar.cpp: the time-travel bar under the scene
 float timeline_height(const SandboxState& state);  // its height in window units (0 when not shown)
-// While recording: a red dot and the seconds of video at the scene's top right, on ImGui's foreground layer, which
-// the video's frames leave out (timeline_bar.cpp, beside the Record button).
-void draw_recording_indicator(SandboxState& state);
 // The rod length labels over every lane's view (lanes_panel.cpp).
 void draw_lane_overlay(SandboxState& state);
 // The rectangles the lanes are drawn in (x, y, width, height in drawable pixels): the scene viewport, or with split
@@ -117,6 +114,10 @@ void remember_rect(SandboxState& state, const std::string& name);
 void same_line_if_fits(float width);
 // The width of a radio button or checkbox with this label (its box, the spacing, the text): for same_line_if_fits.
 float toggle_width(const char* label);
+// The preview of a combo box `width` wide (its arrow and padding taken off): `text`, or as much of it as fits with
+// "…" after it. Dear ImGui drops the glyphs past the box whole, so a cut name looked whole: the lane's "Acceleration
+// level" read "Acceleration leve" at 2x.
+std::string combo_preview(const std::string& text, float width);
 // Text that wraps at the panel's edge between words, never inside one: a number is never broken across lines (Dear
 // ImGui's own wrapping also breaks after '.' and ','). A word wider than the panel (a path) is broken at its '/'s.
 void words(const std::string& text);
