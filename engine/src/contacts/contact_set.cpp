@@ -40,18 +40,35 @@ Key key_of(const ContactRow& row, const std::vector<ObstacleFace>& faces) {
 
 Key key_of(const Contact& c) { return {c.particle, c.other, c.obstacle, c.face}; }
 
-// One row as a Constraint, for the solvers that take every row through that interface.
-class ContactConstraint final : public Constraint {
+// What a contact row's Constraint faces share: the set and the row they read, its particles, its scale; no scene
+// constraint (no definition, nothing to draw).
+class ContactRowConstraint : public Constraint {
  public:
-  ContactConstraint(const ContactSet& set, int row) : set_(&set), row_(row) {
+  ContactRowConstraint(const ContactSet& set, int row) : set_(&set), row_(row) {
     const ContactRow& r = set.rows[row];
     ids_[0] = r.a;
     ids_[1] = r.b;
     count_ = r.b >= 0 ? 2 : 1;
   }
+  std::span<const int> particles() const override { return std::span<const int>(ids_, count_); }
+  double length_scale(int) const override { return set_->rows[row_].scale; }
+  const ConstraintKind& kind() const override { return kContactKind; }
+  ConstraintDef definition() const override { return ConstraintDef{}; }
+  Drawing drawing() const override { return {}; }
+
+ protected:
+  const ContactSet* set_;
+  int row_;
+  int ids_[2];
+  int count_;
+};
+
+// One row as a Constraint, for the solvers that take every row through that interface.
+class ContactConstraint final : public ContactRowConstraint {
+ public:
+  using ContactRowConstraint::ContactRowConstraint;
   std::unique_ptr<Constraint> clone() const override { return std::make_unique<ContactConstraint>(*this); }
   int rows() const override { return 1; }
-  std::span<const int> particles() const override { return std::span<const int>(ids_, count_); }
   double evaluate(int, std::span<const Vec3> x, GradientSlots grad) const override {
     Vec3 n;
     const double gap = set_->gap(set_->rows[row_], x, n);
@@ -90,32 +107,16 @@ class ContactConstraint final : public Constraint {
     if (slope == 0.0) return c == 0.0 ? std::optional<double>(0.0) : std::nullopt;
     return -c / slope;
   }
-  double length_scale(int) const override { return set_->rows[row_].scale; }
   int unilateral() const override { return 1; }
-  const ConstraintKind& kind() const override { return kContactKind; }
-  ConstraintDef definition() const override { return ConstraintDef{}; }
-  Drawing drawing() const override { return {}; }
-
- private:
-  const ContactSet* set_;
-  int row_;
-  int ids_[2];
-  int count_;
 };
 
 // A contact's tangent rows as a Constraint (ContactSet::append_tangent_rows): row j is
 // t_j · ((x_a − x_b) − origin), linear, with gradient t_j on a and −t_j on b.
-class TangentConstraint final : public Constraint {
+class TangentConstraint final : public ContactRowConstraint {
  public:
-  TangentConstraint(const ContactSet& set, int row) : set_(&set), row_(row) {
-    const ContactRow& r = set.rows[row];
-    ids_[0] = r.a;
-    ids_[1] = r.b;
-    count_ = r.b >= 0 ? 2 : 1;
-  }
+  using ContactRowConstraint::ContactRowConstraint;
   std::unique_ptr<Constraint> clone() const override { return std::make_unique<TangentConstraint>(*this); }
   int rows() const override { return set_->tangents_per_row(); }
-  std::span<const int> particles() const override { return std::span<const int>(ids_, count_); }
   double evaluate(int j, std::span<const Vec3> x, GradientSlots grad) const override {
     const Vec3& t = set_->rows[row_].tangent[j];
     grad[0] = t;
@@ -135,16 +136,6 @@ class TangentConstraint final : public Constraint {
     if (slope == 0.0) return c == 0.0 ? std::optional<double>(0.0) : std::nullopt;
     return -c / slope;
   }
-  double length_scale(int) const override { return set_->rows[row_].scale; }
-  const ConstraintKind& kind() const override { return kContactKind; }
-  ConstraintDef definition() const override { return ConstraintDef{}; }
-  Drawing drawing() const override { return {}; }
-
- private:
-  const ContactSet* set_;
-  int row_;
-  int ids_[2];
-  int count_;
 };
 
 }  // namespace
