@@ -161,12 +161,8 @@ class ContactSet {
   // substep that a solver drops to do it again another way (SHAKE's and RATTLE's fallback to projection).
   void restart_substep();
 
-  // One friction pass (and normal re-check) on rows whose λ the solver found: Coulomb at the position level.
-  // Returns whether it moved anything (the solver then holds its own rows again).
-  bool friction_pass(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x) {
-    return friction_sweep(inv_mass, q, x) > 0.0;
-  }
-  // The same pass; returns its largest move relative to the row's scale.
+  // One friction pass on rows whose λ the solver found: Coulomb at the position level (projection's, between its
+  // projections). Returns its largest move relative to the row's scale.
   double friction_sweep(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x);
   // The friction update of row k alone, at its λ and normal n (SHAKE's sweeps take it after the row's normal:
   // shake_positions), with the weights weigh() cached; returns its move relative to the row's scale.

@@ -23,11 +23,14 @@ void with_stride(int stride, F&& f) {
 
 // Two rigid scene rows that are the same equation: the same kind and definition (particles in the same order, every
 // field, no compliance) and the same row of it. Tools (the mouse's pin) are never twins, nor unilateral rows (cables
-// and contacts: an active set masks them one by one, and a contact's constraint has no definition to compare).
+// and contacts: an active set masks them one by one), nor rows of no scene constraint (a contact's tangent rows: no
+// definition to compare, so a particle's tangent rows against a floor and a wall read as one and the wall's was
+// left out).
 bool same_rigid_row(const Row& a, const Row& b) {
   if (a.unilateral != 0 || b.unilateral != 0) return false;
   const Constraint& ca = *a.constraint;
   const Constraint& cb = *b.constraint;
+  if (ca.kind().role == KindRole::Other || cb.kind().role == KindRole::Other) return false;
   if (a.row != b.row || a.count != b.count || ca.tool() || cb.tool() || ca.compliance() != 0.0 ||
       cb.compliance() != 0.0)
     return false;

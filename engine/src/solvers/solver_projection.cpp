@@ -779,8 +779,8 @@ class ProjectionSolver final : public Solver {
 
   // Marks in sticking_ every contact to hold by its tangent rows, at no slip since q (ContactSet::hold_tangents), and
   // returns whether any: a contact that pushes with its friction inside the cone, |λ_t| < μ λ (one at the edge
-  // slides). Not where the holds would leave a row of the model no freedom: a particle held against an obstacle by
-  // its normal and tangent rows cannot move, so a rod between two such particles (or one and a fixed particle) is
+  // slides). Not where the holds would leave a row of the model no freedom: a particle held against an obstacle (or
+  // a fixed particle) by its normal and tangent rows cannot move, so a rod between two such particles (or one and a fixed particle) is
   // redundant at best and has no root where the friction pass left it off its length (a cloth draping a sphere: 55 %
   // of its substeps' holds lost the projection, and the rest found their rows dependent, 2.3 times the time); its
   // particles' contacts are left to the friction pass.
@@ -794,7 +794,9 @@ class ProjectionSolver final : public Solver {
       const double normal = row.normal_total();
       sticking_[k] = row.friction > 0.0 && normal > 0.0 && active_[first + k] &&
                      glm::length(row.lambda_t) < row.friction * normal * (1.0 - 1e-9);
-      if (sticking_[k] && row.b < 0) pinned_[row.a] = 1;
+      if (!sticking_[k]) continue;
+      if (row.b < 0 || context.fixed(row.b)) pinned_[row.a] = 1;  // against an obstacle or a fixed particle
+      else if (context.fixed(row.a)) pinned_[row.b] = 1;
     }
     for (const Row& row : model.rows()) {
       bool all = true;
