@@ -86,11 +86,10 @@ std::vector<double> bounce_apexes(const char* solver, double e, double h, double
   return apexes;
 }
 
-}  // namespace
-
-TEST_CASE("contact rows: gap and gradient of a pair, a plane and a sphere against finite differences") {
+// Two balls in 3D, particle 0 touching the other, a tilted plane and a sphere (particle 1 too far from both).
+World plane_and_sphere_world() {
   World world(3, contact_settings());
-  world.add_particle({.position = {0.1, 0.05, -0.02}, .mass = 1.0, .radius = 0.1});  // touches all three
+  world.add_particle({.position = {0.1, 0.05, -0.02}, .mass = 1.0, .radius = 0.1});
   world.add_particle({.position = {0.25, 0.1, 0.03}, .mass = 2.0, .radius = 0.08});
   ContactSettings contacts;
   contacts.given = true;
@@ -101,6 +100,13 @@ TEST_CASE("contact rows: gap and gradient of a pair, a plane and a sphere agains
   ball.radius = 0.3;
   contacts.obstacles.push_back(ball);
   world.model().set_contacts(contacts);
+  return world;
+}
+
+}  // namespace
+
+TEST_CASE("contact rows: gap and gradient of a pair, a plane and a sphere against finite differences") {
+  World world = plane_and_sphere_world();
   ContactSet set;
   set.gather(world.model(), world.state(), world.settings(), 1.0 / 240.0);
   REQUIRE(set.rows.size() == 3);  // the pair, and particle 0 against both obstacles (1 is too far from both)
@@ -132,21 +138,10 @@ TEST_CASE("a contact's tangent rows: unit tangents across the normal, no slip at
   // The rows the projection holds a sticking contact by (docs/physics.md, "Friction"): t · ((x_a − x_b) − (q_a − q_b)),
   // two in 3D. Particle 0 touches a plane and a sphere: its tangent rows against the two are different equations,
   // though both come from no scene constraint — taken for twins, the sphere's were left out of the system.
-  World world(3, contact_settings());
-  world.add_particle({.position = {0.1, 0.05, -0.02}, .mass = 1.0, .radius = 0.1});
-  world.add_particle({.position = {0.25, 0.1, 0.03}, .mass = 2.0, .radius = 0.08});
-  ContactSettings contacts;
-  contacts.given = true;
-  contacts.obstacles.push_back(plane({0, 0, 0}, {0.2, 1.0, 0.1}));
-  Obstacle ball;
-  ball.shape = ObstacleShape::Sphere;
-  ball.center = {0.0, -0.25, 0.0};
-  ball.radius = 0.3;
-  contacts.obstacles.push_back(ball);
-  world.model().set_contacts(contacts);
+  World world = plane_and_sphere_world();
   ContactSet set;
   set.gather(world.model(), world.state(), world.settings(), 1.0 / 240.0);
-  REQUIRE(set.rows.size() == 3);
+  REQUIRE(set.rows.size() == 3);  // the pair, and particle 0 against both obstacles (1 is too far from both)
   const std::vector<Vec3> q = world.state().position;
   std::vector<Vec3> x = q;
   x[0] += Vec3(1e-3, -2e-3, 0.5e-3);
