@@ -86,6 +86,21 @@ std::vector<double> bounce_apexes(const char* solver, double e, double h, double
   return apexes;
 }
 
+// Row `row` of c: its gradient at x against central differences of its value (step `step`, relative `epsilon`).
+void check_gradient(const Constraint& c, int row, const std::vector<Vec3>& x, double step, double epsilon) {
+  RowGradient grad;
+  c.evaluate(row, x, grad);
+  const auto ids = c.particles();
+  for (std::size_t s = 0; s < ids.size(); ++s)
+    for (int axis = 0; axis < 3; ++axis) {
+      auto plus = x, minus = x;
+      plus[ids[s]][axis] += step;
+      minus[ids[s]][axis] -= step;
+      const double fd = (c.value(row, plus) - c.value(row, minus)) / (2.0 * step);
+      CHECK(grad[s][axis] == doctest::Approx(fd).epsilon(epsilon).scale(epsilon));
+    }
+}
+
 // Two balls in 3D, particle 0 touching the other, a tilted plane and a sphere (particle 1 too far from both).
 World plane_and_sphere_world() {
   World world(3, contact_settings());
@@ -114,17 +129,7 @@ TEST_CASE("contact rows: gap and gradient of a pair, a plane and a sphere agains
   for (std::size_t k = 0; k < set.rows.size(); ++k) {
     const Constraint& c = set.constraint(k);
     CHECK(c.unilateral() == 1);
-    RowGradient grad;
-    c.evaluate(0, x, grad);
-    const auto ids = c.particles();
-    for (std::size_t s = 0; s < ids.size(); ++s)
-      for (int axis = 0; axis < 3; ++axis) {
-        auto plus = x, minus = x;
-        plus[ids[s]][axis] += 1e-7;
-        minus[ids[s]][axis] -= 1e-7;
-        const double fd = (c.value(0, plus) - c.value(0, minus)) / 2e-7;
-        CHECK(grad[s][axis] == doctest::Approx(fd).epsilon(1e-6));
-      }
+    check_gradient(c, 0, x, 1e-7, 1e-6);
   }
   // The pair's gap is the distance less the radii.
   const auto pair = std::find_if(set.rows.begin(), set.rows.end(), [](const ContactRow& r) { return r.b >= 0; });
@@ -166,15 +171,7 @@ TEST_CASE("a contact's tangent rows: unit tangents across the normal, no slip at
     const double value = c.evaluate(rows[r].row, x, grad);
     const Vec3 slip = (x[contact.a] - q[contact.a]) - (contact.b >= 0 ? x[contact.b] - q[contact.b] : Vec3(0.0));
     CHECK(value == doctest::Approx(glm::dot(t, slip)).epsilon(1e-12));
-    const auto ids = c.particles();
-    for (std::size_t s = 0; s < ids.size(); ++s)
-      for (int axis = 0; axis < 3; ++axis) {
-        auto plus = x, minus = x;
-        plus[ids[s]][axis] += 1e-6;
-        minus[ids[s]][axis] -= 1e-6;
-        const double fd = (c.value(rows[r].row, plus) - c.value(rows[r].row, minus)) / 2e-6;
-        CHECK(grad[s][axis] == doctest::Approx(fd).epsilon(1e-8).scale(1e-8));
-      }
+    check_gradient(c, rows[r].row, x, 1e-6, 1e-8);
   }
   RowSystem system;
   system.prepare(RowSet(rows, world.model(), new_topology_version()));
