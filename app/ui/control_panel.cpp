@@ -27,13 +27,20 @@ std::string combo_preview(const std::string& text, float width) {
   static const std::string kEllipsis = "\u2026";
   std::string cut = text;
   while (!cut.empty()) {
-    do cut.pop_back();  // a whole UTF-8 character: its continuation bytes, then its lead byte
-    while (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0x80);
-    if (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0xC0) cut.pop_back();
+    // One whole UTF-8 character: its continuation bytes, then its lead (or ASCII) byte.
+    while (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0x80) cut.pop_back();
+    if (!cut.empty()) cut.pop_back();
     while (!cut.empty() && cut.back() == ' ') cut.pop_back();
     if (ImGui::CalcTextSize((cut + kEllipsis).c_str()).x <= room) break;
   }
   return cut + kEllipsis;
+}
+
+bool begin_fitted_combo(const char* id, const std::string& text, float width, std::string* shown) {
+  ImGui::SetNextItemWidth(width);
+  const std::string preview = combo_preview(text, width);
+  if (shown) *shown = preview;
+  return ImGui::BeginCombo(id, preview.c_str());
 }
 
 void same_line_if_fits(float width) {
@@ -291,9 +298,7 @@ void solver_section(SandboxState& state) {
   if (!ImGui::CollapsingHeader("Solver", ImGuiTreeNodeFlags_DefaultOpen)) return;
   const SolverInfo& current = state.world().solver_info();
   int k = 1;
-  ImGui::SetNextItemWidth(-FLT_MIN);
-  const bool open =
-      ImGui::BeginCombo("##solver", combo_preview(current.name, ImGui::GetContentRegionAvail().x).c_str());
+  const bool open = begin_fitted_combo("##solver", current.name, ImGui::GetContentRegionAvail().x);
   if (!open) remember_rect(state, "solver combo");  // once open, the last item is inside the popup
   if (open) {
     for (const SolverInfo& info : solver_table()) {

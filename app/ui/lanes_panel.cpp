@@ -31,16 +31,15 @@ void lane_solver_combo(SandboxState& state, int k, const LaneSpec& spec) {
   const SolverInfo* current = find_solver(spec.solver);
   const float width =
       std::max(ImGui::GetContentRegionAvail().x - (k > 1 ? ImGui::GetFrameHeight() + 8.0f : 0.0f), 60.0f);
-  ImGui::SetNextItemWidth(width);
-  const std::string id = "##lane solver " + std::to_string(k);
-  const std::string preview = combo_preview(current ? current->name : spec.solver, width);
-  state.widget_texts["lane " + std::to_string(k) + " solver"] = {preview};
-  const bool open = ImGui::BeginCombo(id.c_str(), preview.c_str());
-  if (!open) remember_rect(state, "lane " + std::to_string(k) + " solver");
+  const std::string id = "##lane solver " + std::to_string(k), name = "lane " + std::to_string(k) + " solver";
+  std::string preview;
+  const bool open = begin_fitted_combo(id.c_str(), current ? current->name : spec.solver, width, &preview);
+  state.widget_texts[name] = {preview};
+  if (!open) remember_rect(state, name);
   if (open) {
     for (const SolverInfo& info : solver_table()) {
       const bool chosen = ImGui::Selectable(info.name, spec.solver == info.id);
-      remember_rect(state, "lane " + std::to_string(k) + " solver " + info.id);
+      remember_rect(state, name + " " + info.id);
       if (!chosen || spec.solver == info.id) continue;
       if (k == 1) {
         Settings settings = state.edit;

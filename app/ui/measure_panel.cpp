@@ -110,12 +110,11 @@ void timer_header(SandboxState& state, bool heading) {
   state.widget_texts["measure: timed particle"] = {chosen};
   colour_swatch(colour_of(m.particle));
   ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
-  ImGui::SetNextItemWidth(-FLT_MIN);
   // The combo's frame, kept open or closed (while open the last item is in its list).
   const ImVec2 at = ImGui::GetCursorScreenPos();
-  state.widget_rects["measure: timed particle"] = {at.x, at.y, at.x + ImGui::GetContentRegionAvail().x,
-                                                   at.y + ImGui::GetFrameHeight()};
-  if (ImGui::BeginCombo("##timed", combo_preview(chosen, ImGui::GetContentRegionAvail().x).c_str())) {
+  const float width = ImGui::GetContentRegionAvail().x;
+  state.widget_rects["measure: timed particle"] = {at.x, at.y, at.x + width, at.y + ImGui::GetFrameHeight()};
+  if (begin_fitted_combo("##timed", chosen, width)) {
     auto& listed = state.widget_texts["measure: timed particle list"];
     listed.clear();
     for (std::size_t i = 0; i < world.particle_count(); ++i) {

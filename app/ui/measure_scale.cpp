@@ -102,9 +102,8 @@ void measure_scale_tool(SandboxState& state) {
   }
   // The obstacle read.
   const std::string current = obstacle_name(world, scale.obstacle);
-  const float width = std::min(ImGui::GetContentRegionAvail().x, 16.0f * ImGui::GetFontSize());
-  ImGui::SetNextItemWidth(width);
-  if (ImGui::BeginCombo("##scale obstacle", combo_preview(current, width).c_str())) {
+  if (begin_fitted_combo("##scale obstacle", current,
+                         std::min(ImGui::GetContentRegionAvail().x, 16.0f * ImGui::GetFontSize()))) {
     for (std::size_t k = 0; k < obstacles.size(); ++k) {
       const std::string name = obstacle_name(world, static_cast<int>(k));
       if (ImGui::Selectable(name.c_str(), scale.obstacle == static_cast<int>(k)))
@@ -139,10 +138,8 @@ void measure_scale_tool(SandboxState& state) {
   int chosen = 0;
   for (std::size_t k = 0; k < std::size(kScaleReferences); ++k)
     if (kScaleReferences[k].value == scale.reference) chosen = static_cast<int>(k);
-  const float reference_width = std::min(ImGui::GetContentRegionAvail().x, 16.0f * ImGui::GetFontSize());
-  ImGui::SetNextItemWidth(reference_width);
-  if (ImGui::BeginCombo("##scale reference",
-                        combo_preview(kScaleReferences[chosen].label, reference_width).c_str())) {
+  if (begin_fitted_combo("##scale reference", kScaleReferences[chosen].label,
+                         std::min(ImGui::GetContentRegionAvail().x, 16.0f * ImGui::GetFontSize()))) {
     for (std::size_t k = 0; k < std::size(kScaleReferences); ++k) {
       if (ImGui::Selectable(kScaleReferences[k].label, static_cast<int>(k) == chosen))
         scale.reference = kScaleReferences[k].value;

@@ -9,6 +9,7 @@
 #include <span>
 
 #include "lagrange/lanes.h"
+#include "ui/layout_check.h"
 #include "ui/overlay_layout.h"
 #include "ui/text_box.h"
 #include "ui/ui.h"
@@ -352,11 +353,7 @@ std::array<int, 4> framing_rect(SandboxState& state, std::size_t view, double as
 
 void draw_scene_overlays(SandboxState& state) {
   for (auto it = state.widget_rects.begin(); it != state.widget_rects.end();)  // overlays come and go
-    it = it->first == "hud" || it->first == "legend" || it->first == "alert" || it->first == "message" ||
-                 it->first == "edit banner" || it->first == "recording indicator" ||
-                 it->first.starts_with("lane label ")
-             ? state.widget_rects.erase(it)
-             : std::next(it);
+    it = over_scene(it->first) || it->first == "alert" ? state.widget_rects.erase(it) : std::next(it);
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
   ImVec4 panel = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
   panel.w = 0.85f;  // on the panels' background, a little see-through

@@ -118,6 +118,8 @@ float toggle_width(const char* label);
 // "…" after it. Dear ImGui drops the glyphs past the box whole, so a cut name looked whole: the lane's "Acceleration
 // level" read "Acceleration leve" at 2x.
 std::string combo_preview(const std::string& text, float width);
+// ImGui::BeginCombo for a box `width` wide showing combo_preview(text, width) (written to `shown` when given).
+bool begin_fitted_combo(const char* id, const std::string& text, float width, std::string* shown = nullptr);
 // Text that wraps at the panel's edge between words, never inside one: a number is never broken across lines (Dear
 // ImGui's own wrapping also breaks after '.' and ','). A word wider than the panel (a path) is broken at its '/'s.
 void words(const std::string& text);

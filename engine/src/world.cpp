@@ -187,6 +187,10 @@ void World::project_velocities() {
 // that the scene's energy should show; what is left over is the integrator's and the solver's (docs/physics.md).
 void World::account_work(double h, const std::vector<Vec3>& start, bool staggered) {
   const Settings& settings = model_.settings();
+  const bool penalty_damping = model_.solver_info().rods_are_springs && settings.spring_damping > 0.0;
+  const bool rows_work =
+      model_.has_tool_rows() || penalty_damping || !model_.compliant_rows().empty() || model_.has_unilateral_rows();
+  if (!(settings.damping > 0.0) && !rows_work) return;  // nothing here reads the velocities
   std::span<const Vec3> v0 = start, v1 = state_.velocity;
   if (staggered) {
     // A substep SHAKE or RATTLE handed to projection (solvers.h, fall_back): its velocities were projection's, the
@@ -207,9 +211,7 @@ void World::account_work(double h, const std::vector<Vec3>& start, bool staggere
     for (std::size_t i = 0; i < model_.particle_count(); ++i)
       if (!model_.fixed(i))
         work.damping -= h * settings.damping * model_.mass(i) * glm::dot(v0[i], 0.5 * (v0[i] + v1[i]));
-  const bool penalty_damping = model_.solver_info().rods_are_springs && settings.spring_damping > 0.0;
-  if (!model_.has_tool_rows() && !penalty_damping && model_.compliant_rows().empty() && !model_.has_unilateral_rows())
-    return;
+  if (!rows_work) return;
   RowGradient grad;
   const auto rows = model_.rows();
   for (std::size_t r = 0; r < rows.size(); ++r) {

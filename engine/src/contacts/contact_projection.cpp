@@ -167,11 +167,10 @@ double ContactSet::subspace_step(std::span<const double> inv_mass, std::span<con
     if (row.friction > 0.0 && glm::length(row.lambda_t) < row.friction * row.normal_total() * (1.0 - 1e-9)) {
       const Vec3 n = normal.direction;
       const Vec3 slip = slip_of(row, q, x);
-      // Tangents: in the plane of a 2D scene one; in 3D two, orthonormal to n.
-      Vec3 t1 = dimension == 2 ? Vec3(-n.y, n.x, 0.0)
-                               : glm::normalize(std::abs(n.x) < 0.6 ? glm::cross(n, Vec3(1, 0, 0)) : glm::cross(n, Vec3(0, 1, 0)));
-      for (int d = 0; d < (dimension == 2 ? 1 : 2); ++d) {
-        const Vec3 t = d == 0 ? t1 : glm::cross(n, t1);
+      Vec3 basis[2];
+      tangent_basis(n, dimension, basis);
+      for (int d = 0; d < tangents_per_row(); ++d) {
+        const Vec3 t = basis[d];
         SubspaceRow tangent{static_cast<int>(k), t, -glm::dot(slip, t), false};
         worst = std::max(worst, std::abs(tangent.residual) / row.scale);
         sub_.push_back(tangent);
@@ -389,7 +388,7 @@ double ContactSet::friction_row(std::size_t k, const Vec3& n, std::span<const do
   ContactRow& row = rows[k];
   if (row.lambda_t == Vec3(0.0) && (row.friction == 0.0 || !(row.normal_total() > 0.0))) return 0.0;
   if (row.w == 0.0) return 0.0;
-  return std::sqrt(friction_update(row, n, row.w, row.inv_w, inv_mass, q, x)) / row.scale;
+  return friction_update(row, n, row.w, row.inv_w, inv_mass, q, x) / (row.scale * row.scale);
 }
 
 double ContactSet::friction_sweep(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x) {

@@ -599,14 +599,11 @@ void ContactSet::add_constraints() const {
 }
 
 void ContactSet::append_tangent_rows(std::vector<Row>& out, const std::vector<char>& held) const {
-  if (tangent_constraints_.size() != rows.size()) {
-    tangent_constraints_.clear();
-    tangent_constraints_.reserve(rows.size());
-    for (std::size_t k = 0; k < rows.size(); ++k)
-      tangent_constraints_.push_back(std::make_unique<TangentConstraint>(*this, static_cast<int>(k)));
-  }
+  tangent_constraints_.resize(rows.size());  // made for the held rows only
   for (std::size_t k = 0; k < rows.size(); ++k) {
     if (!held[k]) continue;
+    if (!tangent_constraints_[k])
+      tangent_constraints_[k] = std::make_unique<TangentConstraint>(*this, static_cast<int>(k));
     const ContactRow& r = rows[k];
     for (int j = 0; j < tangents_per_row(); ++j)
       out.push_back(Row{tangent_constraints_[k].get(), -1, j, r.b >= 0 ? 2 : 1, {r.a, r.b, -1, -1}, r.scale, 0});
@@ -618,16 +615,7 @@ void ContactSet::hold_tangents(std::size_t k, std::span<const Vec3> q, std::span
   Vec3 n;
   gap(r, x, n);
   r.origin = r.b >= 0 ? q[r.a] - q[r.b] : q[r.a];
-  if (dimension == 2) {
-    r.tangent[0] = Vec3(-n.y, n.x, 0.0);
-    return;
-  }
-  // Any unit vector ⟂ n, from the axis n is least along, then n × it.
-  const Vec3 axis = std::abs(n.x) <= std::abs(n.y) && std::abs(n.x) <= std::abs(n.z) ? Vec3(1.0, 0.0, 0.0)
-                    : std::abs(n.y) <= std::abs(n.z)                                 ? Vec3(0.0, 1.0, 0.0)
-                                                                                     : Vec3(0.0, 0.0, 1.0);
-  r.tangent[0] = glm::normalize(glm::cross(n, axis));
-  r.tangent[1] = glm::cross(n, r.tangent[0]);
+  tangent_basis(n, dimension, r.tangent);
 }
 
 void ContactSet::append_rows(std::vector<Row>& out) const {

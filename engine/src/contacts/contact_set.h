@@ -76,6 +76,16 @@ struct ContactRow {
   Vec3 origin{0.0};
 };
 
+// The tangents of a contact's plane, orthonormal to its unit normal n: one in a 2D scene (t[0]), two in 3D.
+inline void tangent_basis(const Vec3& n, int dimension, Vec3 (&t)[2]) {
+  if (dimension == 2) {
+    t[0] = Vec3(-n.y, n.x, 0.0);
+    return;
+  }
+  t[0] = glm::normalize(std::abs(n.x) < 0.6 ? glm::cross(n, Vec3(1, 0, 0)) : glm::cross(n, Vec3(0, 1, 0)));
+  t[1] = glm::cross(n, t[0]);
+}
+
 class ContactSet {
  public:
   // The contact tolerance, relative to a row's scale: what "touching" and "converged" mean for contact rows (tighter
@@ -165,7 +175,7 @@ class ContactSet {
   // projections). Returns its largest move relative to the row's scale.
   double friction_sweep(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x);
   // The friction update of row k alone, at its λ and normal n (SHAKE's sweeps take it after the row's normal:
-  // shake_positions), with the weights weigh() cached; returns its move relative to the row's scale.
+  // shake_positions), with the weights weigh() cached; returns the square of its move relative to the row's scale.
   double friction_row(std::size_t k, const Vec3& n, std::span<const double> inv_mass, std::span<const Vec3> q,
                       std::vector<Vec3>& x);
   // Whether any row has friction (or a friction multiplier to undo).

@@ -720,7 +720,7 @@ class ProjectionSolver final : public Solver {
         for (std::size_t j = 0; j < per; ++j)  // what the tangent rows held joins its friction
           row.lambda_t += best_lambda_[static_cast<std::size_t>(t) + j] * row.tangent[j];
       }
-      if (round == 1) break;
+      if (round == 1 || !contacts->has_friction()) break;
       // Coulomb friction on the contacts that push (contact_projection.cpp). A pass that moves less than the contact
       // tolerance is undone and ends the substep, so the rows hold exactly.
       friction_x_ = best_x_;

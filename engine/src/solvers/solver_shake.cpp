@@ -82,7 +82,7 @@ ShakeResult shake_positions(const StepContext& context, const RowSet& row_set, c
     // the second sweep (a ball on another, lifted by the floor's row first) has had no friction yet: done after the
     // first sweep, RATTLE let it slide 1 cm in 2 s. After half the sweeps friction is done anyway: a contact about to
     // open can trade its push and its friction back and forth for good (5e-7 of a radius each sweep).
-    double friction_moved = 0.0;
+    double friction_moved2 = 0.0;  // the square of friction's largest move, relative to its row's scale
     bool started = false;
     const auto friction_after = [&](std::size_t k) {
       if (!friction || friction_done || k < contacts_first) return;
@@ -90,8 +90,8 @@ ShakeResult shake_positions(const StepContext& context, const RowSet& row_set, c
       if (contacts->rows[j].lambda == 0.0 && lambda[k] > 0.0 && contacts->rows[j].friction > 0.0) started = true;
       contacts->rows[j].lambda = lambda[k];
       // In the plane across the normal at q, along which SHAKE moves the row: the two moves do not undo each other.
-      const double moved = contacts->friction_row(j, g0[k].g[0], inv_mass, x0, x);
-      if (!(moved <= friction_moved)) friction_moved = moved;
+      const double moved2 = contacts->friction_row(j, g0[k].g[0], inv_mass, x0, x);
+      if (!(moved2 <= friction_moved2)) friction_moved2 = moved2;
     };
     for (std::size_t k = 0; k < rows.size(); ++k) {
       const Row& row = rows[k];
@@ -139,11 +139,13 @@ ShakeResult shake_positions(const StepContext& context, const RowSet& row_set, c
       friction_after(k);
     }
     if (friction && !friction_done) {
-      if ((friction_moved <= friction_tolerance && !started) || 2 * result.sweeps >= context.settings.max_iterations) {
+      const bool quiet = friction_moved2 <= friction_tolerance * friction_tolerance;
+      if ((quiet && !started) || 2 * result.sweeps >= context.settings.max_iterations) {
         friction_done = true;
-      } else if (friction_moved > friction_tolerance) {
+      } else if (!quiet) {
         all_within = false;
-        if (!(friction_moved <= worst)) worst = friction_moved;
+        const double moved = std::sqrt(friction_moved2);
+        if (!(moved <= worst)) worst = moved;  // NaN wins
       }
     }
     result.residual = worst;
