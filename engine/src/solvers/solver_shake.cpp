@@ -29,6 +29,11 @@ constexpr int kNewtonIterations = 30;
 // what the first half and the start's velocity across the rows can account for (ShakeSolver::kick_velocities).
 constexpr double kKickBound = 2.0;
 constexpr int kMaxHalvings = 4;
+// Active-set passes of newton_active_set before the substep counts as lost (projection's bound).
+constexpr int kMaxActiveSetPasses = 32;
+// newton_with_friction's rounds, and the cut in friction's move a round must make for another (projection's).
+constexpr int kFrictionRounds = 8;
+constexpr double kFrictionRoundGain = 4.0;
 
 }  // namespace
 
@@ -238,6 +243,170 @@ bool newton_positions(const StepContext& context, const RowSet& row_set, RowSyst
   return false;
 }
 
+bool newton_active_set(const StepContext& context, const RowSet& row_set, RowSystem& system, const RowGradients& g0,
+                       std::vector<Vec3>& x, std::vector<double>& lambda, std::span<const Vec3> predicted,
+                       NewtonScratch& s, int& iterations, std::span<const int> follows) {
+  const auto rows = row_set.rows;
+  const std::size_t m = rows.size();
+  const double contact_tol = ContactSet::tolerance(context.settings);
+  const auto tolerance = [&](const Row& row) {  // a contact's own tolerance, as the sweeps and projection take it
+    return std::max(context.settings.tolerance, row.constraint->unilateral() > 0 ? contact_tol : 0.0) * row.scale;
+  };
+  s.factored = nullptr;
+  s.held = false;
+  s.rows.assign(rows.begin(), rows.end());
+  s.active.assign(m, 1);
+  for (std::size_t k = 0; k < m; ++k) {
+    const Row& row = rows[k];
+    if (row.unilateral != 0)
+      s.active[k] = row.unilateral * lambda[k] > 0.0 ||
+                    row.unilateral * row.constraint->value(row.row, x) < -tolerance(row);
+  }
+  const auto follow = [&] {
+    for (std::size_t k = 0; k < follows.size(); ++k)
+      if (follows[k] >= 0) s.active[k] = s.active[static_cast<std::size_t>(follows[k])];
+  };
+  follow();
+  RowSet masked = row_set;
+  masked.rows = s.rows;
+  const int stride = system.stride();
+  for (int pass = 0; pass < kMaxActiveSetPasses; ++pass) {
+    // The inactive rows masked, with no multiplier and no gradient at q either (they neither move nor are moved).
+    s.g0.resize(m, stride);
+    std::copy(g0.data(), g0.data() + m * static_cast<std::size_t>(stride), s.g0.data());
+    for (std::size_t k = 0; k < m; ++k) {
+      s.rows[k] = rows[k];
+      if (s.active[k]) continue;
+      mask_row(s.rows[k]);
+      lambda[k] = 0.0;
+      for (int t = 0; t < stride; ++t) s.g0[k].g[t] = Vec3(0.0);
+    }
+    // From the prediction moved by the active rows' multipliers: x = x* + M⁻¹∇C(q)ᵀλ, as Newton keeps it.
+    x.assign(predicted.begin(), predicted.end());
+    system.weight(masked, s.g0, s.weighted);
+    system.displace(masked, s.weighted, lambda, x);
+    if (!newton_positions(context, masked, system, s.g0, x, lambda, {}, {}, s, iterations)) return false;
+    bool changed = false;
+    for (std::size_t k = 0; k < m; ++k) {
+      const Row& row = rows[k];
+      if (row.unilateral == 0) continue;
+      if (s.active[k]) {
+        double w = 0.0;
+        for (int t = 0; t < row.count; ++t) w += row_set.inv_mass[row.particle[t]];
+        if (row.unilateral * lambda[k] * w < -0.1 * tolerance(row)) {  // it pulls: it lets go
+          s.active[k] = 0;
+          changed = true;
+        }
+      } else if (row.unilateral * row.constraint->value(row.row, x) < -tolerance(row)) {  // violated: it holds
+        s.active[k] = 1;
+        changed = true;
+      }
+    }
+    follow();
+    if (!changed) {
+      for (std::size_t k = 0; k < m; ++k)  // rounding's pulls of rows that stay on: none
+        if (rows[k].unilateral != 0 && rows[k].unilateral * lambda[k] < 0.0) lambda[k] = 0.0;
+      s.factored = &system;
+      s.held = !follows.empty();
+      return true;
+    }
+    if (context.past_deadline()) return false;
+  }
+  return false;
+}
+
+bool newton_with_friction(const StepContext& context, const RowSet& rows, RowSystem& system, const RowGradients& g0,
+                          std::vector<Vec3>& x, std::vector<double>& lambda, std::span<const Vec3> x0,
+                          NewtonScratch& s, int& iterations) {
+  ContactSet& contacts = *context.contacts;
+  const Model& model = context.model;
+  const std::size_t m = rows.rows.size(), first = model.rows().size(), count = contacts.rows.size();
+  const std::size_t per = static_cast<std::size_t>(contacts.tangents_per_row());
+  const double tolerance = ContactSet::tolerance(context.settings);
+  system.weight(rows, g0, s.weighted);
+  // The prediction moved by what friction (passes and holds) has moved so far: x − M⁻¹∇C(q)ᵀλ.
+  const auto moved_prediction = [&] {
+    s.base = x;
+    for (double& l : lambda) l = -l;
+    system.displace(rows, s.weighted, lambda, s.base);
+    for (double& l : lambda) l = -l;
+  };
+  moved_prediction();
+  contacts.weigh(rows.inv_mass);
+  bool holding = false;
+  int last_round = kFrictionRounds;
+  double last_move = INFINITY;
+  for (int round = 0;; ++round) {
+    // The rows (and the held contacts' tangent rows) from the moved prediction. Holds that ask more of friction than
+    // its cone gives are dropped, and the round done again without them, as projection does.
+    bool solved = false;
+    if (holding) {
+      s.held_lambda.assign(s.held_rows.size(), 0.0);
+      std::copy(lambda.begin(), lambda.end(), s.held_lambda.begin());
+      s.before = x;
+      solved = newton_active_set(context, RowSet(s.held_rows, model, s.held_version), s.held_system, s.held_g0, x,
+                                 s.held_lambda, s.base, s, iterations, s.follows);
+      for (std::size_t j = 0, t = m; solved && j < count; ++j) {
+        if (!s.sticking[j]) continue;
+        const ContactRow& row = contacts.rows[j];
+        Vec3 friction = row.lambda_t;
+        for (std::size_t i = 0; i < per; ++i) friction += s.held_lambda[t++] * row.tangent[i];
+        solved = glm::length(friction) <= row.friction * std::max(0.0, s.held_lambda[first + j]) * (1.0 + 1e-9);
+      }
+      if (solved) {
+        std::copy(s.held_lambda.begin(), s.held_lambda.begin() + static_cast<std::ptrdiff_t>(m), lambda.begin());
+        for (std::size_t j = 0, t = m; j < count; ++j)
+          if (s.sticking[j])
+            for (std::size_t i = 0; i < per; ++i)
+              contacts.rows[j].lambda_t += s.held_lambda[t++] * contacts.rows[j].tangent[i];
+      } else {
+        x.swap(s.before);
+      }
+    }
+    if (!solved && !newton_active_set(context, rows, system, g0, x, lambda, s.base, s, iterations)) return false;
+    for (std::size_t j = 0; j < count; ++j) contacts.rows[j].lambda = std::max(0.0, lambda[first + j]);
+    if (round == last_round) return true;
+    // A friction pass at these multipliers; one that moves nothing beyond the tolerance is undone, and the rows hold
+    // exactly. More rounds while each cuts friction's move kFrictionRoundGain times (projection's rule).
+    s.before = x;
+    s.lambda_t.resize(count);
+    for (std::size_t j = 0; j < count; ++j) s.lambda_t[j] = contacts.rows[j].lambda_t;
+    double moved2 = 0.0;
+    for (std::size_t j = 0; j < count; ++j) {
+      const double m2 = contacts.friction_row(j, g0[first + j].g[0], rows.inv_mass, x0, x);
+      if (!(m2 <= moved2)) moved2 = m2;  // NaN wins
+    }
+    if (moved2 <= tolerance * tolerance) {
+      x.swap(s.before);
+      for (std::size_t j = 0; j < count; ++j) contacts.rows[j].lambda_t = s.lambda_t[j];
+      return true;
+    }
+    if (!std::isfinite(moved2) || context.past_deadline()) return false;
+    const double moved = std::sqrt(moved2);
+    if (round >= 1 && !(moved * kFrictionRoundGain <= last_move)) last_round = round + 1;
+    last_move = moved;
+    moved_prediction();
+    // The contacts that stick now are held by tangent rows in the next round.
+    s.sticking.assign(count, 0);
+    for (std::size_t j = 0; j < count; ++j) s.sticking[j] = lambda[first + j] > 0.0;
+    const std::vector<char> pushing = s.sticking;
+    holding = hold_sticking(context, contacts, pushing, x, s.sticking, s.pinned);
+    if (!holding) continue;
+    combine_rows(model, &contacts, s.held_rows, s.held_version, s.held_signature, &s.sticking);
+    const RowSet held(s.held_rows, model, s.held_version);
+    s.held_system.prepare(held);
+    s.held_system.evaluate(held, x0, s.c0, s.held_g0);
+    s.follows.assign(s.held_rows.size(), -1);
+    for (std::size_t j = 0, t = m; j < count; ++j)
+      if (s.sticking[j])
+        for (std::size_t i = 0; i < per; ++i) s.follows[t++] = static_cast<int>(first + j);
+  }
+}
+
+bool newton_serves(const Model& model, const ContactSet* contacts, const std::vector<CompliantRow>& soft) {
+  return soft.empty() && (!contacts || !model.rows().empty());
+}
+
 ShakeStage shake_stage(const StepContext& context, const RowSet& rows, RowSystem& system, const RowGradients& g0,
                        std::vector<Vec3>& x, std::vector<double>& lambda, const std::vector<CompliantRow>& soft,
                        std::span<const Vec3> x0, bool newton, int depth, std::span<const Vec3> predicted,
@@ -262,18 +431,38 @@ ShakeStage shake_stage(const StepContext& context, const RowSet& rows, RowSystem
   };
   // Not past the window's deadline: its halves would stop at once, unfinished, where this substep converged.
   const auto split_turned = [&] { return depth < kShakeSplitDepth && !context.past_deadline() && turned(); };
-  if (result.converged && newton && split_turned()) {
+  // Rows that only push or pull (contacts, cables) take Newton's active set and are never split: a contact's
+  // impacts and rows belong to the whole substep (world.cpp splits those).
+  bool unilateral = false;
+  for (const Row& row : rows.rows) unilateral = unilateral || row.unilateral != 0;
+  const bool split = newton && !unilateral;
+  if (result.converged && split && split_turned()) {
     ++stats.recoveries;
     stage.split = true;
     return stage;
   }
-  if (result.converged || result.stopped || context.contacts) return stage;
+  // Lost with contacts Newton does not take (contacts alone, a pile): straight to the fallback, not a recovery.
+  if (result.converged || result.stopped || (context.contacts && !newton)) return stage;
   ++stats.recoveries;
   if (newton) {
     // Newton from the sweeps' iterate, or from the prediction when the sweeps went astray.
+    ContactSet* contacts = context.contacts;
+    const bool friction = contacts && rows.rows.size() == context.model.rows().size() + contacts->rows.size() &&
+                          contacts->has_friction();
     if (result.diverged || !(result.residual < kNewtonFromSweeps)) {
       x.assign(predicted.begin(), predicted.end());
       lambda.assign(lambda.size(), 0.0);
+      if (friction)
+        for (ContactRow& row : contacts->rows) row.lambda_t = Vec3(0.0);
+    }
+    if (unilateral) {
+      stage.active_set = true;
+      result.converged =
+          friction ? newton_with_friction(context, rows, system, g0, x, lambda, x0, scratch, stats.iterations)
+                   : newton_active_set(context, rows, system, g0, x, lambda, predicted, scratch, stats.iterations);
+      result.stopped = context.past_deadline();
+      stage.newton_converged = result.converged && scratch.factored != nullptr;
+      return stage;
     }
     result.converged = newton_positions(context, rows, system, g0, x, lambda, soft, x0, scratch, stats.iterations);
     result.stopped = context.past_deadline();
@@ -283,7 +472,7 @@ ShakeStage shake_stage(const StepContext& context, const RowSet& rows, RowSystem
       return stage;
     }
   }
-  stage.split = !result.converged && !result.stopped && newton && depth < kShakeSplitDepth;
+  stage.split = !result.converged && !result.stopped && split && depth < kShakeSplitDepth;
   return stage;
 }
 
@@ -347,9 +536,7 @@ class ShakeSolver final : public Solver {
     system_.prepare(rows);
     gather_compliant_rows(rows, h, 2.0, soft_);  // λ = (h²/2) Λ, hence α̃ = 2α/h² (as RATTLE)
     system_.evaluate(rows, x0_, c_, g0_);
-    // The fallback's equations: no unilateral row, and no compliant one (a soft sheet's Newton root came with
-    // velocities hundreds of m/s off and gained 370 J on soft_cloth in 5 s; there its halves alone keep the energy).
-    const bool newton = !contacts && !model.has_unilateral_rows() && soft_.empty();
+    const bool newton = newton_serves(model, contacts, soft_);
     x_star_ = x_;
     const ShakeStage stage = shake_stage(context, rows, system_, g0_, x_, lambda_, soft_, x0_, newton, depth, x_star_,
                                          newton_, stats);
@@ -362,7 +549,8 @@ class ShakeSolver final : public Solver {
     if (lost(result)) return fall_back(fallback_, context, h, stats);
     const bool factored = stage.newton_converged;  // system_ holds Newton's last matrix, ≈ ∇C(q) M⁻¹ ∇C(q)ᵀ
     if (!result.converged) ++stats.failures;  // stopped by the deadline
-    second_half(context, h, rows, factored);
+    if (stage.active_set) active_set_second_half(context, h, rows, factored);
+    else second_half(context, h, rows, factored);
     if (!kick_velocities(context, h, rows)) return fall_back(fallback_, context, h, stats);
     // κ = (h²/2) Λ for the mean constraint force Λ over the step (λ too, unless the rows moved across themselves)
     const double to_force = 2.0 / (h * h);
@@ -391,6 +579,7 @@ class ShakeSolver final : public Solver {
     const std::size_t m = all.size(), own = context.model.rows().size();
     const std::vector<Vec3>& v0 = context.state.velocity;  // still the start's
     kick_.assign(lambda_.begin(), lambda_.end());
+    contact_kicks(context);
     compliant_.assign(m, 0);
     for (const CompliantRow& row : soft_) compliant_[row.row] = 1;
     if (factored) {
@@ -419,6 +608,51 @@ class ShakeSolver final : public Solver {
       if (bound > 0.0) kick_[k] += h * across / bound;
       if (row.unilateral != 0 && row.unilateral * kick_[k] < 0.0) kick_[k] = 0.0;  // it would pull
     }
+  }
+
+  // second_half() after Newton with an active set: with its last matrix when it converged (newton_.factored, the
+  // inactive rows masked), κ = λ + h A⁻¹u for every row on, u = ∇C(q)·v the velocity across it at the start (after
+  // the impacts), the held contacts' tangent rows too (their κ joins κ_t, friction's second half); a unilateral row's
+  // κ keeps its sign. Else row by row, as second_half().
+  void active_set_second_half(const StepContext& context, double h, const RowSet& rows, bool factored) {
+    if (!factored) return second_half(context, h, rows, false);
+    const std::size_t m = rows.rows.size();
+    const std::vector<Row>& on = newton_.rows;  // the last pass's rows, the inactive ones masked
+    const RowGradients& g = newton_.held ? newton_.held_g0 : g0_;
+    const std::vector<Vec3>& v0 = context.state.velocity;  // still the start's
+    ContactSet* contacts = context.contacts;
+    const auto start = [&](int p) { return !contacts || contacts->dv.empty() ? v0[p] : v0[p] + contacts->dv[p]; };
+    across_.assign(on.size(), 0.0);
+    for (std::size_t k = 0; k < on.size(); ++k) {
+      if (!newton_.active[k]) continue;
+      for (int s = 0; s < on[k].count; ++s) across_[k] += glm::dot(g[k].g[s], start(on[k].particle[s]));
+    }
+    newton_.factored->solve(across_);
+    kick_.assign(lambda_.begin(), lambda_.end());
+    for (std::size_t k = 0; k < m; ++k) {
+      if (!newton_.active[k]) continue;
+      kick_[k] += h * across_[k];
+      if (rows.rows[k].unilateral != 0 && rows.rows[k].unilateral * kick_[k] < 0.0) kick_[k] = 0.0;
+    }
+    friction_kick_.clear();
+    if (!contacts) return;
+    friction_kick_.resize(contacts->rows.size());
+    const std::size_t per = static_cast<std::size_t>(contacts->tangents_per_row());
+    for (std::size_t j = 0, t = m; j < contacts->rows.size(); ++j) {
+      friction_kick_[j] = contacts->rows[j].lambda_t;
+      if (!newton_.held || !newton_.sticking[j]) continue;
+      for (std::size_t i = 0; i < per; ++i, ++t)
+        if (newton_.active[t]) friction_kick_[j] += (h * across_[t]) * contacts->rows[j].tangent[i];
+    }
+  }
+
+  // Without Newton's matrix a contact's second half is its first, κ = λ and κ_t = λ_t. (Row by row as above, the
+  // contacts' normals and sticking tangents took 1e-4 J of 50 from the falling chain in 5 s and more from landing
+  // triangles, where the halves' sum held them to rounding.)
+  void contact_kicks(const StepContext& context) {
+    friction_kick_.clear();
+    if (context.contacts)
+      for (const ContactRow& row : context.contacts->rows) friction_kick_.push_back(row.lambda_t);
   }
 
   // The second half of the constraint impulse as velocities, κ/h along M⁻¹∇C(x_)ᵀ, into kick_v_, with the gradients
@@ -496,17 +730,27 @@ class ShakeSolver final : public Solver {
     // booked as taking 39 J where it lost 9.8 J (run's drift +29.6 J; now −8.3 J: the unfinished sweeps dissipate).
     const double to_force = 2.0 * inv_h * inv_h;
     const double normal_to_force = rows || contacts->finished ? to_force : inv_h * inv_h;
-    for (ContactRow& row : contacts->rows) {
+    const std::size_t first = context.model.rows().size();
+    for (std::size_t j = 0; j < contacts->rows.size(); ++j) {
+      ContactRow& row = contacts->rows[j];
       Vec3 n;
       contacts->gap(row, x_, n);
-      // With rows the normal part is done; an unfinished projection's multipliers are no forces (contact_set.h).
-      const Vec3 kick = (rows || !contacts->finished ? row.lambda_t : row.lambda * n + row.lambda_t) * inv_h;
+      // With rows the normal part is done and friction's second half is κ_t (contact_kicks); an unfinished
+      // projection's multipliers are no forces (contact_set.h).
+      const Vec3 friction = rows ? friction_kick_[j] : row.lambda_t;
+      const Vec3 kick = (rows || !contacts->finished ? friction : row.lambda * n + friction) * inv_h;
       if (kick != Vec3(0.0)) {
         if (!context.fixed(row.a)) v[row.a] += inv_mass[row.a] * kick;
         if (row.b >= 0 && !context.fixed(row.b)) v[row.b] -= inv_mass[row.b] * kick;
       }
-      row.force = row.lambda * normal_to_force;
-      row.force_t = row.lambda_t * to_force;
+      // The mean over the substep: both halves (the first λ, the second κ) over h², as the rows' (second_half).
+      if (rows) {
+        row.force = (row.lambda + kick_[first + j]) * inv_h * inv_h;
+        row.force_t = (row.lambda_t + friction) * inv_h * inv_h;
+      } else {
+        row.force = row.lambda * normal_to_force;
+        row.force_t = row.lambda_t * to_force;
+      }
     }
   }
 
@@ -517,6 +761,7 @@ class ShakeSolver final : public Solver {
   std::vector<Vec3> x0_, x_, x_star_, v_, kick_v_;
   RowGradients g0_;
   std::vector<double> c_, lambda_, kick_, spread_, across_, across_v_;
+  std::vector<Vec3> friction_kick_;  // contact_kicks(): each contact's second half of friction, κ_t
   std::vector<char> compliant_;
   std::vector<Row> combined_;
   std::vector<int> signature_;

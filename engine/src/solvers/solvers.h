@@ -62,10 +62,48 @@ struct NewtonScratch {
   RowGradients weighted, grad;
   std::vector<double> c, delta;
   std::vector<DiagonalTerm> diagonal;
+  // newton_active_set(): the rows with the inactive unilateral ones masked, their gradients at q, which rows are on
+  std::vector<Row> rows;
+  RowGradients g0;
+  std::vector<char> active;
+  // newton_with_friction(): the prediction moved by friction so far, one friction pass's undo, and the rows with the
+  // sticking contacts' tangent rows: their system, gradients at q, multipliers, and the normal row each follows
+  std::vector<Vec3> base, before, lambda_t;
+  std::vector<Row> held_rows;
+  unsigned held_version = 0;
+  std::vector<int> held_signature, follows;
+  RowSystem held_system;
+  RowGradients held_g0;
+  std::vector<double> held_lambda, c0;
+  std::vector<char> sticking, pinned;
+  // After newton_active_set or newton_with_friction converged: the system holding its last matrix (masked as `rows`,
+  // `active`), and whether the sticking contacts' tangent rows follow the rows (held_g0 then has every row's gradient).
+  RowSystem* factored = nullptr;
+  bool held = false;
 };
 bool newton_positions(const StepContext& context, const RowSet& rows, RowSystem& system, const RowGradients& g0,
                       std::vector<Vec3>& x, std::vector<double>& lambda, const std::vector<CompliantRow>& soft,
                       std::span<const Vec3> x0, NewtonScratch& scratch, int& iterations);
+// The same for rows with unilateral ones among them (cables, frictionless contacts): an active set around
+// newton_positions. The unilateral rows that push (σλ > 0) or that x violates are equations, the others are masked
+// (multiplier 0); Newton solves SHAKE's equations on those from the prediction x* (`predicted`) moved by the active
+// rows' multipliers; then rows that pull leave, rows the root violates join, and it runs again until neither happens
+// (at most kMaxActiveSetPasses times). Returns whether it settled with every row within tolerance (a unilateral row's:
+// the contacts' where it is a contact); x and lambda hold the last iterate.
+// A row k with follows[k] ≥ 0 (a contact's tangent row) is on exactly when row follows[k] (its normal) is.
+bool newton_active_set(const StepContext& context, const RowSet& rows, RowSystem& system, const RowGradients& g0,
+                       std::vector<Vec3>& x, std::vector<double>& lambda, std::span<const Vec3> predicted,
+                       NewtonScratch& scratch, int& iterations, std::span<const int> follows = {});
+// The same with the contacts' Coulomb friction (context.contacts, its rows last in `rows`), in two rounds as the
+// projection takes it (docs/physics.md, "Friction"): newton_active_set from the prediction moved by the sweeps'
+// friction; one friction pass at its multipliers (ContactSet::friction_row, across each normal at q as the sweeps
+// take it), undone and done if it moves nothing beyond the contact tolerance; else its moves join the prediction and
+// newton_active_set runs again with the contacts that stick held at no slip since q by tangent rows of their own
+// (hold_sticking), whose multipliers join λ_t. Lost if the holds need more friction than the cone gives. x and
+// lambda come in as the sweeps left them (friction's moves in x, λ_t in the contact rows).
+bool newton_with_friction(const StepContext& context, const RowSet& rows, RowSystem& system, const RowGradients& g0,
+                          std::vector<Vec3>& x, std::vector<double>& lambda, std::span<const Vec3> x0,
+                          NewtonScratch& scratch, int& iterations);
 
 // SHAKE's position stage with its recovery, as shake and rattle both run it (docs/physics.md, "shake"): the sweeps
 // (shake_positions, told whether Newton follows); a substep they lose, unless the deadline stopped them or it has
@@ -77,7 +115,8 @@ bool newton_positions(const StepContext& context, const RowSet& rows, RowSystem&
 // is split the same way, and counted in stats.recoveries.
 struct ShakeStage {
   ShakeResult result;
-  bool newton_converged = false;
+  bool newton_converged = false;  // with unilateral rows: scratch.factored holds the matrix
+  bool active_set = false;        // Newton ran with an active set (newton_active_set, newton_with_friction)
   bool split = false;
 };
 inline constexpr int kMaxSplitDepth = 4;
@@ -104,6 +143,12 @@ inline constexpr double kMaxTurnCosine = 0.98;
 inline bool lost(const ShakeResult& result) { return !result.converged && !result.stopped; }
 void fall_back(std::unique_ptr<Solver>& projection, StepContext& context, double h, StepStats& stats);
 inline constexpr double kNewtonFromSweeps = 1e-2;  // max |C|/L below which Newton starts from the sweeps' iterate
+// Whether a lost substep may be solved again by Newton (newton_positions, newton_active_set) before it is split or
+// falls back: not with a compliant row (a soft sheet's Newton root came with velocities hundreds of m/s off and gained
+// 370 J on soft_cloth in 5 s; there its halves alone keep the energy), not with friction (it moves particles across
+// the normals, which x = x* + M⁻¹∇C(q)ᵀλ does not hold), and not for contacts alone (a pile's redundant rows; the
+// fallback's projection has its own sweeps for those).
+bool newton_serves(const Model& model, const ContactSet* contacts, const std::vector<CompliantRow>& soft);
 ShakeStage shake_stage(const StepContext& context, const RowSet& rows, RowSystem& system, const RowGradients& g0,
                        std::vector<Vec3>& x, std::vector<double>& lambda, const std::vector<CompliantRow>& soft,
                        std::span<const Vec3> x0, bool newton, int depth, std::span<const Vec3> predicted,
@@ -126,6 +171,16 @@ void hold_contacts(StepContext& context, const std::vector<Vec3>& x0, double h, 
 // as last time (`signature`), else a new topology version.
 void combine_rows(const Model& model, const ContactSet* contacts, std::vector<Row>& rows, unsigned& version,
                   std::vector<int>& signature, const std::vector<char>* held = nullptr);
+// Marks in `sticking` every contact to hold by its tangent rows, at no slip since q (ContactSet::hold_tangents, from
+// the state's positions to x), and returns whether any: a contact whose normal row is `active` (one flag per contact)
+// and pushes with its friction inside the cone, |λ_t| < μ λ (one at the edge slides). Not where the holds would leave
+// a row of the model no freedom: a particle held against an obstacle (or a fixed particle) by its normal and tangent
+// rows cannot move, so a rod between two such particles (or one and a fixed particle) is redundant at best and has no
+// root where the friction pass left it off its length (a cloth draping a sphere: 55 % of its projections' holds
+// lost, and the rest found their rows dependent, 2.3 times the time); those particles' contacts (`pinned` = 2) are
+// left to friction passes.
+bool hold_sticking(const StepContext& context, ContactSet& contacts, std::span<const char> active,
+                   std::span<const Vec3> x, std::vector<char>& sticking, std::vector<char>& pinned);
 // Makes a row inactive for one solve: value and gradient zero (its multiplier comes out 0, its pattern stays).
 void mask_row(Row& row);
 
