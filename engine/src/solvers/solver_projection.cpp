@@ -700,7 +700,7 @@ class ProjectionSolver final : public Solver {
     // since q (docs/physics.md, "Friction"). A friction pass between two projections alone left the slip the second
     // one's moves along tilted normals made: two balls stacked off centre beside a pendulum crept 8 mm in 2 s.
     bool holding = false;
-    int last_round = kMaxFrictionRounds;
+    int last_round = kFrictionRounds;
     double last_move = INFINITY;
     for (int round = 0;; ++round) {
       active_set();
@@ -748,7 +748,6 @@ class ProjectionSolver final : public Solver {
       const bool hold = hold_sticking(context, *contacts, std::span<const char>(active_).subspan(first, contact_count),
                                       best_x_, sticking_, pinned_);
       if (hold || holding) {
-        if (!hold) sticking_.assign(contact_count, 0);
         combine_rows(model, contacts, combined_, rows_version_, signature_, &sticking_);
         prepare_rows(model, h, stats);
         tangent_row_.assign(contact_count, -1);
@@ -814,11 +813,6 @@ class ProjectionSolver final : public Solver {
   std::vector<char> sticking_, pinned_;  // hold_sticking(): the contacts held, the particles they pin
   std::vector<int> tangent_row_;     // unilateral_substep(): each contact's first tangent row, or −1
 
-  static constexpr int kMaxActiveSetPasses = 32;
-  // Rounds of projection and friction pass (unilateral_substep), and the cut in friction's move a round must make for
-  // another one.
-  static constexpr int kMaxFrictionRounds = 8;
-  static constexpr double kFrictionRoundGain = 4.0;
   std::vector<Vec3> friction_x_, friction_lambda_;
   std::vector<Row> combined_, original_;
   std::vector<char> active_;

@@ -14,7 +14,7 @@ namespace {
 
 // Rounds of the velocity stage's friction and projection onto the rows (velocity_with_unilateral_rows): each is one
 // pass over the contacts and one solve with the stage's factorization.
-constexpr int kFrictionRounds = 32;
+constexpr int kVelocityFrictionRounds = 32;
 
 class RattleSolver final : public Solver {
  public:
@@ -236,7 +236,7 @@ class RattleSolver final : public Solver {
     friction_kick_.assign(contacts->rows.size(), Vec3(0.0));
     if (!contacts->has_friction()) return;
     const RowSet taking_part(velocity_rows_, context.model, velocity_version_);
-    for (int round = 0; round < kFrictionRounds; ++round) {
+    for (int round = 0; round < kVelocityFrictionRounds; ++round) {
       double worst = 0.0;
       for (std::size_t k = 0; k < contacts->rows.size(); ++k) {
         ContactRow& row = contacts->rows[k];

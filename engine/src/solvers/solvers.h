@@ -62,13 +62,16 @@ struct NewtonScratch {
   RowGradients weighted, grad;
   std::vector<double> c, delta;
   std::vector<DiagonalTerm> diagonal;
+  bool factorized = false;  // newton_positions factorized its matrix in its last call
   // newton_active_set(): the rows with the inactive unilateral ones masked, their gradients at q, which rows are on
   std::vector<Row> rows;
   RowGradients g0;
   std::vector<char> active;
-  // newton_with_friction(): the prediction moved by friction so far, one friction pass's undo, and the rows with the
-  // sticking contacts' tangent rows: their system, gradients at q, multipliers, and the normal row each follows
+  // newton_with_friction(): the prediction moved by friction so far, the rows' M⁻¹∇C(q), one friction pass's undo,
+  // and the rows with the sticking contacts' tangent rows: their system, gradients at q, multipliers, and the normal
+  // row each follows
   std::vector<Vec3> base, before, lambda_t;
+  RowGradients base_weighted;
   std::vector<Row> held_rows;
   unsigned held_version = 0;
   std::vector<int> held_signature, follows;
@@ -91,28 +94,37 @@ bool newton_positions(const StepContext& context, const RowSet& rows, RowSystem&
 // (at most kMaxActiveSetPasses times). Returns whether it settled with every row within tolerance (a unilateral row's:
 // the contacts' where it is a contact); x and lambda hold the last iterate.
 // A row k with follows[k] ≥ 0 (a contact's tangent row) is on exactly when row follows[k] (its normal) is.
+inline constexpr int kMaxActiveSetPasses = 32;  // an active set still changing after these is lost (projection's too)
 bool newton_active_set(const StepContext& context, const RowSet& rows, RowSystem& system, const RowGradients& g0,
                        std::vector<Vec3>& x, std::vector<double>& lambda, std::span<const Vec3> predicted,
                        NewtonScratch& scratch, int& iterations, std::span<const int> follows = {});
-// The same with the contacts' Coulomb friction (context.contacts, its rows last in `rows`), in two rounds as the
+// The same with the contacts' Coulomb friction (context.contacts, its rows last in `rows`), in rounds as the
 // projection takes it (docs/physics.md, "Friction"): newton_active_set from the prediction moved by the sweeps'
-// friction; one friction pass at its multipliers (ContactSet::friction_row, across each normal at q as the sweeps
-// take it), undone and done if it moves nothing beyond the contact tolerance; else its moves join the prediction and
+// friction; a friction pass at its multipliers (ContactSet::friction_row, across each normal at q as the sweeps take
+// it), undone and done if it moves nothing beyond the contact tolerance; else its moves join the prediction and
 // newton_active_set runs again with the contacts that stick held at no slip since q by tangent rows of their own
-// (hold_sticking), whose multipliers join λ_t. Lost if the holds need more friction than the cone gives. x and
-// lambda come in as the sweeps left them (friction's moves in x, λ_t in the contact rows).
+// (hold_sticking), whose multipliers join λ_t (holds outside the cone are dropped and the round done without them);
+// rounds go on as kFrictionRounds and kFrictionRoundGain say. x and lambda come in as the sweeps left them
+// (friction's moves in x, λ_t in the contact rows).
+// Rounds of rows and friction pass (projection's unilateral_substep and newton_with_friction): at most this many, and
+// another only while a pass moves at most 1/kFrictionRoundGain of what the one before moved (after one that does not,
+// the rows' solve that follows it is the last).
+inline constexpr int kFrictionRounds = 8;
+inline constexpr double kFrictionRoundGain = 4.0;
 bool newton_with_friction(const StepContext& context, const RowSet& rows, RowSystem& system, const RowGradients& g0,
                           std::vector<Vec3>& x, std::vector<double>& lambda, std::span<const Vec3> x0,
                           NewtonScratch& scratch, int& iterations);
 
 // SHAKE's position stage with its recovery, as shake and rattle both run it (docs/physics.md, "shake"): the sweeps
 // (shake_positions, told whether Newton follows); a substep they lose, unless the deadline stopped them or it has
-// contacts, counts in stats.recoveries and, with `newton` (no unilateral row), is solved again by newton_positions —
-// from the sweeps' iterate, or from the prediction (`predicted`, x*) when they went astray. `split`: Newton too lost it
-// at a depth below kShakeSplitDepth, so the caller does the substep again as two halves of h/2 (at depth + 1) and drops
-// this one; lost without Newton, it goes to fall_back at once. `newton_converged`: `system` holds Newton's last
-// matrix. A substep that converged (by the sweeps or by Newton) with a row turned by more than kMaxTurnCosine's angle
-// is split the same way, and counted in stats.recoveries.
+// contacts Newton does not take, counts in stats.recoveries and, with `newton` (newton_serves), is solved again by
+// newton_positions — by newton_active_set or newton_with_friction where rows are unilateral — from the sweeps' iterate,
+// or from the prediction (`predicted`, x*) when they went astray. `split`: Newton too lost it at a depth below
+// kShakeSplitDepth, so the caller does the substep again as two halves of h/2 (at depth + 1) and drops this one (never
+// with unilateral rows); lost without Newton, it goes to fall_back at once. `newton_converged`: `system` (with
+// unilateral rows, scratch.factored) holds Newton's last matrix. A substep that converged (by the sweeps or by Newton)
+// with a row turned by more than kMaxTurnCosine's angle is split the same way (not with unilateral rows), and counted
+// in stats.recoveries.
 struct ShakeStage {
   ShakeResult result;
   bool newton_converged = false;  // with unilateral rows: scratch.factored holds the matrix
@@ -134,7 +146,8 @@ inline constexpr int kShakeSplitDepth = 6;
 // Split until each row turns less, the same chains hold to 0.9 J and 0.02 J (docs/physics.md, "shake").
 inline constexpr double kMaxTurnCosine = 0.98;
 // A SHAKE or RATTLE substep still lost after that recovery — not converged, and not stopped by the deadline — or
-// lost at all with contacts (Newton here does not solve unilateral rows) is done again, from its start, by one
+// lost at all where Newton does not serve (newton_serves: contacts alone, SHAKE's compliant rows) is done again,
+// from its start, by one
 // projection substep (`projection`, made at the first use): the same position equations from the same prediction,
 // solved with the active set and Newton. Before, it was counted as a failure and went on from wherever the sweeps
 // stopped: a chain over a peg gained 1e8 J, a hanging cloth 1e35 J. Counted in StepStats::fallbacks, never silent.
@@ -145,9 +158,8 @@ void fall_back(std::unique_ptr<Solver>& projection, StepContext& context, double
 inline constexpr double kNewtonFromSweeps = 1e-2;  // max |C|/L below which Newton starts from the sweeps' iterate
 // Whether a lost substep may be solved again by Newton (newton_positions, newton_active_set) before it is split or
 // falls back: not with a compliant row (a soft sheet's Newton root came with velocities hundreds of m/s off and gained
-// 370 J on soft_cloth in 5 s; there its halves alone keep the energy), not with friction (it moves particles across
-// the normals, which x = x* + M⁻¹∇C(q)ᵀλ does not hold), and not for contacts alone (a pile's redundant rows; the
-// fallback's projection has its own sweeps for those).
+// 370 J on soft_cloth in 5 s; there its halves alone keep the energy), and not for contacts alone (a pile's redundant
+// rows; the fallback's projection has its own sweeps for those).
 bool newton_serves(const Model& model, const ContactSet* contacts, const std::vector<CompliantRow>& soft);
 ShakeStage shake_stage(const StepContext& context, const RowSet& rows, RowSystem& system, const RowGradients& g0,
                        std::vector<Vec3>& x, std::vector<double>& lambda, const std::vector<CompliantRow>& soft,
