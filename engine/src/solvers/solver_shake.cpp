@@ -579,9 +579,9 @@ class ShakeSolver final : public Solver {
     const std::size_t m = all.size(), own = context.model.rows().size();
     const std::vector<Vec3>& v0 = context.state.velocity;  // still the start's
     kick_.assign(lambda_.begin(), lambda_.end());
-    contact_kicks(context);
     compliant_.assign(m, 0);
     for (const CompliantRow& row : soft_) compliant_[row.row] = 1;
+    contact_kicks(context);
     if (factored) {
       across_.assign(m, 0.0);
       for (std::size_t k = 0; k < own; ++k) {
@@ -593,9 +593,7 @@ class ShakeSolver final : public Solver {
         if (!compliant_[k]) kick_[k] += h * across_[k];
       return;
     }
-    spread_.assign(v0.size(), 0.0);  // Σ_{l ∋ p} |∇_p C_l|
-    for (std::size_t k = 0; k < m; ++k)
-      for (int s = 0; s < all[k].count; ++s) spread_[all[k].particle[s]] += glm::length(g0_[k].g[s]);
+    spread(rows);
     for (std::size_t k = 0; k < own; ++k) {
       const Row& row = all[k];
       if (compliant_[k] || (row.unilateral != 0 && lambda_[k] == 0.0)) continue;  // a slack cable: no force
@@ -608,6 +606,13 @@ class ShakeSolver final : public Solver {
       if (bound > 0.0) kick_[k] += h * across / bound;
       if (row.unilateral != 0 && row.unilateral * kick_[k] < 0.0) kick_[k] = 0.0;  // it would pull
     }
+  }
+
+  // spread_[p] = Σ_{l ∋ p} |∇_p C_l| over the rows, gradients at q (g0_).
+  void spread(const RowSet& rows) {
+    spread_.assign(x0_.size(), 0.0);
+    for (std::size_t k = 0; k < rows.rows.size(); ++k)
+      for (int s = 0; s < rows.rows[k].count; ++s) spread_[rows.rows[k].particle[s]] += glm::length(g0_[k].g[s]);
   }
 
   // second_half() after Newton with an active set: with its last matrix when it converged (newton_.factored, the
@@ -636,12 +641,14 @@ class ShakeSolver final : public Solver {
     }
     friction_kick_.clear();
     if (!contacts) return;
-    friction_kick_.resize(contacts->rows.size());
+    // The held contacts' friction with the matrix; the others' κ_t = λ_t: the rows' κ above already take out the
+    // start's velocity along the rows, and a sticking contact's own estimate on top of it (contact_kicks) counted the
+    // same velocity twice: a rigid triangle landing on a floor gained 2 400 J in 3 s.
     const std::size_t per = static_cast<std::size_t>(contacts->tangents_per_row());
     const std::size_t first = context.model.rows().size();
     for (std::size_t j = 0, t = m; j < contacts->rows.size(); ++j) {
       const ContactRow& row = contacts->rows[j];
-      friction_kick_[j] = row.lambda_t;
+      friction_kick_.push_back(row.lambda_t);
       if (!newton_.held || !newton_.sticking[j]) continue;
       for (std::size_t i = 0; i < per; ++i, ++t)
         if (newton_.active[t]) friction_kick_[j] += (h * across_[t]) * row.tangent[i];
@@ -653,8 +660,9 @@ class ShakeSolver final : public Solver {
   }
 
   // Without Newton's matrix a contact's second half is its first, κ = λ and κ_t = λ_t. (Row by row as above, the
-  // contacts' normals and sticking tangents took 1e-4 J of 50 from the falling chain in 5 s and more from landing
-  // triangles, where the halves' sum held them to rounding.)
+  // contacts' normals took 1e-4 J of 50 from the falling chain in 5 s, where the halves' sum holds it to rounding; a
+  // sticking contact's friction, taken out the same way, stopped a dumbbell sliding to rest on a floor, whose second
+  // half reversed 5.5 mm/s every substep for good, but left a resting triangle more of the same: not kept.)
   void contact_kicks(const StepContext& context) {
     friction_kick_.clear();
     if (context.contacts)
@@ -711,12 +719,16 @@ class ShakeSolver final : public Solver {
   // alone (`rows` null): their own multipliers; every contact reports the force 2λ/h².
   void commit(StepContext& context, double h, const RowSet* rows) {
     const auto inv_mass = context.inv_mass();
+    ContactSet* contacts = context.contacts;
+    const bool book = rows && contacts;
+    if (book) v_start_ = context.state.velocity;
     commit_with_impacts(context, x_, x0_, h);
     State& state = context.state;
     std::vector<Vec3>& v = state.velocity;
     context.external_forces(v, v_);
     for (std::size_t i = 0; i < v.size(); ++i)
       if (!context.fixed(i)) v[i] += (0.5 * h * inv_mass[i]) * v_[i];
+    if (book) v_kicked_ = v;
     const double inv_h = 1.0 / h;
     if (rows) {  // row by row into v, as kick_velocities() summed them (g0_ holds the gradients at x_ from there)
       for (std::size_t k = 0; k < rows->rows.size(); ++k) {
@@ -728,7 +740,6 @@ class ShakeSolver final : public Solver {
         }
       }
     }
-    ContactSet* contacts = context.contacts;
     if (!contacts) return;
     // The mean normal force over the substep: both halves of the impulse, 2λ/h², unless the second half was not
     // given (contacts alone, unfinished): then the positions' first half alone, λ/h². Reported as 2λ/h² there, an
@@ -758,6 +769,35 @@ class ShakeSolver final : public Solver {
         row.force_t = row.lambda_t * to_force;
       }
     }
+    if (book) book_contact_work(*contacts, v, h);
+  }
+
+  // The work of each contact's two halves at the velocities around each, as RATTLE books it (solver_rattle.cpp): the
+  // position stage's (λ n(q) + λ_t)/h at v + δv + Δv₁/2 (Δv₁ = (q' − q*)/h), the second half's (κ n(q') + κ_t)/h at
+  // the mean of the velocities before and after the kicks. At the substep's mean velocity instead, a rigid triangle
+  // landing on a floor under SHAKE with Newton doing each substep booked 7 J more than the energy it lost.
+  void book_contact_work(ContactSet& contacts, const std::vector<Vec3>& v, double h) {
+    const std::size_t first = combined_.size() - contacts.rows.size();
+    const auto before = [&](int i) {
+      Vec3 u = v_start_[i] + 0.5 * (x_[i] - x_star_[i]) / h;
+      if (!contacts.dv.empty()) u += contacts.dv[i];
+      return u;
+    };
+    const auto after = [&](int i) { return 0.5 * (v[i] + v_kicked_[i]); };
+    for (std::size_t k = 0; k < contacts.rows.size(); ++k) {
+      ContactRow& row = contacts.rows[k];
+      Vec3 n0, n1;
+      contacts.gap(row, x0_, n0);
+      contacts.gap(row, x_, n1);
+      const Vec3 p1 = (lambda_[first + k] * n0 + row.lambda_t) / h, p2 = (kick_[first + k] * n1 + friction_kick_[k]) / h;
+      Vec3 u1 = before(row.a), u2 = after(row.a);
+      if (row.b >= 0) {
+        u1 -= before(row.b);
+        u2 -= after(row.b);
+      }
+      row.work = glm::dot(p1, u1) + glm::dot(p2, u2);
+    }
+    contacts.work_booked = true;
   }
 
   RowSystem system_;  // its row evaluation, and the matrix of the Newton fallback
@@ -768,6 +808,7 @@ class ShakeSolver final : public Solver {
   RowGradients g0_;
   std::vector<double> c_, lambda_, kick_, spread_, across_, across_v_;
   std::vector<Vec3> friction_kick_;  // contact_kicks(): each contact's second half of friction, κ_t
+  std::vector<Vec3> v_start_, v_kicked_;  // commit(): the substep's start velocities, those before the rows' kicks
   std::vector<char> compliant_;
   std::vector<Row> combined_;
   std::vector<int> signature_;
