@@ -135,9 +135,6 @@ void hover_obstacle(const SandboxState& state, const World& world, int index) {
   if (!state.editor.active) ImGui::TextDisabled("click: the Measure strip's scale reads it (M)");
 }
 
-}  // namespace
-
-namespace {
 // A coordinate as the hover card prints it (`decimals` places): a value that rounds to zero is 0, so a particle
 // resting at −1e-12 m reads 0.0000, not −0.0000.
 double shown(double value, int decimals) { return std::abs(value) < 0.5 * std::pow(10.0, -decimals) ? 0.0 : value; }

@@ -30,6 +30,14 @@ constexpr int kNewtonIterations = 30;
 constexpr double kKickBound = 2.0;
 constexpr int kMaxHalvings = 4;
 
+// Whether the rows end with the contacts' normal rows (combine_rows, no tangent rows) and some contact has friction:
+// SHAKE's sweeps and Newton then take it.
+bool friction_in(const StepContext& context, const RowSet& rows) {
+  const ContactSet* contacts = context.contacts;
+  return contacts && rows.rows.size() == context.model.rows().size() + contacts->rows.size() &&
+         contacts->has_friction();
+}
+
 }  // namespace
 
 ShakeResult shake_positions(const StepContext& context, const RowSet& row_set, const RowGradients& g0,
@@ -56,8 +64,7 @@ ShakeResult shake_positions(const StepContext& context, const RowSet& row_set, c
   // centre crept sideways by 4 mm in 2 s where they must stand.
   ContactSet* contacts = context.contacts;
   const std::size_t contacts_first = context.model.rows().size();
-  const bool friction =
-      contacts && rows.size() == contacts_first + contacts->rows.size() && contacts->has_friction();
+  const bool friction = friction_in(context, row_set);
   const double friction_tolerance = ContactSet::tolerance(context.settings);
   if (friction) {  // from zero, as the rows' multipliers (a substep done again as two halves starts afresh)
     for (ContactRow& row : contacts->rows) row.lambda_t = Vec3(0.0);
@@ -403,6 +410,34 @@ bool newton_with_friction(const StepContext& context, const RowSet& rows, RowSys
   }
 }
 
+void book_verlet_contact_work(ContactSet& contacts, std::size_t first, std::span<const double> lambda,
+                              std::span<const double> second, std::span<const Vec3> second_t, double second_per,
+                              std::span<const Vec3> v0, std::span<const Vec3> x0, std::span<const Vec3> x,
+                              std::span<const Vec3> x_star, std::span<const Vec3> before,
+                              std::span<const Vec3> after, double h) {
+  const auto first_half = [&](int i) {  // the mean velocity across the position stage's kick
+    Vec3 u = v0[i] + 0.5 * (x[i] - x_star[i]) / h;
+    if (!contacts.dv.empty()) u += contacts.dv[i];
+    return u;
+  };
+  const auto second_half = [&](int i) { return 0.5 * (after[i] + before[i]); };  // ... and across the second's
+  for (std::size_t k = 0; k < contacts.rows.size(); ++k) {
+    ContactRow& row = contacts.rows[k];
+    Vec3 n0, n1;
+    contacts.gap(row, x0, n0);
+    contacts.gap(row, x, n1);
+    const Vec3 p1 = (lambda[first + k] * n0 + row.lambda_t) / h;
+    const Vec3 p2 = (second[first + k] * n1 + second_t[k]) / second_per;
+    Vec3 u1 = first_half(row.a), u2 = second_half(row.a);
+    if (row.b >= 0) {
+      u1 -= first_half(row.b);
+      u2 -= second_half(row.b);
+    }
+    row.work = glm::dot(p1, u1) + glm::dot(p2, u2);
+  }
+  contacts.work_booked = true;
+}
+
 bool newton_serves(const Model& model, const ContactSet* contacts, const std::vector<CompliantRow>& soft) {
   return soft.empty() && (!contacts || !model.rows().empty());
 }
@@ -447,8 +482,7 @@ ShakeStage shake_stage(const StepContext& context, const RowSet& rows, RowSystem
   if (newton) {
     // Newton from the sweeps' iterate, or from the prediction when the sweeps went astray.
     ContactSet* contacts = context.contacts;
-    const bool friction = contacts && rows.rows.size() == context.model.rows().size() + contacts->rows.size() &&
-                          contacts->has_friction();
+    const bool friction = friction_in(context, rows);
     if (result.diverged || !(result.residual < kNewtonFromSweeps)) {
       x.assign(predicted.begin(), predicted.end());
       lambda.assign(lambda.size(), 0.0);
@@ -769,35 +803,11 @@ class ShakeSolver final : public Solver {
         row.force_t = row.lambda_t * to_force;
       }
     }
-    if (book) book_contact_work(*contacts, v, h);
-  }
-
-  // The work of each contact's two halves at the velocities around each, as RATTLE books it (solver_rattle.cpp): the
-  // position stage's (λ n(q) + λ_t)/h at v + δv + Δv₁/2 (Δv₁ = (q' − q*)/h), the second half's (κ n(q') + κ_t)/h at
-  // the mean of the velocities before and after the kicks. At the substep's mean velocity instead, a rigid triangle
-  // landing on a floor under SHAKE with Newton doing each substep booked 7 J more than the energy it lost.
-  void book_contact_work(ContactSet& contacts, const std::vector<Vec3>& v, double h) {
-    const std::size_t first = combined_.size() - contacts.rows.size();
-    const auto before = [&](int i) {
-      Vec3 u = v_start_[i] + 0.5 * (x_[i] - x_star_[i]) / h;
-      if (!contacts.dv.empty()) u += contacts.dv[i];
-      return u;
-    };
-    const auto after = [&](int i) { return 0.5 * (v[i] + v_kicked_[i]); };
-    for (std::size_t k = 0; k < contacts.rows.size(); ++k) {
-      ContactRow& row = contacts.rows[k];
-      Vec3 n0, n1;
-      contacts.gap(row, x0_, n0);
-      contacts.gap(row, x_, n1);
-      const Vec3 p1 = (lambda_[first + k] * n0 + row.lambda_t) / h, p2 = (kick_[first + k] * n1 + friction_kick_[k]) / h;
-      Vec3 u1 = before(row.a), u2 = after(row.a);
-      if (row.b >= 0) {
-        u1 -= before(row.b);
-        u2 -= after(row.b);
-      }
-      row.work = glm::dot(p1, u1) + glm::dot(p2, u2);
-    }
-    contacts.work_booked = true;
+    // Each half at the velocities around it, as RATTLE (book_verlet_contact_work): at the substep's mean velocity a
+    // rigid triangle landing on a floor, Newton doing each substep, booked 3 J more than it lost.
+    if (book)
+      book_verlet_contact_work(*contacts, combined_.size() - contacts->rows.size(), lambda_, kick_, friction_kick_,
+                               h, v_start_, x0_, x_, x_star_, v_kicked_, v, h);
   }
 
   RowSystem system_;  // its row evaluation, and the matrix of the Newton fallback

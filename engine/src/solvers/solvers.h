@@ -166,6 +166,18 @@ ShakeStage shake_stage(const StepContext& context, const RowSet& rows, RowSystem
                        std::span<const Vec3> x0, bool newton, int depth, std::span<const Vec3> predicted,
                        NewtonScratch& scratch, StepStats& stats);
 
+// The work of each contact's two halves of a velocity Verlet substep (SHAKE's and RATTLE's), each at the velocities
+// around it, into its row's `work` (and work_booked): the position stage's impulse P₁ = (λ n(q) + λ_t)/h at
+// v₀ + δv + Δv₁/2 (v₀ the velocity at the start, δv what the impacts changed, Δv₁ = (q' − q*)/h what the stage
+// changed), and the second half's P₂ = (second n(q') + second_t) / second_per (h for SHAKE's κ, 1 for RATTLE's
+// impulses) at the mean of the velocities `before` and `after` its kicks. Velocity Verlet changes a scene of contacts
+// alone by exactly these (docs/physics.md, "W_contacts"). `first`: the contacts' first row in lambda and second.
+void book_verlet_contact_work(ContactSet& contacts, std::size_t first, std::span<const double> lambda,
+                              std::span<const double> second, std::span<const Vec3> second_t, double second_per,
+                              std::span<const Vec3> v0, std::span<const Vec3> x0, std::span<const Vec3> x,
+                              std::span<const Vec3> x_star, std::span<const Vec3> before,
+                              std::span<const Vec3> after, double h);
+
 // Copies x into the state's positions and (x − x0) / h into its velocities (movable particles only).
 void commit_positions(StepContext& context, const std::vector<Vec3>& x, const std::vector<Vec3>& x0, double h);
 // commit_positions, then the impacts' velocity change that the positions do not show: the velocity of a particle
