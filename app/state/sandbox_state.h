@@ -7,6 +7,7 @@
 #include <deque>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <optional>
 #include <string>
 #include <vector>
@@ -282,6 +283,10 @@ struct SandboxState {
   std::vector<Command> commands;
   // Where some widgets were drawn in the last frame (x0, y0, x1, y1 in window units): the GUI tests click them.
   std::map<std::string, std::array<float, 4>> widget_rects;
+  // The remembered widgets (remember_rect) whose right edge lay past their panel's content in the last frame they were
+  // drawn: Dear ImGui drops the glyphs beyond whole, so the layout check reads them here (a radio row at 2x showed
+  // "x1 x10 x100 x").
+  std::set<std::string> widgets_past_edge;
   // What some number fields showed in the last frame, one text per box (Edit mode's inspector): the tests read them.
   std::map<std::string, std::vector<std::string>> widget_texts;
   Hover hover;

@@ -15,6 +15,13 @@ namespace lagrange::app {
 void remember_rect(SandboxState& state, const std::string& name) {
   const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
   state.widget_rects[name] = {lo.x, lo.y, hi.x, hi.y};
+  // Past the window's clip, what is drawn there is dropped.
+  // Past its window's clip what it draws is dropped. Not a title bar's buttons (above the clip), nor a Selectable's
+  // rectangle, which reaches half an item spacing past its window's work area and draws nothing there.
+  const ImRect clip = ImGui::GetCurrentWindow()->InnerClipRect;
+  const float slack = 0.5f * ImGui::GetStyle().ItemSpacing.x + 1.0f;
+  if (hi.x > clip.Max.x + slack && lo.x < clip.Max.x && lo.y >= clip.Min.y) state.widgets_past_edge.insert(name);
+  else state.widgets_past_edge.erase(name);
 }
 
 float toggle_width(const char* label) {
@@ -253,7 +260,7 @@ void scene_section(SandboxState& state) {
     tooltip("Save the scene as it is now (positions, velocities, time, settings) to %s",
                       state.saved_path.empty() ? (state.save_dir.string() + "/...json").c_str()
                                                : state.saved_path.string().c_str());
-  ImGui::SameLine();
+  same_line_if_fits(ImGui::CalcTextSize("Export CSV").x + 2.0f * ImGui::GetStyle().FramePadding.x);
   if (ImGui::Button("Export CSV")) {
     Command command;
     command.kind = Command::Kind::ExportCsv;

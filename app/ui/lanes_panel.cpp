@@ -170,9 +170,9 @@ void lanes_section(SandboxState& state) {
 
   ImGui::TextUnformatted("Rod length errors drawn");
   for (int factor : kExaggerations) {
-    if (factor != kExaggerations[0]) ImGui::SameLine();
     char label[16];
     std::snprintf(label, sizeof label, "x%d", factor);
+    if (factor != kExaggerations[0]) same_line_if_fits(toggle_width(label));  // at 2x "x1000" went past the edge
     if (ImGui::RadioButton(label, state.view.error_exaggeration == factor)) state.view.error_exaggeration = factor;
     remember_rect(state, std::string("exaggerate ") + label);
     if (ImGui::IsItemHovered())

@@ -228,6 +228,10 @@ std::vector<std::string> layout_problems(const SandboxState& state, std::span<co
       if (a.x1 + needed > a.clip_x1 - em) report("number broken: [" + a.window + "] " + a.text + " / " + b.text);
     }
   }
+  // Widgets past their panel's edge: their glyphs beyond it are not drawn at all, so the glyph check above cannot see
+  // them (remember_rect notes them).
+  for (const std::string& name : state.widgets_past_edge)
+    if (state.widget_rects.count(name)) report("cut: widget " + name + " past its panel's edge");
   // Windows (tooltips, popups, panels) inside the display.
   for (const ImGuiWindow* w : GImGui->Windows) {
     if (!w->Active || w->Hidden || (w->Flags & ImGuiWindowFlags_ChildWindow)) continue;

@@ -97,7 +97,15 @@ void cell_text(ImDrawList* list, ImVec2 lo, ImVec2 hi, double v, float strength,
 }
 
 void summary(SandboxState& state, const MatrixAnalysis& m) {
-  ImGui::Text("rows %d   rank %d   dependent %d", m.rows, m.rank, static_cast<int>(m.dependent.size()));
+  // Its three counts on as many lines as they take: at 3x on one line they ran past the panel's edge.
+  ImGui::BeginGroup();
+  const std::string parts[] = {"rows " + std::to_string(m.rows), "rank " + std::to_string(m.rank),
+                               "dependent " + std::to_string(m.dependent.size())};
+  for (const std::string& part : parts) {
+    if (&part != &parts[0]) same_line_if_fits(ImGui::CalcTextSize(part.c_str()).x);
+    ImGui::TextUnformatted(part.c_str());
+  }
+  ImGui::EndGroup();
   remember_rect(state, "matrix: summary");
   if (ImGui::IsItemHovered())
     tooltip("rows: the constraint rows of the scene (the mouse's pin is not one); rank: how many of them are "

@@ -92,8 +92,12 @@ void draw_timeline(SandboxState& state) {
     std::snprintf(status, sizeof status, "%.2f s back", timeline.back().time() - timeline.at(shown).time());
   else
     std::snprintf(status, sizeof status, "now");
+  // The status beside the slider where both fit; else the slider alone (at 3x its 60-unit least width beside the
+  // status ran past the bar's edge).
   const float status_w = ImGui::CalcTextSize("00.00 s back").x;
-  const float slider_w = std::max(ImGui::GetContentRegionAvail().x - status_w - ImGui::GetStyle().ItemSpacing.x, 60.0f);
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const bool beside = avail - status_w - ImGui::GetStyle().ItemSpacing.x >= 60.0f;
+  const float slider_w = beside ? avail - status_w - ImGui::GetStyle().ItemSpacing.x : std::max(avail, 1.0f);
   ImGui::SetNextItemWidth(slider_w);
   int index = static_cast<int>(shown);
   // The time shown on the slider, with as many decimals as its width takes ("t = 12.34 s", "12.3 s", "12 s"):
@@ -117,9 +121,11 @@ void draw_timeline(SandboxState& state) {
   if (ImGui::IsItemHovered())
     tooltip("The last %.0f s of simulated time (%zu steps kept): drag to go back, Play to resume from there",
                       timeline.max_seconds, timeline.size());
-  ImGui::SameLine();
-  if (timeline.cursor()) ImGui::TextColored(ImVec4(0.95f, 0.7f, 0.3f, 1.0f), "%s", status);
-  else ImGui::TextDisabled("%s", status);
+  if (beside) {
+    ImGui::SameLine();
+    if (timeline.cursor()) ImGui::TextColored(ImVec4(0.95f, 0.7f, 0.3f, 1.0f), "%s", status);
+    else ImGui::TextDisabled("%s", status);
+  }
   ImGui::End();
 }
 
