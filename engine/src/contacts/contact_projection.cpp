@@ -383,6 +383,51 @@ int ContactSet::stabilize(std::span<const double> inv_mass, std::vector<Vec3>& x
   return sweeps;
 }
 
+int ContactSet::second_half(std::span<const double> inv_mass, std::span<const Vec3> x, std::vector<Vec3>& v, double h,
+                            int max_sweeps, std::vector<double>& kappa, std::vector<Vec3>& kappa_t,
+                            std::vector<double>& work) const {
+  int sweeps = 0;
+  for (bool done = false; !done && sweeps < max_sweeps; ++sweeps) {
+    double worst = 0.0;  // the largest change of a relative velocity times h, relative to the row's scale
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      const ContactRow& row = rows[k];
+      const double w = weight(row, inv_mass);
+      if (!(row.lambda > 0.0) || w == 0.0) continue;
+      Vec3 n;
+      gap(row, x, n);
+      const auto relative = [&] { return v[row.a] - (row.b >= 0 ? v[row.b] : Vec3(0.0)); };
+      const auto kick = [&](const Vec3& p) {  // an impulse p / h on a, −p / h on b, and its work
+        const Vec3 before = relative();
+        v[row.a] += (inv_mass[row.a] / h) * p;
+        if (row.b >= 0) v[row.b] -= (inv_mass[row.b] / h) * p;
+        work[k] += glm::dot(p / h, 0.5 * (before + relative()));
+      };
+      const double next = std::max(0.0, kappa[k] - glm::dot(relative(), n) * h / w);
+      const double change = next - kappa[k];
+      if (change != 0.0) {
+        kappa[k] = next;
+        kick(change * n);
+      }
+      Vec3 change_t(0.0);
+      if (row.friction > 0.0 || kappa_t[k] != Vec3(0.0)) {
+        Vec3 target = kappa_t[k] - relative() * (h / w);
+        target -= glm::dot(target, n) * n;
+        const double limit = row.friction * kappa[k], size2 = glm::dot(target, target);
+        if (size2 > limit * limit) target *= size2 > 0.0 ? limit / std::sqrt(size2) : 0.0;
+        change_t = target - kappa_t[k];
+        if (change_t != Vec3(0.0)) {
+          kappa_t[k] = target;
+          kick(change_t);
+        }
+      }
+      const double moved = w * std::max(std::abs(change), glm::length(change_t)) / row.scale;
+      if (!(moved <= worst)) worst = moved;
+    }
+    done = worst <= tol;
+  }
+  return sweeps;
+}
+
 double ContactSet::friction_row(std::size_t k, const Vec3& n, std::span<const double> inv_mass,
                                 std::span<const Vec3> q, std::vector<Vec3>& x) {
   ContactRow& row = rows[k];

@@ -151,6 +151,19 @@ class ContactSet {
   // when needed (`overlap_left`), for at most `max_sweeps` sweeps (the solver's own: with a quarter of them, a
   // 2000-ball pile sagged by 11 % of a radius instead of 3 %); returns the sweeps.
   int stabilize(std::span<const double> inv_mass, std::vector<Vec3>& x, int max_sweeps);
+  // SHAKE's second half kick for the contacts alone (solver_shake.cpp, commit), after v has its first half, the drift
+  // and the external forces' second half: each row that pushed in the position stage (λ > 0) gives a second impulse
+  // κ/h along its normal at x (κ ≥ 0) and κ_t/h across it (|κ_t| ≤ μ κ), started from `kappa`, `kappa_t` (already in
+  // v) and set by Gauss–Seidel on the velocities until the end velocity across every row that still pushes is zero
+  // (the position stage held it plastically), and across every sticking contact's tangent plane too. A normal
+  // update moves one pair's relative normal velocity towards zero, so it only takes kinetic energy. Kicked with κ = λ
+  // alone, as if both halves were alike, a stopped approach came back as a departure at the same speed: a puck that
+  // friction stopped on a floor kept 1 cm/s, reversed every substep. Returns the sweeps. `work` (J, one per row,
+  // added to): the kinetic energy each row's updates changed, exactly (an impulse p between two particles changes
+  // their kinetic energy by p · (u⁻ + u⁺)/2, u their relative velocity before and after).
+  int second_half(std::span<const double> inv_mass, std::span<const Vec3> x, std::vector<Vec3>& v, double h,
+                  int max_sweeps, std::vector<double>& kappa, std::vector<Vec3>& kappa_t,
+                  std::vector<double>& work) const;
   // One subspace-minimization step of project(): Newton on the rows that push (contact_projection.cpp). Returns the
   // factor by which it lowered the rows' worst error (< 1), or 1 when it was not taken.
   double subspace_step(std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x);
