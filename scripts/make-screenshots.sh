@@ -30,6 +30,7 @@ seconds_for() {
     newtons_cradle) echo 0.45 ;;
     chain_over_a_peg) echo 1.5 ;;
     cloth_on_a_sphere) echo 1.5 ;;
+    friction_on_an_incline) echo 0.8 ;;
     *) echo 1.0 ;;
   esac
 }

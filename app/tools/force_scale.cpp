@@ -121,7 +121,8 @@ std::string obstacle_name(const World& world, int obstacle) {
   if (o.shape == ObstacleShape::Plane) {
     const Vec3 n = glm::normalize(o.normal), g = world.settings().gravity;
     const double up = glm::length(g) > 0.0 ? -glm::dot(n, glm::normalize(g)) : 0.0;
-    name += up > 0.7 ? " (floor)" : up < -0.7 ? " (ceiling)" : std::abs(up) < 0.3 ? " (wall)" : " (slope)";
+    // Within 10° of level (cos 10° = 0.985) a floor or a ceiling, of upright a wall: a 30° incline is a slope.
+    name += up > 0.985 ? " (floor)" : up < -0.985 ? " (ceiling)" : std::abs(up) < 0.174 ? " (wall)" : " (slope)";
   }
   return name;
 }

@@ -90,7 +90,7 @@ int pick_obstacle(const World& world, const Camera& camera, glm::dvec2 pixel, do
         const Vec3 n = glm::normalize(o.normal);
         const PlanePatch patch = plane_patch(camera, world, o);
         if (flat) {  // the line drawn across the view
-          distance = screen_distance(camera, patch.foot - patch.half * patch.u, patch.foot + patch.half * patch.u, pixel);
+          distance = screen_distance(camera, patch.foot + patch.from * patch.u, patch.foot + patch.to * patch.u, pixel);
         } else if (const auto hit = intersect_plane(ray, patch.foot, n)) {  // the square drawn around the scene
           const Vec3 d = *hit - patch.foot;
           if (glm::dot(*hit - ray.origin, ray.direction) > 0.0 && std::abs(glm::dot(d, patch.u)) <= patch.half &&

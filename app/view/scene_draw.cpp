@@ -455,6 +455,21 @@ PlanePatch plane_patch(const Camera& camera, const World& world, const Obstacle&
     patch.foot = centre - glm::dot(centre - plane.point, n) * n;
     patch.u = Vec3(-n.y, n.x, 0.0);
     patch.half = 1.2 * camera.half_height * std::sqrt(1.0 + aspect * aspect) + glm::length(patch.foot - centre);
+    double from = -patch.half, to = patch.half;
+    for (const Obstacle& other : world.model().contacts().obstacles) {  // n_j · (foot + t u − p_j) ≥ 0
+      if (&other == &plane || other.shape != ObstacleShape::Plane) continue;
+      const Vec3 m = glm::normalize(other.normal);
+      const double at_foot = glm::dot(m, patch.foot - other.point), along = glm::dot(m, patch.u);
+      if (std::abs(along) < 1e-12) {
+        if (at_foot < 0.0) from = to;  // parallel, on the other's solid side
+      } else if (along > 0.0) {
+        from = std::max(from, -at_foot / along);
+      } else {
+        to = std::min(to, -at_foot / along);
+      }
+    }
+    patch.from = from < to ? from : -patch.half;
+    patch.to = from < to ? to : patch.half;
     return patch;
   }
   glm::dvec3 lo, hi;
@@ -510,7 +525,7 @@ void add_obstacles(const SandboxState& state, const World& world, int lane, Draw
         const Vec3 foot = patch.foot, u = patch.u, v = patch.v;
         const double half = patch.half;
         if (flat) {
-          hatched_line(foot, u, n, -half, half, index);
+          hatched_line(foot, u, n, patch.from, patch.to, index);
         } else {
           for (int j = -6; j <= 6; ++j) {
             const double t = half * j / 6.0;

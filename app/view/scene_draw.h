@@ -58,6 +58,10 @@ double grid_step(const SandboxState& state, std::size_t lane = 0);  // lane: who
 struct PlanePatch {
   Vec3 foot{0.0}, u{0.0}, v{0.0};
   double half = 0.0;
+  // 2D: the stretch of the line drawn, foot + t u for t in [from, to]: the part on the free side of every other
+  // plane (a ramp onto a floor is drawn as the two surfaces a particle can touch, not as a cross of two lines), or
+  // the whole line, [−half, half], when no part of it is (a plane the others hide stays visible).
+  double from = 0.0, to = 0.0;
 };
 PlanePatch plane_patch(const Camera& camera, const World& world, const Obstacle& plane);
 

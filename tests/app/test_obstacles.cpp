@@ -84,8 +84,9 @@ std::optional<glm::dvec2> pixel_on_obstacle(const Sandbox& sandbox, int k) {
   } else if (o.shape == ObstacleShape::Box) {
     for (double f : {0.5, 0.3, 0.7, 0.1}) tries.push_back(Vec3(o.min.x, o.min.y + f * (o.max.y - o.min.y), 0.0));
   } else {
-    const PlanePatch patch = plane_patch(camera, world, o);
-    for (double f : {0.1, -0.1, 0.3, -0.3, 0.5, -0.5}) tries.push_back(patch.foot + f * patch.half * patch.u);
+    const PlanePatch patch = plane_patch(camera, world, o);  // along the stretch drawn
+    for (double f : {0.5, 0.4, 0.6, 0.2, 0.8, 0.05, 0.95})
+      tries.push_back(patch.foot + (patch.from + f * (patch.to - patch.from)) * patch.u);
   }
   for (const Vec3& at : tries) {
     const auto p = camera.project(at);
@@ -216,6 +217,26 @@ TEST_CASE("the floor, the peg, the box and a ball at its file's radius are drawn
     const glm::dvec2 at = screen_of(sandbox, floor.point + Vec3(x, 0.0, 0.0));
     CHECK(drawn(image, at));
     CHECK(!drawn(image, at + glm::dvec2(0.0, -12.0)));  // above the floor: nothing (the hatches are under it)
+  }
+  // The incline onto its floor: each plane drawn only where a particle can touch it, on the free side of the other —
+  // the slope up to the foot, the floor from it — not as two lines crossing at the foot.
+  REQUIRE(sandbox.load_scene(asset("friction_on_an_incline.json")) == "");
+  run_frames(sandbox, 2, 0.0);
+  sandbox.render(false);
+  image = sandbox.read_pixels();
+  {
+    const auto& planes = sandbox.world().model().contacts().obstacles;
+    REQUIRE(planes.size() == 2);
+    const Vec3 n = glm::normalize(planes[0].normal), downhill(n.y, -n.x, 0.0), foot(0.0);
+    REQUIRE(glm::dot(n, foot - planes[0].point) == doctest::Approx(0.0));  // the foot is on both
+    REQUIRE(glm::dot(planes[1].normal, foot - planes[1].point) == doctest::Approx(0.0));
+    for (const double d : {0.3, 0.6}) {
+      CAPTURE(d);
+      CHECK(drawn(image, screen_of(sandbox, foot - d * downhill)));             // the slope, uphill
+      CHECK(!drawn(image, screen_of(sandbox, foot + d * downhill)));            // ... not on below the floor
+      CHECK(drawn(image, screen_of(sandbox, foot + Vec3(d, 0.0, 0.0))));        // the floor, beyond the foot
+      CHECK(!drawn(image, screen_of(sandbox, foot - Vec3(d, 0.0, 0.0))));       // ... not on under the slope
+    }
   }
   // The peg of the chain over a peg: its disc, at its radius.
   REQUIRE(sandbox.load_scene(asset("chain_over_a_peg.json")) == "");
