@@ -60,6 +60,8 @@ done
 # Contacts (issue 23): the falling chain's table on the Measure strip's scale, against three times the weight on it.
 (cd "$root" && "$exe" shot assets/falling_chain.json --time 0.3 --size 1920x1080 --measure \
   --out "$out/lesson_scale.png")
+(cd "$root" && "$exe" shot assets/friction_on_an_incline.json --time 0.8 --size 1920x1080 --measure \
+  --out "$out/lesson_incline.png")
 # Seeing the method (issue 25): one projection substep taken apart, and the order of accuracy of every solver.
 (cd "$root" && "$exe" shot assets/double_pendulum.json --step-view --time 1 --size 1280x720 --out "$out/step_view.png")
 (cd "$root" && "$exe" converge assets/simple_pendulum.json --until 1 --plot "$out/converge_plot.png" >/dev/null)
