@@ -77,19 +77,23 @@ Vec3 slip_of(const ContactRow& row, std::span<const Vec3> q, std::span<const Vec
   return (x[row.a] - q[row.a]) - (row.b >= 0 ? x[row.b] - q[row.b] : Vec3(0.0));
 }
 
+// Coulomb's bound on a friction multiplier (position or velocity level): `target` kept in the tangent plane of n and
+// no longer than `limit`, μ times the normal multiplier it answers to.
+inline Vec3 within_cone(Vec3 target, const Vec3& n, double limit) {
+  target -= glm::dot(target, n) * n;
+  const double size2 = glm::dot(target, target);
+  if (size2 > limit * limit) target *= limit / std::sqrt(size2);
+  return target;
+}
+
 // The tangential part of the friction update of one row (normal n, weight w, inverse weight inv_w); returns the
 // square of its change (N·s²) times w, in m² (the sweeps take a root only for a new worst).
 inline double friction_update(ContactRow& row, const Vec3& n, double w, double inv_w,
                               std::span<const double> inv_mass, std::span<const Vec3> q, std::vector<Vec3>& x) {
   Vec3 target(0.0);
   const double normal = row.normal_total();
-  if (row.friction > 0.0 && normal > 0.0) {
-    // λ_t − P s / w, kept in the tangent plane P as the normal turns: P (λ_t − s / w), one projection for both.
-    target = row.lambda_t - slip_of(row, q, x) * inv_w;
-    target -= glm::dot(target, n) * n;
-    const double limit = row.friction * normal, size2 = glm::dot(target, target);
-    if (size2 > limit * limit) target *= limit / std::sqrt(size2);
-  }
+  if (row.friction > 0.0 && normal > 0.0)  // λ_t − P s / w, kept in the plane P as the normal turns: P (λ_t − s / w)
+    target = within_cone(row.lambda_t - slip_of(row, q, x) * inv_w, n, row.friction * normal);
   const Vec3 change = target - row.lambda_t;
   if (change == Vec3(0.0)) return 0.0;
   row.lambda_t = target;
@@ -410,10 +414,7 @@ int ContactSet::second_half(std::span<const double> inv_mass, std::span<const Ve
       }
       Vec3 change_t(0.0);
       if (row.friction > 0.0 || kappa_t[k] != Vec3(0.0)) {
-        Vec3 target = kappa_t[k] - relative() * (h / w);
-        target -= glm::dot(target, n) * n;
-        const double limit = row.friction * kappa[k], size2 = glm::dot(target, target);
-        if (size2 > limit * limit) target *= size2 > 0.0 ? limit / std::sqrt(size2) : 0.0;
+        const Vec3 target = within_cone(kappa_t[k] - relative() * (h / w), n, row.friction * kappa[k]);
         change_t = target - kappa_t[k];
         if (change_t != Vec3(0.0)) {
           kappa_t[k] = target;
